@@ -1,0 +1,98 @@
+// Synchronous valid/ready FIFO with a registered output (no fall-through): a word pushed
+// at one clock edge can leave at the next. ready_o is a function of state only, so no
+// combinational path runs from ready_i to ready_o and FIFOs can be chained without long
+// timing paths. The price is that Depth == 1 sustains only one word every two cycles.
+module tsr_fifo #(
+  /// Bits in one data word.
+  parameter int unsigned Width = 32,
+  /// Number of entries; at least 1. Depth >= 2 sustains one word per cycle.
+  parameter int unsigned Depth = 4,
+  /// Width of usage_o; derived from Depth, do not override.
+  localparam int unsigned UsageWidth = tsr_pkg::cnt_width(Depth)
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // Upstream side.
+  input  logic                  valid_i,
+  output logic                  ready_o,
+  input  logic [Width-1:0]      data_i,
+  // Downstream side.
+  output logic                  valid_o,
+  input  logic                  ready_i,
+  output logic [Width-1:0]      data_o,
+  // Words currently stored.
+  output logic [UsageWidth-1:0] usage_o
+);
+
+  if (Depth == 0) begin : gen_depth_check
+    $fatal(1, "tsr_fifo: Depth must be at least 1");
+  end
+
+  localparam int unsigned PtrWidth = tsr_pkg::idx_width(Depth);
+  localparam logic [PtrWidth-1:0] LastPtr = PtrWidth'(Depth - 1);
+  localparam logic [UsageWidth-1:0] FullUsage = UsageWidth'(Depth);
+
+  logic [Width-1:0]      mem_q [Depth];
+  logic [PtrWidth-1:0]   wr_ptr_d, wr_ptr_q;
+  logic [PtrWidth-1:0]   rd_ptr_d, rd_ptr_q;
+  logic [UsageWidth-1:0] usage_d, usage_q;
+  logic                  push, pop;
+
+  assign ready_o = (usage_q != FullUsage);
+  assign valid_o = (usage_q != '0);
+  assign push    = valid_i & ready_o;
+  assign pop     = valid_o & ready_i;
+  assign data_o  = mem_q[rd_ptr_q];
+  assign usage_o = usage_q;
+
+  // Pointers wrap explicitly so that Depth need not be a power of two.
+  always_comb begin
+    wr_ptr_d = wr_ptr_q;
+    rd_ptr_d = rd_ptr_q;
+    usage_d  = usage_q;
+    if (push) begin
+      wr_ptr_d = (wr_ptr_q == LastPtr) ? '0 : wr_ptr_q + 1'b1;
+    end
+    if (pop) begin
+      rd_ptr_d = (rd_ptr_q == LastPtr) ? '0 : rd_ptr_q + 1'b1;
+    end
+    if (push && !pop) begin
+      usage_d = usage_q + 1'b1;
+    end else if (pop && !push) begin
+      usage_d = usage_q - 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_ptr_q <= '0;
+      rd_ptr_q <= '0;
+      usage_q  <= '0;
+    end else begin
+      wr_ptr_q <= wr_ptr_d;
+      rd_ptr_q <= rd_ptr_d;
+      usage_q  <= usage_d;
+    end
+  end
+
+  // Storage has no reset: an entry is only read while usage_q says it holds a word.
+  always_ff @(posedge clk_i) begin
+    if (push) begin
+      mem_q[wr_ptr_q] <= data_i;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // ready_o already excludes a push into a full FIFO; the assertion keeps that true if
+  // someone later adds a write-through path.
+  NoPushWhenFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(push && usage_q == FullUsage))
+    else $error("tsr_fifo: push while full");
+
+  // Once offered, an output word must stay offered and unchanged until it is taken.
+  ValidHeldUntilReady_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (valid_o && !ready_i) |=> (valid_o && $stable(data_o)))
+    else $error("tsr_fifo: output word withdrawn or changed before ready");
+`endif
+
+endmodule
