@@ -1,0 +1,76 @@
+// One operation of a tile's op stream. Every collective, on every fidelity, is a
+// list of these per tile. Block ids travel with each message so delivery can be
+// checked end to end; the block ids of an op live in caller-provided storage.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "tessera/runtime/ids.hpp"
+
+namespace tessera {
+
+enum class op_kind : std::uint8_t {
+  send,       // send blocks to `to`
+  recv,       // receive blocks from `from`
+  exchange,   // send to and receive from the same peer (`to` == `from`)
+  sendrecv,   // send to `to` and receive from `from` in the same step
+  idle,       // take one step doing nothing (Bokhari's stable schedule)
+  barrier,    // global synchronization
+  pair_sync,  // zero-byte synchronization with `to` (Bokhari §5)
+  shuffle,    // local rearrangement of `count` blocks (standard exchange)
+};
+
+inline constexpr std::uint32_t no_tile = 0xffffffffU;
+
+struct op {
+  op_kind kind{op_kind::idle};
+  std::uint32_t step{0};        // the algorithm's round, 1-based
+  std::uint32_t to{no_tile};    // peer of the send half / pair_sync
+  std::uint32_t from{no_tile};  // peer of the receive half
+  std::uint32_t send_count{0};  // blocks sent (ids written to the send buffer)
+  std::uint32_t recv_count{0};  // blocks received (ids written to the recv buffer)
+  std::uint32_t count{0};       // shuffle: blocks rearranged
+
+  [[nodiscard]] constexpr bool sends() const {
+    return kind == op_kind::send || kind == op_kind::exchange || kind == op_kind::sendrecv;
+  }
+  [[nodiscard]] constexpr bool receives() const {
+    return kind == op_kind::recv || kind == op_kind::exchange || kind == op_kind::sendrecv;
+  }
+};
+
+constexpr std::string_view op_name(op_kind k) {
+  switch (k) {
+    case op_kind::send:
+      return "send";
+    case op_kind::recv:
+      return "recv";
+    case op_kind::exchange:
+      return "exchange";
+    case op_kind::sendrecv:
+      return "sendrecv";
+    case op_kind::idle:
+      return "idle";
+    case op_kind::barrier:
+      return "barrier";
+    case op_kind::pair_sync:
+      return "pair_sync";
+    case op_kind::shuffle:
+      return "shuffle";
+  }
+  return "?";
+}
+
+constexpr bool parse_op_kind(std::string_view s, op_kind& out) {
+  for (auto k : {op_kind::send, op_kind::recv, op_kind::exchange, op_kind::sendrecv, op_kind::idle,
+                 op_kind::barrier, op_kind::pair_sync, op_kind::shuffle}) {
+    if (op_name(k) == s) {
+      out = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace tessera
