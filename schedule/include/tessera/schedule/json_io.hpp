@@ -1,0 +1,16 @@
+// The schedule JSON format (docs/schedule-format.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tessera/schedule/schedule.hpp"
+
+namespace tessera {
+
+// Throws input_error naming the offending field and value.
+schedule schedule_from_json(std::string_view text);
+
+std::string schedule_to_json(const schedule& s);
+
+}  // namespace tessera
