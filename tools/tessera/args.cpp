@@ -1,0 +1,74 @@
+#include "args.hpp"
+
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::cli {
+
+args::args(const std::string& command, const std::vector<std::string>& argv,
+           const std::set<std::string>& values, const std::set<std::string>& flags,
+           const std::set<std::string>& repeated)
+    : command_{command} {
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a.rfind("--", 0) != 0) {
+      throw input_error("unexpected argument '" + a + "' for 'tessera " + command + "'");
+    }
+    std::string name = a.substr(2);
+    std::optional<std::string> value;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    if (flags.contains(name)) {
+      if (value) throw input_error("option --" + name + " takes no value (got '" + *value + "')");
+      flags_.insert(name);
+      continue;
+    }
+    if (!values.contains(name)) {
+      throw input_error("unknown option '--" + name + "' for 'tessera " + command +
+                        "' (see tessera " + command + " --help)");
+    }
+    if (!value) {
+      if (i + 1 >= argv.size()) throw input_error("option --" + name + " needs a value");
+      value = argv[++i];
+    }
+    auto& slot = values_[name];
+    if (!slot.empty() && !repeated.contains(name)) {
+      throw input_error("option --" + name + " given twice ('" + slot.front() + "' and '" + *value +
+                        "')");
+    }
+    slot.push_back(*value);
+  }
+}
+
+std::optional<std::string> args::get(const std::string& name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second.front();
+}
+
+std::string args::require(const std::string& name) const {
+  auto v = get(name);
+  if (!v) throw input_error("'tessera " + command_ + "' needs --" + name);
+  return *v;
+}
+
+std::vector<std::string> args::all(const std::string& name) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+unsigned long long parse_count(const std::string& option, const std::string& text,
+                               unsigned long long max) {
+  if (text.empty() || text.size() > 19 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    throw input_error("--" + option + " '" + text + "' is not a non-negative integer");
+  }
+  const unsigned long long v = std::stoull(text);
+  if (v > max) {
+    throw input_error("--" + option + " " + text + " is larger than " + std::to_string(max));
+  }
+  return v;
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,52 @@
+#include "commands.hpp"
+
+#include <exception>
+#include <new>
+
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::cli {
+namespace {
+
+const char* const main_help =
+    R"(tessera - collective communication on tiled networks-on-chip
+
+usage: tessera <command> [options]
+       tessera <command> --help
+
+commands:
+  analyze    static analysis of a collective's schedule on a fabric: steps, per-round
+             link loads, Bokhari slot charts and the papers' closed-form costs
+  compare    several algorithms of one collective side by side on one fabric
+  schedule   print the per-tile op streams of a collective as schedule JSON
+
+fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
+every command takes --json and then prints one JSON object on stdout.
+exit status: 0 ok, 1 a failed check (lost or duplicated block, deadlock), 2 bad input.
+)";
+
+}  // namespace
+
+int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  try {
+    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
+      if (argv.size() >= 2 && argv[0] == "help") return run({argv[1], "--help"}, out, err);
+      out << main_help;
+      return argv.empty() ? 2 : 0;
+    }
+    const std::string& cmd = argv[0];
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (cmd == "analyze") return cmd_analyze(rest, out, err);
+    if (cmd == "compare") return cmd_compare(rest, out, err);
+    if (cmd == "schedule") return cmd_schedule(rest, out, err);
+    throw input_error("unknown command '" + cmd + "' (commands: analyze, compare, schedule)");
+  } catch (const input_error& e) {
+    err << "tessera: " << e.what() << '\n';
+    return 2;
+  } catch (const std::bad_alloc&) {
+    err << "tessera: out of memory\n";
+    return 2;
+  }
+}
+
+}  // namespace tessera::cli

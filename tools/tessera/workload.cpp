@@ -1,0 +1,183 @@
+#include "workload.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "tessera/firmware/complete_exchange.hpp"
+#include "tessera/schedule/build.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/json_io.hpp"
+
+namespace tessera::cli {
+namespace {
+
+constexpr std::uint64_t max_block_bytes = std::uint64_t{1} << 30;
+constexpr std::uintmax_t max_schedule_file = std::uintmax_t{1} << 30;
+
+std::string requirement_text(fw::a2a_requirement r) {
+  switch (r) {
+    case fw::a2a_requirement::power_of_two:
+      return "a power-of-two tile count";
+    case fw::a2a_requirement::even:
+      return "an even tile count";
+    case fw::a2a_requirement::two_d:
+      return "a mesh or torus fabric";
+    case fw::a2a_requirement::any:
+      break;
+  }
+  return "nothing";
+}
+
+std::string suggestion(fw::a2a_requirement r) {
+  switch (r) {
+    case fw::a2a_requirement::power_of_two:
+      return "use pex-gen, pex-gen-shift or gen";
+    case fw::a2a_requirement::even:
+      return "use linear or gen";
+    case fw::a2a_requirement::two_d:
+      return "use ring or gen";
+    case fw::a2a_requirement::any:
+      break;
+  }
+  return "";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw input_error("--schedule '" + path + "' cannot be opened");
+  const auto size = static_cast<std::uintmax_t>(in.tellg());
+  if (size > max_schedule_file) {
+    throw input_error("--schedule '" + path + "' is larger than 1 GiB");
+  }
+  in.seekg(0);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+}  // namespace
+
+fabric parse_fabric_arg(const std::string& spec) {
+  const auto r = parse_fabric(spec);
+  if (!r.ok()) {
+    throw input_error("--fabric '" + spec + "': " + std::string(describe(r.error)));
+  }
+  return r.value;
+}
+
+analytic::model_params parse_params(const std::vector<std::string>& pairs) {
+  analytic::model_params m;
+  for (const auto& kv : pairs) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) {
+      throw input_error("--param '" + kv + "' is not key=value");
+    }
+    const std::string key = kv.substr(0, eq);
+    const std::string text = kv.substr(eq + 1);
+    double v = 0;
+    std::size_t used = 0;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || text.empty() || !std::isfinite(v) || v < 0) {
+      throw input_error("--param " + key + "='" + text + "' is not a non-negative number");
+    }
+    if (key == "alpha" || key == "ts") {
+      m.alpha = v;
+    } else if (key == "beta" || key == "tw") {
+      m.beta = v;
+    } else if (key == "beta_ex") {
+      m.beta_ex = v;
+    } else if (key == "beta_sr") {
+      m.beta_sr = v;
+    } else if (key == "beta_sat") {
+      m.beta_sat = v;
+    } else if (key == "xi") {
+      m.xi = v;
+    } else if (key == "tau") {
+      m.tau = v;
+    } else if (key == "width") {
+      if (v <= 0) throw input_error("--param width='" + text + "' must be positive");
+      m.width = v;
+    } else {
+      throw input_error("--param '" + key +
+                        "' is not a model parameter (alpha, beta, beta_ex, beta_sr, beta_sat, "
+                        "xi, tau, width)");
+    }
+  }
+  return m;
+}
+
+std::string canonical_collective(const std::string& name) {
+  if (name == "alltoall" || name == "complete-exchange" || name == "a2a") return "alltoall";
+  throw input_error("--collective '" + name + "' is not known (available: alltoall)");
+}
+
+std::string algorithm_names(const std::string&) {
+  std::string out;
+  for (const auto& i : fw::a2a_algorithms)
+    out += (out.empty() ? "" : ", ") + std::string(i.name);
+  return out;
+}
+
+schedule build_collective(const std::string& collective, const std::string& algorithm,
+                          const fabric& f, const std::string& fabric_spec, std::uint64_t bytes) {
+  fw::a2a_algorithm alg{};
+  if (!fw::parse_a2a_algorithm(algorithm, alg)) {
+    throw input_error("--algorithm '" + algorithm + "' is not an " + collective +
+                      " algorithm (available: " + algorithm_names(collective) + ")");
+  }
+  if (!fw::a2a_supported(alg, f)) {
+    const auto need = fw::info(alg).needs;
+    throw input_error("--algorithm " + algorithm + " needs " + requirement_text(need) + ", but " +
+                      fabric_spec + " has " + std::to_string(f.tiles()) + " tiles; " +
+                      suggestion(need));
+  }
+  if (f.tiles() > max_alltoall_tiles) {
+    throw input_error("--fabric " + fabric_spec + " has " + std::to_string(f.tiles()) +
+                      " tiles; alltoall analysis is limited to " +
+                      std::to_string(max_alltoall_tiles));
+  }
+  return build_alltoall(alg, f, bytes);
+}
+
+workload load_workload(const args& a, const std::string& algorithm) {
+  workload w;
+  w.fabric_spec = a.require("fabric");
+  w.fab = parse_fabric_arg(w.fabric_spec);
+  if (auto b = a.get("bytes")) w.bytes = parse_count("bytes", *b, max_block_bytes);
+  w.sw = analytic::default_switching(w.fab.kind);
+  if (auto s = a.get("switching")) {
+    if (!analytic::parse_switching(*s, w.sw)) {
+      throw input_error("--switching '" + *s +
+                        "' is not a switching mode (wormhole, circuit, store-forward)");
+    }
+  }
+  w.params = parse_params(a.all("param"));
+
+  if (auto file = a.get("schedule")) {
+    if (a.get("collective") || !algorithm.empty()) {
+      throw input_error("--schedule '" + *file + "' replaces --collective and --algorithm");
+    }
+    w.sched = schedule_from_json(read_file(*file));
+    if (w.sched.tiles != w.fab.tiles()) {
+      throw input_error("--schedule '" + *file + "' has " + std::to_string(w.sched.tiles) +
+                        " tiles but --fabric " + w.fabric_spec + " has " +
+                        std::to_string(w.fab.tiles()));
+    }
+    w.collective = w.sched.collective;
+    w.algorithm = w.sched.algorithm;
+    w.bytes = w.sched.block_bytes;
+    return w;
+  }
+  w.collective = canonical_collective(a.require("collective"));
+  if (algorithm.empty()) throw input_error("--algorithm is required with --collective");
+  w.algorithm = algorithm;
+  w.sched = build_collective(w.collective, w.algorithm, w.fab, w.fabric_spec, w.bytes);
+  return w;
+}
+
+}  // namespace tessera::cli
