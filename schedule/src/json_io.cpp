@@ -10,8 +10,9 @@ namespace {
 
 using json = nlohmann::json;
 
-// Total ops accepted from a file: a bound, so a hostile file cannot exhaust memory.
+// Bounds on what a file may ask for, so a hostile file cannot exhaust memory.
 constexpr std::uint64_t max_file_ops = 20'000'000;
+constexpr std::uint64_t max_step = std::uint64_t{1} << 20;  // analysis keeps one entry per step
 
 std::string where(std::size_t t, std::size_t i) {
   return "ops[" + std::to_string(t) + "][" + std::to_string(i) + "]";
@@ -90,7 +91,8 @@ sched_op parse_op(const json& j, const std::string& at, std::uint32_t tiles, std
                       "\" is not an op (send, recv, exchange, sendrecv, idle, barrier, "
                       "pair_sync, shuffle)");
   }
-  o.step = static_cast<std::uint32_t>(get_uint(j, "step", at, index + 1, UINT32_MAX));
+  o.step = static_cast<std::uint32_t>(get_uint(j, "step", at, index + 1, max_step));
+  if (o.step == 0) throw input_error(at + ".step = 0: steps are numbered from 1");
   const std::uint64_t bytes = get_uint(j, "bytes", at, 0, std::uint64_t{1} << 40);
   send = get_blocks(j, "send_blocks", at);
   recv = get_blocks(j, "recv_blocks", at);

@@ -138,6 +138,7 @@ TEST_CASE("unknown names and options exit 2 with one line naming them", "[cli][e
       {{"frobnicate"}, "'frobnicate'"},
       {{"analyze", "--schedule", "/nonexistent/x.json", "--fabric", "ring:4"},
        "'/nonexistent/x.json'"},
+      {{"analyze", "--schedule", "s.json", "--fabric", "ring:4", "--bytes", "8"}, "--bytes 8"},
   };
   for (const auto& c : cases) {
     INFO(c.names);

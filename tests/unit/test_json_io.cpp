@@ -87,6 +87,10 @@ TEST_CASE("bad schedule files name the offending value", "[json]") {
         "ops[0][0] has no \"from\"");
   CHECK(error_of(R"({"tiles": 2, "ops": [[{"op": "idle", "send_blocks": [1]}], []]})") ==
         "ops[0][0] (idle) has send_blocks");
+  CHECK(error_of(R"({"tiles": 1, "ops": [[{"op": "idle", "step": 0}]]})") ==
+        "ops[0][0].step = 0: steps are numbered from 1");
+  CHECK(error_of(R"({"tiles": 1, "ops": [[{"op": "idle", "step": 4000000000}]]})") ==
+        "ops[0][0].step = 4000000000 exceeds 1048576");
   CHECK(error_of(R"({"tiles": 70000, "ops": []})") == "schedule.tiles = 70000 exceeds 65536");
   CHECK(error_of(R"({"tiles": 2, "collective": 5, "ops": [[], []]})") ==
         "schedule.collective = 5 is not a string");

@@ -162,6 +162,10 @@ workload load_workload(const args& a, const std::string& algorithm) {
     if (a.get("collective") || !algorithm.empty()) {
       throw input_error("--schedule '" + *file + "' replaces --collective and --algorithm");
     }
+    if (a.get("bytes")) {
+      throw input_error("--bytes " + *a.get("bytes") + " does not apply to --schedule '" + *file +
+                        "' (the file gives the bytes of each op)");
+    }
     w.sched = schedule_from_json(read_file(*file));
     if (w.sched.tiles != w.fab.tiles()) {
       throw input_error("--schedule '" + *file + "' has " + std::to_string(w.sched.tiles) +

@@ -23,6 +23,14 @@ enum class op_kind : std::uint8_t {
 
 inline constexpr std::uint32_t no_tile = 0xffffffffU;
 
+// Whether an op of this kind has a send half / a receive half.
+constexpr bool sends(op_kind k) {
+  return k == op_kind::send || k == op_kind::exchange || k == op_kind::sendrecv;
+}
+constexpr bool receives(op_kind k) {
+  return k == op_kind::recv || k == op_kind::exchange || k == op_kind::sendrecv;
+}
+
 struct op {
   op_kind kind{op_kind::idle};
   std::uint32_t step{0};        // the algorithm's round, 1-based
@@ -32,12 +40,8 @@ struct op {
   std::uint32_t recv_count{0};  // blocks received (ids written to the recv buffer)
   std::uint32_t count{0};       // shuffle: blocks rearranged
 
-  [[nodiscard]] constexpr bool sends() const {
-    return kind == op_kind::send || kind == op_kind::exchange || kind == op_kind::sendrecv;
-  }
-  [[nodiscard]] constexpr bool receives() const {
-    return kind == op_kind::recv || kind == op_kind::exchange || kind == op_kind::sendrecv;
-  }
+  [[nodiscard]] constexpr bool sends() const { return tessera::sends(kind); }
+  [[nodiscard]] constexpr bool receives() const { return tessera::receives(kind); }
 };
 
 constexpr std::string_view op_name(op_kind k) {

@@ -27,12 +27,8 @@ struct sched_op {
   std::uint32_t recv_first{0};
   std::uint32_t recv_count{0};
 
-  [[nodiscard]] bool sends() const {
-    return kind == op_kind::send || kind == op_kind::exchange || kind == op_kind::sendrecv;
-  }
-  [[nodiscard]] bool receives() const {
-    return kind == op_kind::recv || kind == op_kind::exchange || kind == op_kind::sendrecv;
-  }
+  [[nodiscard]] bool sends() const { return tessera::sends(kind); }
+  [[nodiscard]] bool receives() const { return tessera::receives(kind); }
 };
 
 struct tile_program {
