@@ -171,22 +171,11 @@ class a2a_generator {
   }
 
  private:
-  constexpr bool exchange(op& out, std::uint32_t step, std::uint32_t peer, std::span<block_id> send,
-                          std::span<block_id> recv) const {
-    out.kind = op_kind::exchange;
-    out.step = step;
-    out.to = peer;
-    out.from = peer;
-    out.send_count = 1;
-    out.recv_count = 1;
-    send[0] = a2a_block(me_, peer, p_);
-    recv[0] = a2a_block(peer, me_, p_);
-    return true;
-  }
-
-  constexpr void sendrecv(op& out, std::uint32_t step, std::uint32_t to, std::uint32_t from,
-                          std::span<block_id> send, std::span<block_id> recv) const {
-    out.kind = op_kind::sendrecv;
+  // An op moving one block each way: mine for `to`, and `from`'s for me.
+  constexpr bool one_block(op& out, op_kind kind, std::uint32_t step, std::uint32_t to,
+                           std::uint32_t from, std::span<block_id> send,
+                           std::span<block_id> recv) const {
+    out.kind = kind;
     out.step = step;
     out.to = to;
     out.from = from;
@@ -194,6 +183,12 @@ class a2a_generator {
     out.recv_count = 1;
     send[0] = a2a_block(me_, to, p_);
     recv[0] = a2a_block(from, me_, p_);
+    return true;
+  }
+
+  constexpr bool exchange(op& out, std::uint32_t step, std::uint32_t peer, std::span<block_id> send,
+                          std::span<block_id> recv) const {
+    return one_block(out, op_kind::exchange, step, peer, peer, send, recv);
   }
 
   // Bokhari's naive: for destination = 0 .. n-1 (skipping myself) send; all my
@@ -227,8 +222,7 @@ class a2a_generator {
   constexpr bool next_linear(op& out, std::span<block_id> send, std::span<block_id> recv) {
     if (k_ >= p_ - 1) return false;
     const std::uint32_t i = ++k_;
-    sendrecv(out, i, (me_ + i) % p_, sub_mod(me_, i, p_), send, recv);
-    return true;
+    return one_block(out, op_kind::sendrecv, i, (me_ + i) % p_, sub_mod(me_, i, p_), send, recv);
   }
 
   // Thakur Fig. 2 and Fig. 4. For the shift variant the virtual id is me + shift:
@@ -263,8 +257,7 @@ class a2a_generator {
     }
     const std::uint32_t even = sub_mod(me_, i % n, n);  // 2s - n = me - i for s >= n/2
     const std::uint32_t src = even % 2 == 0 ? n / 2 + even / 2 : sub_mod(even, 1, n) / 2;
-    sendrecv(out, i + 1, dest, src, send, recv);
-    return true;
+    return one_block(out, op_kind::sendrecv, i + 1, dest, src, send, recv);
   }
 
   // Bokhari §4.3: for j = d-1 downto 0 exchange with me XOR 2^j, then shuffle.
