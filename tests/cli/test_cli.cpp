@@ -238,3 +238,17 @@ TEST_CASE("help is available for the tool and each command", "[cli]") {
   }
   CHECK(run({}).code == 2);
 }
+
+TEST_CASE("the example schedules do what examples/schedules/README.md says", "[cli][examples]") {
+  const std::string dir = std::string(TESSERA_EXAMPLES) + "/schedules/";
+  const auto ok = run(
+      {"analyze", "--fabric", "hypercube:2", "--schedule", dir + "pairwise-f-4.json", "--json"});
+  CHECK(ok.code == 0);
+  const auto j = json::parse(ok.out);
+  CHECK(j["delivers_all_blocks"] == true);
+  CHECK(j["steps"] == 3);
+  const auto dead =
+      run({"analyze", "--fabric", "ring:3", "--schedule", dir + "deadlock-3.json", "--json"});
+  CHECK(dead.code == 1);
+  CHECK(json::parse(dead.out)["check"]["deadlock_cycle"] == "0 -> 2 -> 1 -> 0");
+}

@@ -122,9 +122,14 @@ std::string to_text(const analyze_result& r) {
   const auto& an = r.an;
   const fabric& f = r.w.fab;
   std::ostringstream os;
-  os << r.w.collective << " / " << r.w.algorithm << " on " << r.w.fabric_spec << " (" << f.tiles()
-     << " tiles), " << analytic::switching_name(an.sw) << " switching, " << r.w.bytes
-     << " bytes per block\n";
+  os << (r.w.collective.empty() ? "schedule" : r.w.collective)
+     << (r.w.algorithm.empty() ? "" : " / " + r.w.algorithm) << " on " << r.w.fabric_spec << " ("
+     << f.tiles() << " tiles), " << analytic::switching_name(an.sw) << " switching, ";
+  if (r.w.bytes != 0) {
+    os << r.w.bytes << " bytes per block\n";
+  } else {
+    os << "bytes per op as scheduled\n";
+  }
   os << "  delivery check : "
      << (r.check.delivers_all_blocks ? "every block delivered exactly once" : "FAILED") << " ("
      << r.check.messages << " messages, " << r.check.block_receipts << " block receipts)\n";
