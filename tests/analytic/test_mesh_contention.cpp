@@ -153,3 +153,16 @@ TEST_CASE("pairwise on a hypercube has link load 1 in every round", "[mesh]") {
   for (const auto& round : a.per_round)
     CHECK(round.max_link_load == 1);
 }
+
+TEST_CASE("on a power-of-two mesh PEX-GEN and PEX-GEN-SHIFT are PEX", "[mesh][thakur]") {
+  // q = p and shift = (q - p)/2 = 0: Figs. 2 and 4 reduce to Fig. 1.
+  const auto pex = wormhole(a2a_algorithm::pex, 8, 8);
+  for (auto alg : {a2a_algorithm::pex_gen, a2a_algorithm::pex_gen_shift}) {
+    const auto a = wormhole(alg, 8, 8);
+    REQUIRE(a.per_round.size() == pex.per_round.size());
+    CHECK(a.paper_f == pex.paper_f);
+    for (std::size_t k = 0; k < a.per_round.size(); ++k) {
+      CHECK(a.per_round[k].max_link_load == pex.per_round[k].max_link_load);
+    }
+  }
+}

@@ -11,10 +11,11 @@ namespace tessera::analytic {
 
 contention_formula contention_formula_for(std::string_view algorithm, const fabric& f) {
   if (f.kind != fabric_kind::mesh) return contention_formula::none;
-  // Thakur derives f(i) for PEX with power-of-two sides and for GEN on any mesh.
-  if ((algorithm == "pex" || algorithm == "pairwise") && std::has_single_bit(f.tiles())) {
-    return contention_formula::thakur_pex;
-  }
+  // Thakur derives f(i) for PEX with power-of-two sides and for GEN on any mesh. On a
+  // power-of-two mesh PEX-GEN and PEX-GEN-SHIFT (shift 0) are PEX step for step.
+  const bool xor_schedule = algorithm == "pex" || algorithm == "pairwise" ||
+                            algorithm == "pex-gen" || algorithm == "pex-gen-shift";
+  if (xor_schedule && std::has_single_bit(f.tiles())) return contention_formula::thakur_pex;
   if (algorithm == "gen" || algorithm == "linear") return contention_formula::thakur_gen;
   return contention_formula::none;
 }
