@@ -45,7 +45,10 @@ std::string load_histogram(const analytic::analysis& an) {
   }
   std::string out;
   for (const auto& [load, n] : h) {
-    out += (out.empty() ? "" : " ") + std::to_string(load) + ":" + std::to_string(n);
+    if (!out.empty()) out += ' ';
+    out += std::to_string(load);
+    out += ':';
+    out += std::to_string(n);
   }
   return out;
 }

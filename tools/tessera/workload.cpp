@@ -118,8 +118,10 @@ std::string canonical_collective(const std::string& name) {
 
 std::string algorithm_names(const std::string&) {
   std::string out;
-  for (const auto& i : fw::a2a_algorithms)
-    out += (out.empty() ? "" : ", ") + std::string(i.name);
+  for (const auto& i : fw::a2a_algorithms) {
+    if (!out.empty()) out += ", ";
+    out += i.name;
+  }
   return out;
 }
 

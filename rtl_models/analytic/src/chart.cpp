@@ -55,14 +55,17 @@ std::string link_chart(const fabric& f, const transfer_list& t,
   for (const auto& h : headers)
     os << ' ' << std::string(width - h.size(), ' ') << h;
   os << '\n';
-  std::vector<std::string> cells(columns.size());
+  // Per column, the index of the transfer holding it in the current row (or none).
+  constexpr std::size_t none = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> holder(columns.size(), none);
   for (std::size_t i = 0; i < t.all.size(); ++i) {
-    std::fill(cells.begin(), cells.end(), ".");
     for (std::uint32_t l : routes[i])
-      cells[column_of[l]] = std::to_string(number_of[i]);
+      holder[column_of[l]] = i;
     os << rows[i] << std::string(label_width - rows[i].size(), ' ');
-    for (const auto& c : cells)
-      os << ' ' << std::string(width - c.size(), ' ') << c;
+    for (std::size_t col = 0; col < holder.size(); ++col) {
+      const std::string cell = holder[col] == i ? std::to_string(number_of[i]) : ".";
+      os << ' ' << std::string(width - cell.size(), ' ') << cell;
+    }
     os << '\n';
   }
   return os.str();
