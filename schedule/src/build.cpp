@@ -34,6 +34,7 @@ schedule build_alltoall(fw::a2a_algorithm alg, const fabric& f, std::uint64_t bl
       so.to = o.to;
       so.from = o.from;
       so.count = o.count;
+      so.flags = o.flags;
       so.send_bytes = o.send_count * block_bytes;
       so.recv_bytes = o.recv_count * block_bytes;
       s.programs[t].add(so, send_ids, recv_ids);

@@ -168,6 +168,12 @@ class checker {
         case op_kind::shuffle:
           advance(t);
           break;
+        case op_kind::combine: {  // the destination block is held from now on
+          const auto dst = s_.programs[t].recv_blocks(o);
+          if (!dst.empty()) received_[t].insert(dst.front());
+          advance(t);
+          break;
+        }
         case op_kind::recv:
         case op_kind::exchange:
         case op_kind::sendrecv: {

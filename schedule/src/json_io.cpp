@@ -80,6 +80,12 @@ std::uint32_t get_peer(const json& j, const char* dir, const std::string& at, st
   return get_tile(j, "peer", at, tiles, true);
 }
 
+bool get_flag(const json& j, const char* key, const std::string& at) {
+  if (!j.contains(key)) return false;
+  if (!j.at(key).is_boolean()) throw input_error(at + "." + key + " is not true or false");
+  return j.at(key).get<bool>();
+}
+
 sched_op parse_op(const json& j, const std::string& at, std::uint32_t tiles, std::size_t index,
                   std::vector<std::uint32_t>& send, std::vector<std::uint32_t>& recv) {
   if (!j.is_object()) throw input_error(at + " is not an object");
@@ -89,7 +95,7 @@ sched_op parse_op(const json& j, const std::string& at, std::uint32_t tiles, std
   if (!parse_op_kind(name, o.kind)) {
     throw input_error(at + ".op = \"" + name +
                       "\" is not an op (send, recv, exchange, sendrecv, idle, barrier, "
-                      "pair_sync, shuffle)");
+                      "pair_sync, shuffle, combine)");
   }
   o.step = static_cast<std::uint32_t>(get_uint(j, "step", at, index + 1, max_step));
   if (o.step == 0) throw input_error(at + ".step = 0: steps are numbered from 1");
@@ -122,10 +128,19 @@ sched_op parse_op(const json& j, const std::string& at, std::uint32_t tiles, std
     case op_kind::shuffle:
       o.count = static_cast<std::uint32_t>(get_uint(j, "count", at, 0, UINT32_MAX));
       break;
+    case op_kind::combine:
+      if (send.size() != 1 || recv.size() != 1)
+        throw input_error(at +
+                          " (combine) needs one send_blocks id (the source) and one "
+                          "recv_blocks id (the destination)");
+      break;
     case op_kind::idle:
     case op_kind::barrier:
       break;
   }
+  if (get_flag(j, "release", at)) o.flags |= op_flag::release;
+  if (get_flag(j, "combine_in", at)) o.flags |= op_flag::combine_in;
+  if (o.kind == op_kind::combine) return o;
   if (!o.sends() && !send.empty()) throw input_error(at + " (" + name + ") has send_blocks");
   if (!o.receives() && !recv.empty()) throw input_error(at + " (" + name + ") has recv_blocks");
   return o;
@@ -259,10 +274,13 @@ std::string schedule_to_json(const schedule& s) {
         case op_kind::shuffle:
           e["count"] = o.count;
           break;
+        case op_kind::combine:
         case op_kind::idle:
         case op_kind::barrier:
           break;
       }
+      if ((o.flags & op_flag::release) != 0) e["release"] = true;
+      if ((o.flags & op_flag::combine_in) != 0) e["combine_in"] = true;
       const auto sb = prog.send_blocks(o);
       const auto rb = prog.recv_blocks(o);
       if (!sb.empty()) e["send_blocks"] = std::vector<std::uint32_t>(sb.begin(), sb.end());

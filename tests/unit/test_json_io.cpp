@@ -80,7 +80,7 @@ TEST_CASE("bad schedule files name the offending value", "[json]") {
         "ops[0][0].peer = 2 is not a tile (tiles = 2)");
   CHECK(error_of(R"({"tiles": 2, "ops": [[{"op": "teleport"}], []]})") ==
         "ops[0][0].op = \"teleport\" is not an op (send, recv, exchange, sendrecv, idle, "
-        "barrier, pair_sync, shuffle)");
+        "barrier, pair_sync, shuffle, combine)");
   CHECK(error_of(R"({"tiles": 2, "ops": [[], [{"op": "recv", "peer": 0, "bytes": -1}]]})") ==
         "ops[1][0].bytes = -1 is not a non-negative integer");
   CHECK(error_of(R"({"tiles": 2, "ops": [[{"op": "sendrecv", "to": 1}], []]})") ==

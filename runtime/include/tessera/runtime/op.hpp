@@ -19,7 +19,17 @@ enum class op_kind : std::uint8_t {
   barrier,    // global synchronization
   pair_sync,  // zero-byte synchronization with `to` (Bokhari §5)
   shuffle,    // local rearrangement of `count` blocks (standard exchange)
+  combine,    // local: recv block [0] (op)= send block [0] (reduce, prefix sum)
 };
+
+// Op flags. A send normally copies (the sender keeps its blocks, as a broadcast
+// needs); forwarding algorithms release what they pass on so a tile's memory stays
+// bounded. A receive normally stores the blocks it gets; reductions combine them
+// into the blocks of the same id the tile already holds.
+namespace op_flag {
+inline constexpr std::uint8_t release = 1;  // send half / combine: drop the sent or source blocks
+inline constexpr std::uint8_t combine_in = 2;  // receive half: combine into held blocks
+}  // namespace op_flag
 
 inline constexpr std::uint32_t no_tile = 0xffffffffU;
 
@@ -39,6 +49,7 @@ struct op {
   std::uint32_t send_count{0};  // blocks sent (ids written to the send buffer)
   std::uint32_t recv_count{0};  // blocks received (ids written to the recv buffer)
   std::uint32_t count{0};       // shuffle: blocks rearranged
+  std::uint8_t flags{0};        // op_flag bits
 
   [[nodiscard]] constexpr bool sends() const { return tessera::sends(kind); }
   [[nodiscard]] constexpr bool receives() const { return tessera::receives(kind); }
@@ -62,13 +73,15 @@ constexpr std::string_view op_name(op_kind k) {
       return "pair_sync";
     case op_kind::shuffle:
       return "shuffle";
+    case op_kind::combine:
+      return "combine";
   }
   return "?";
 }
 
 constexpr bool parse_op_kind(std::string_view s, op_kind& out) {
   for (auto k : {op_kind::send, op_kind::recv, op_kind::exchange, op_kind::sendrecv, op_kind::idle,
-                 op_kind::barrier, op_kind::pair_sync, op_kind::shuffle}) {
+                 op_kind::barrier, op_kind::pair_sync, op_kind::shuffle, op_kind::combine}) {
     if (op_name(k) == s) {
       out = k;
       return true;

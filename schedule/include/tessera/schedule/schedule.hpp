@@ -22,6 +22,7 @@ struct sched_op {
   std::uint64_t send_bytes{0};
   std::uint64_t recv_bytes{0};
   std::uint32_t count{0};  // shuffle: blocks rearranged
+  std::uint8_t flags{0};   // op_flag bits
   std::uint32_t send_first{0};
   std::uint32_t send_count{0};
   std::uint32_t recv_first{0};

@@ -1,0 +1,551 @@
+// The executor of one tile's op stream. It is a poll-driven state machine: poll()
+// does everything that can be done now and returns; a simulator steps many tiles
+// from one thread, a real tile loops with run(). Data lives in a block_store; every
+// message carries its blocks' ids, and every receive checks them against its op.
+//
+// Protocols (Bokhari §2.1, §5): raw and FORCED sends go out at once; an UNFORCED
+// message above the threshold first sends `reserve` and waits for `ack`, which the
+// receiving tile's executor answers from poll() whatever it is doing. With prepost,
+// the tile posts every receive of its program, then joins a global barrier, before
+// its first op: the discipline that makes FORCED messages safe.
+//
+// Error policy: a fault stops the tile and is kept in fault(); nothing throws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "tessera/runtime/block_store.hpp"
+#include "tessera/runtime/ids.hpp"
+#include "tessera/runtime/message.hpp"
+#include "tessera/runtime/nic.hpp"
+#include "tessera/runtime/op.hpp"
+#include "tessera/runtime/reduce.hpp"
+
+namespace tessera {
+
+struct executor_config {
+  std::uint32_t tiles{1};
+  protocol proto{protocol::raw};
+  std::uint64_t unforced_threshold{100};  // bytes (Bokhari §2.2: 100 on the iPSC-860)
+  bool prepost{false};
+  elem_type type{elem_type::u32};
+  reduce_op rop{reduce_op::sum};
+  std::uint64_t idle_cycles{0};  // length of an idle op
+};
+
+enum class tile_error : std::uint8_t {
+  none,
+  nic_full,         // the NIC refused a descriptor
+  buffer_small,     // an op's message does not fit the tx or rx buffer
+  block_not_held,   // a send or combine names a block the tile does not hold
+  duplicate_block,  // a received block is already held
+  wrong_block,      // a received block is not the one the op expects
+  block_count,      // a message carries a different number of blocks than expected
+  store_full,       // no room in the block store
+  combine_missing,  // a combining receive got a block the tile does not hold
+  bad_length,       // a block longer than a slot, or of another length than its peer
+  prepost_full,     // too many receives to post up front
+  nic_failed,       // the NIC reported a failed transfer
+};
+
+constexpr const char* tile_error_text(tile_error e) {
+  switch (e) {
+    case tile_error::none:
+      return "no error";
+    case tile_error::nic_full:
+      return "the NIC has no free descriptor";
+    case tile_error::buffer_small:
+      return "the message does not fit the tile's buffer";
+    case tile_error::block_not_held:
+      return "the tile does not hold the block";
+    case tile_error::duplicate_block:
+      return "the block was received twice";
+    case tile_error::wrong_block:
+      return "the message carries another block than the op expects";
+    case tile_error::block_count:
+      return "the message carries another number of blocks than the op expects";
+    case tile_error::store_full:
+      return "the tile's block store is full";
+    case tile_error::combine_missing:
+      return "a block to combine into is not held";
+    case tile_error::bad_length:
+      return "a block has the wrong length";
+    case tile_error::prepost_full:
+      return "too many receives to post up front";
+    case tile_error::nic_failed:
+      return "the NIC reported a failed transfer";
+  }
+  return "?";
+}
+
+struct tile_fault {
+  tile_error code{tile_error::none};
+  std::uint32_t op_index{0};  // 1-based position in the tile's stream
+  op_kind kind{op_kind::idle};
+  std::uint32_t step{0};
+  std::uint32_t peer{no_tile};
+  std::uint32_t block{0};  // the block concerned (expected one for wrong_block)
+  std::uint32_t got{0};    // wrong_block / block_count: what arrived
+};
+
+enum class tile_state : std::uint8_t { blocked, done, failed };
+
+// What a blocked tile waits for, for deadlock reports.
+enum class wait_kind : std::uint8_t { nothing, data, send, ack, sync, pair, delay };
+
+struct tile_wait {
+  wait_kind what{wait_kind::nothing};
+  std::uint32_t peer{no_tile};
+  std::uint32_t step{0};
+};
+
+struct posted_recv {
+  nic_handle handle{no_handle};
+  std::uint32_t offset{0};  // landing area in the rx buffer
+  std::uint32_t bytes{0};
+};
+
+// Program: a copyable generator with bool next(op&, span<block_id>, span<block_id>).
+template <tile_nic Nic, typename Program>
+class executor {
+ public:
+  struct buffers {
+    std::span<block_id> send_ids;   // at least the program's largest send
+    std::span<block_id> recv_ids;   // at least the program's largest receive
+    std::span<std::byte> tx;        // directory + bytes of the largest send
+    std::span<std::byte> rx;        // largest receive; with prepost, all receives
+    std::span<posted_recv> posted;  // with prepost: one per receiving op
+  };
+
+  executor(tile_id me, Nic& nic, Program program, block_store& store, buffers b,
+           executor_config cfg)
+      : me_{me.value()}, nic_{nic}, prog_{program}, store_{store}, buf_{b}, cfg_{cfg} {}
+
+  [[nodiscard]] const tile_fault& fault() const { return fault_; }
+  [[nodiscard]] const op& current() const { return op_; }
+  [[nodiscard]] std::uint32_t op_index() const { return op_index_; }
+  [[nodiscard]] bool finished() const { return phase_ == phase::done; }
+  [[nodiscard]] std::uint64_t messages_sent() const { return messages_; }
+  [[nodiscard]] std::uint64_t bytes_sent() const { return bytes_; }
+
+  [[nodiscard]] tile_wait waiting() const {
+    switch (phase_) {
+      case phase::wait:
+        if (delay_ != no_handle) return {wait_kind::delay, no_tile, op_.step};
+        if (recv_ != no_handle && nic_.test(recv_) == nic_status::pending)
+          return {wait_kind::data, op_.from, op_.step};
+        if (send_ != no_handle) return {wait_kind::send, op_.to, op_.step};
+        return {};
+      case phase::await_ack:
+        return {wait_kind::ack, op_.to, op_.step};
+      case phase::barrier:
+        return {wait_kind::sync, sub(me_, std::uint32_t{1} << barrier_round_), op_.step};
+      case phase::pair:
+        return {wait_kind::pair, op_.to, op_.step};
+      default:
+        return {};
+    }
+  }
+
+  // Does all that can be done now.
+  tile_state poll() {
+    serve_reserves();
+    while (true) {
+      switch (phase_) {
+        case phase::start:
+          if (cfg_.prepost) {
+            if (!prepost_all()) return tile_state::failed;
+            begin_barrier();
+          } else {
+            phase_ = phase::fetch;
+          }
+          break;
+        case phase::fetch:
+          op_ = op{};
+          if (!prog_.next(op_, buf_.send_ids, buf_.recv_ids)) {
+            phase_ = phase::done;
+            break;
+          }
+          ++op_index_;
+          begin_op();
+          break;
+        case phase::barrier:
+          if (!barrier_progress()) return tile_state::blocked;
+          phase_ = phase::fetch;
+          break;
+        case phase::pair: {
+          msg_header want{};
+          want.kind = msg_kind::pair;
+          want.src = op_.to;
+          want.tag = op_.step;
+          msg_header got{};
+          if (!nic_.take_control(want, got)) return tile_state::blocked;
+          phase_ = phase::fetch;
+          break;
+        }
+        case phase::await_ack: {
+          msg_header want{};
+          want.kind = msg_kind::ack;
+          want.src = op_.to;
+          want.tag = op_.step;
+          msg_header got{};
+          if (!nic_.take_control(want, got)) return tile_state::blocked;
+          post_data();
+          break;
+        }
+        case phase::wait:
+          if (!halves_done())
+            return phase_ == phase::failed ? tile_state::failed : tile_state::blocked;
+          finish_op();
+          break;
+        case phase::done:
+          return tile_state::done;
+        case phase::failed:
+          return tile_state::failed;
+      }
+    }
+  }
+
+  // Runs the program to the end on a real tile.
+  tile_state run() {
+    tile_state s = poll();
+    while (s == tile_state::blocked) {
+      nic_.idle();
+      s = poll();
+    }
+    return s;
+  }
+
+ private:
+  enum class phase : std::uint8_t { start, fetch, barrier, pair, await_ack, wait, done, failed };
+
+  [[nodiscard]] std::uint32_t tiles() const { return cfg_.tiles; }
+  [[nodiscard]] std::uint32_t sub(std::uint32_t a, std::uint32_t b) const {
+    return (a + tiles() - b % tiles()) % tiles();
+  }
+
+  bool fail(tile_error e, std::uint32_t block = 0, std::uint32_t got = 0) {
+    fault_.code = e;
+    fault_.op_index = op_index_;
+    fault_.kind = op_.kind;
+    fault_.step = op_.step;
+    fault_.peer = op_.sends() ? op_.to : op_.from;
+    fault_.block = block;
+    fault_.got = got;
+    phase_ = phase::failed;
+    return false;
+  }
+
+  // UNFORCED reservations are answered whatever the tile is doing: on the iPSC the
+  // operating system does it, not the program.
+  void serve_reserves() {
+    msg_header want{};
+    want.kind = msg_kind::reserve;
+    want.src = any_tile;
+    want.tag = any_tag;
+    msg_header got{};
+    while (phase_ != phase::failed && nic_.take_control(want, got)) {
+      msg_header ack{};
+      ack.src = me_;
+      ack.dst = got.src;
+      ack.kind = msg_kind::ack;
+      ack.tag = got.tag;
+      if (!nic_.post_control(ack)) fail(tile_error::nic_full);
+    }
+  }
+
+  [[nodiscard]] std::size_t recv_bytes(std::uint32_t blocks) const {
+    return dir_bytes(blocks) + std::size_t{blocks} * store_.slot_bytes();
+  }
+
+  bool prepost_all() {
+    Program look = prog_;
+    op o{};
+    std::uint32_t offset = 0;
+    while (look.next(o, buf_.send_ids, buf_.recv_ids)) {
+      if (!o.receives()) continue;
+      const std::size_t need = recv_bytes(o.recv_count);
+      if (posted_count_ == buf_.posted.size() || offset + need > buf_.rx.size()) {
+        op_ = o;
+        return fail(tile_error::prepost_full);
+      }
+      const nic_handle h = nic_.post_recv(o.from, buf_.rx.subspan(offset, need));
+      if (h == no_handle) {
+        op_ = o;
+        return fail(tile_error::nic_full);
+      }
+      buf_.posted[posted_count_++] = posted_recv{h, offset, static_cast<std::uint32_t>(need)};
+      offset += static_cast<std::uint32_t>(need);
+    }
+    return true;
+  }
+
+  void begin_barrier() {
+    ++barrier_seq_;
+    barrier_round_ = 0;
+    barrier_sent_ = false;
+    phase_ = phase::barrier;
+  }
+
+  // Dissemination barrier: in round r tell me + 2^r and hear from me - 2^r.
+  bool barrier_progress() {
+    while ((std::uint32_t{1} << barrier_round_) < tiles()) {
+      const std::uint32_t dist = std::uint32_t{1} << barrier_round_;
+      const std::uint32_t tag = (barrier_seq_ << 5) | barrier_round_;
+      if (!barrier_sent_) {
+        msg_header h{};
+        h.src = me_;
+        h.dst = (me_ + dist) % tiles();
+        h.kind = msg_kind::sync;
+        h.tag = tag;
+        if (!nic_.post_control(h)) return fail(tile_error::nic_full);
+        barrier_sent_ = true;
+      }
+      msg_header want{};
+      want.kind = msg_kind::sync;
+      want.src = sub(me_, dist);
+      want.tag = tag;
+      msg_header got{};
+      if (!nic_.take_control(want, got)) return false;
+      ++barrier_round_;
+      barrier_sent_ = false;
+    }
+    return true;
+  }
+
+  void begin_op() {
+    send_ = recv_ = delay_ = no_handle;
+    switch (op_.kind) {
+      case op_kind::idle:
+        if (cfg_.idle_cycles > 0) {
+          delay_ = nic_.post_delay(cfg_.idle_cycles);
+          if (delay_ == no_handle) {
+            fail(tile_error::nic_full);
+            return;
+          }
+          phase_ = phase::wait;
+        }
+        return;
+      case op_kind::shuffle:  // blocks are found by id: a rearrangement moves nothing
+        return;
+      case op_kind::barrier:
+        begin_barrier();
+        return;
+      case op_kind::pair_sync: {
+        msg_header h{};
+        h.src = me_;
+        h.dst = op_.to;
+        h.kind = msg_kind::pair;
+        h.tag = op_.step;
+        if (!nic_.post_control(h)) {
+          fail(tile_error::nic_full);
+          return;
+        }
+        phase_ = phase::pair;
+        return;
+      }
+      case op_kind::combine:
+        local_combine();
+        return;
+      case op_kind::send:
+      case op_kind::recv:
+      case op_kind::exchange:
+      case op_kind::sendrecv:
+        break;
+    }
+    if (op_.receives() && !post_receive()) return;
+    if (op_.sends()) {
+      if (!gather()) return;
+      if (cfg_.proto == protocol::unforced && tx_bytes_ > cfg_.unforced_threshold) {
+        msg_header h{};
+        h.src = me_;
+        h.dst = op_.to;
+        h.kind = msg_kind::reserve;
+        h.tag = op_.step;
+        if (!nic_.post_control(h)) {
+          fail(tile_error::nic_full);
+          return;
+        }
+        phase_ = phase::await_ack;
+        return;
+      }
+      post_data();
+      return;
+    }
+    phase_ = phase::wait;
+  }
+
+  bool post_receive() {
+    if (cfg_.prepost) {
+      if (posted_next_ == posted_count_) return fail(tile_error::prepost_full);
+      const posted_recv& p = buf_.posted[posted_next_++];
+      recv_ = p.handle;
+      landing_ = buf_.rx.subspan(p.offset, p.bytes);
+      return true;
+    }
+    const std::size_t need = recv_bytes(op_.recv_count);
+    if (need > buf_.rx.size()) return fail(tile_error::buffer_small);
+    landing_ = buf_.rx.first(need);
+    recv_ = nic_.post_recv(op_.from, landing_);
+    if (recv_ == no_handle) return fail(tile_error::nic_full);
+    return true;
+  }
+
+  // Copies the directory and the blocks of the send half into tx.
+  bool gather() {
+    std::size_t at = dir_bytes(op_.send_count);
+    if (at > buf_.tx.size()) return fail(tile_error::buffer_small);
+    for (std::uint32_t i = 0; i < op_.send_count; ++i) {
+      const std::uint32_t id = buf_.send_ids[i].value();
+      const std::span<std::byte> b = store_.find(id);
+      if (b.data() == nullptr && !store_.contains(id)) return fail(tile_error::block_not_held, id);
+      if (at + b.size() > buf_.tx.size()) return fail(tile_error::buffer_small, id);
+      write_dir(buf_.tx.data(), i, dir_entry{id, static_cast<std::uint32_t>(b.size())});
+      if (!b.empty()) std::memcpy(buf_.tx.data() + at, b.data(), b.size());
+      at += b.size();
+    }
+    tx_bytes_ = at - dir_bytes(op_.send_count);
+    tx_used_ = at;
+    return true;
+  }
+
+  void post_data() {
+    msg_header h{};
+    h.src = me_;
+    h.dst = op_.to;
+    h.kind = msg_kind::data;
+    h.proto = cfg_.proto;
+    h.tag = op_.step;
+    h.blocks = op_.send_count;
+    h.first_block = op_.send_count > 0 ? buf_.send_ids[0].value() : 0;
+    h.bytes = tx_bytes_;
+    send_ = nic_.post_send(h, buf_.tx.first(tx_used_));
+    if (send_ == no_handle) {
+      fail(tile_error::nic_full);
+      return;
+    }
+    ++messages_;
+    bytes_ += tx_bytes_;
+    phase_ = phase::wait;
+  }
+
+  bool halves_done() {
+    for (nic_handle* h : {&send_, &recv_, &delay_}) {
+      if (*h == no_handle) continue;
+      const nic_status s = nic_.test(*h);
+      if (s == nic_status::pending) return false;
+      if (s == nic_status::failed) return fail(tile_error::nic_failed);
+    }
+    return true;
+  }
+
+  void finish_op() {
+    if (send_ != no_handle) nic_.release(send_);
+    if (delay_ != no_handle) nic_.release(delay_);
+    if (op_.sends() && (op_.flags & op_flag::release) != 0) {
+      for (std::uint32_t i = 0; i < op_.send_count; ++i)
+        store_.erase(buf_.send_ids[i].value());
+    }
+    if (recv_ != no_handle) {
+      const msg_header h = nic_.header(recv_);
+      nic_.release(recv_);
+      recv_ = no_handle;
+      if (!scatter(h)) return;
+    }
+    send_ = delay_ = no_handle;
+    phase_ = phase::fetch;
+  }
+
+  // Stores or combines the received blocks after checking them against the op.
+  bool scatter(const msg_header& h) {
+    if (h.blocks != op_.recv_count) return fail(tile_error::block_count, op_.recv_count, h.blocks);
+    std::size_t at = dir_bytes(h.blocks);
+    const bool combining = (op_.flags & op_flag::combine_in) != 0;
+    for (std::uint32_t i = 0; i < h.blocks; ++i) {
+      const dir_entry e = read_dir(landing_.data(), i);
+      const std::uint32_t want = buf_.recv_ids[i].value();
+      if (e.id != want) return fail(tile_error::wrong_block, want, e.id);
+      if (at + e.len > landing_.size()) return fail(tile_error::bad_length, e.id);
+      const std::span<const std::byte> data = landing_.subspan(at, e.len);
+      at += e.len;
+      if (combining) {
+        const std::span<std::byte> mine = store_.find(e.id);
+        if (!store_.contains(e.id)) return fail(tile_error::combine_missing, e.id);
+        if (mine.size() != e.len) return fail(tile_error::bad_length, e.id);
+        combine(mine.data(), data.data(), e.len, cfg_.type, cfg_.rop);
+        continue;
+      }
+      switch (store_.insert(e.id, data)) {
+        case block_store::put_result::ok:
+          break;
+        case block_store::put_result::duplicate:
+          return fail(tile_error::duplicate_block, e.id);
+        case block_store::put_result::full:
+          return fail(tile_error::store_full, e.id);
+        case block_store::put_result::too_long:
+          return fail(tile_error::bad_length, e.id);
+      }
+    }
+    return true;
+  }
+
+  // recv[0] (op)= send[0]; a destination not yet held starts as a copy.
+  void local_combine() {
+    const std::uint32_t src = buf_.send_ids[0].value();
+    const std::uint32_t dst = buf_.recv_ids[0].value();
+    const std::span<std::byte> s = store_.find(src);
+    if (!store_.contains(src)) {
+      fail(tile_error::block_not_held, src);
+      return;
+    }
+    if (store_.contains(dst)) {
+      const std::span<std::byte> d = store_.find(dst);
+      if (d.size() != s.size()) {
+        fail(tile_error::bad_length, dst);
+        return;
+      }
+      combine(d.data(), s.data(), s.size(), cfg_.type, cfg_.rop);
+    } else {
+      switch (store_.insert(dst, s)) {
+        case block_store::put_result::ok:
+          break;
+        case block_store::put_result::full:
+          fail(tile_error::store_full, dst);
+          return;
+        default:
+          fail(tile_error::bad_length, dst);
+          return;
+      }
+    }
+    if ((op_.flags & op_flag::release) != 0) store_.erase(src);
+  }
+
+  std::uint32_t me_;
+  Nic& nic_;
+  Program prog_;
+  block_store& store_;
+  buffers buf_;
+  executor_config cfg_;
+
+  phase phase_{phase::start};
+  op op_{};
+  std::uint32_t op_index_{0};
+  tile_fault fault_{};
+  nic_handle send_{no_handle};
+  nic_handle recv_{no_handle};
+  nic_handle delay_{no_handle};
+  std::span<std::byte> landing_{};
+  std::size_t tx_bytes_{0};
+  std::size_t tx_used_{0};
+  std::uint32_t posted_count_{0};
+  std::uint32_t posted_next_{0};
+  std::uint32_t barrier_seq_{0};
+  std::uint32_t barrier_round_{0};
+  bool barrier_sent_{false};
+  std::uint64_t messages_{0};
+  std::uint64_t bytes_{0};
+};
+
+}  // namespace tessera
