@@ -1,0 +1,310 @@
+// What each tile holds before and after a collective, and the bytes of every
+// block, so that every byte delivered can be checked against an independent
+// definition (not against another run). Freestanding: the bare-metal self-test
+// uses it as the host does.
+//
+// Data blocks carry a pattern keyed by block id and byte offset. Reduction blocks
+// hold typed elements: tile t contributes value(t, e) at global element e, small
+// integers so every sum is exact even in f32; the expected result folds the
+// contributions with the same operator (integer sums wrap identically everywhere).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "tessera/firmware/collective.hpp"
+#include "tessera/runtime/block_store.hpp"
+#include "tessera/runtime/reduce.hpp"
+
+namespace tessera::fw {
+
+enum class content : std::uint8_t {
+  data,     // pattern(id, byte)
+  contrib,  // tile `tile`'s contribution
+  fold,     // contributions of tiles 0 .. tile folded (tile = p - 1 for all)
+};
+
+struct block_desc {
+  std::uint32_t id{0};
+  std::uint32_t len{0};
+  content kind{content::data};
+  std::uint32_t tile{0};
+  std::uint32_t elem0{0};  // global index of the block's first element
+};
+
+constexpr std::uint32_t mix32(std::uint32_t a, std::uint32_t b) {
+  std::uint32_t x = a * 0x9E3779B1U ^ (b + 0x7F4A7C15U) * 0x85EBCA6BU;
+  x ^= x >> 15;
+  x *= 0x2C1B3C6DU;
+  x ^= x >> 12;
+  x *= 0x297A2D39U;
+  x ^= x >> 15;
+  return x;
+}
+
+constexpr std::byte data_byte(std::uint32_t block, std::uint32_t offset) {
+  return static_cast<std::byte>(mix32(block, offset) & 0xffU);
+}
+
+// Tile t's element e, in [-500, 500) for signed and floating types, [0, 1000) otherwise.
+constexpr std::int64_t contrib_value(std::uint32_t t, std::uint32_t e, elem_type type) {
+  const auto v = static_cast<std::int64_t>(mix32(t + 0x51ED27U, e) % 1000U);
+  return type == elem_type::u32 || type == elem_type::u64 ? v : v - 500;
+}
+
+namespace detail {
+
+template <typename T>
+void put(std::byte* out, T v) {
+  std::memcpy(out, &v, sizeof v);
+}
+
+template <typename T>
+void element(std::byte* out, const block_desc& b, std::uint32_t e, reduce_op o, elem_type type) {
+  const std::uint32_t ge = b.elem0 + e;
+  if (b.kind == content::contrib) {
+    put(out, static_cast<T>(contrib_value(b.tile, ge, type)));
+    return;
+  }
+  T acc = static_cast<T>(contrib_value(0, ge, type));
+  for (std::uint32_t t = 1; t <= b.tile; ++t)
+    acc = combine_elem(acc, static_cast<T>(contrib_value(t, ge, type)), o);
+  put(out, acc);
+}
+
+}  // namespace detail
+
+// Writes `n` bytes of block b starting at byte `from` (from and n element-aligned
+// for reduction blocks).
+inline void block_bytes(const block_desc& b, elem_type type, reduce_op o, std::uint32_t from,
+                        std::span<std::byte> out) {
+  if (b.kind == content::data) {
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = data_byte(b.id, from + static_cast<std::uint32_t>(i));
+    return;
+  }
+  const std::uint32_t eb = elem_bytes(type);
+  for (std::size_t i = 0; i + eb <= out.size(); i += eb) {
+    const std::uint32_t e = (from + static_cast<std::uint32_t>(i)) / eb;
+    std::byte* at = out.data() + i;
+    switch (type) {
+      case elem_type::i32:
+        detail::element<std::int32_t>(at, b, e, o, type);
+        break;
+      case elem_type::u32:
+        detail::element<std::uint32_t>(at, b, e, o, type);
+        break;
+      case elem_type::i64:
+        detail::element<std::int64_t>(at, b, e, o, type);
+        break;
+      case elem_type::u64:
+        detail::element<std::uint64_t>(at, b, e, o, type);
+        break;
+      case elem_type::f32:
+        detail::element<float>(at, b, e, o, type);
+        break;
+      case elem_type::f64:
+        detail::element<double>(at, b, e, o, type);
+        break;
+    }
+  }
+}
+
+// The holdings of a collective: which blocks each tile starts with and must end
+// with. Precondition: the parameters were validated (see validate.hpp).
+class layout {
+ public:
+  constexpr explicit layout(const collective_params& c) : c_{c}, p_{c.f.tiles()} {}
+
+  // Every byte of every block fits a slot of this size.
+  [[nodiscard]] constexpr std::uint32_t slot_bytes() const {
+    if (piecewise()) return c_.bytes / p_ + (c_.bytes % p_ != 0 ? 1 : 0);
+    return c_.bytes;
+  }
+
+  // Whether a tile must end holding exactly its final blocks (data movement) or
+  // may keep partial results besides them (reductions).
+  [[nodiscard]] constexpr bool exact() const { return !info(c_.coll).reduction; }
+
+  template <typename F>
+  constexpr void initial(std::uint32_t t, F&& emit) const {
+    const std::uint32_t m = c_.bytes;
+    switch (c_.coll) {
+      case collective::bcast:
+        if (t != c_.root) return;
+        if (piecewise()) {
+          for (std::uint32_t d = 0; d < p_; ++d)
+            emit(data(d, piece_len(d)));
+        } else {
+          emit(data(0, m));
+        }
+        return;
+      case collective::reduce:
+      case collective::allreduce:
+      case collective::prefix:
+        emit(block_desc{0, m, content::contrib, t, 0});
+        return;
+      case collective::reduce_scatter:
+        for (std::uint32_t s = 0; s < p_; ++s)
+          emit(block_desc{s, m, content::contrib, t, s * elems()});
+        return;
+      case collective::scatter:
+        if (t != c_.root) return;
+        for (std::uint32_t d = 0; d < p_; ++d)
+          emit(data(d, m));
+        return;
+      case collective::allgather:
+      case collective::gather:
+      case collective::shift:
+        emit(data(t, m));
+        return;
+      case collective::alltoall:
+        for (std::uint32_t d = 0; d < p_; ++d)
+          emit(data(t * p_ + d, m));
+        return;
+    }
+  }
+
+  template <typename F>
+  constexpr void final_blocks(std::uint32_t t, F&& emit) const {
+    const std::uint32_t m = c_.bytes;
+    const std::uint32_t last = p_ - 1;
+    switch (c_.coll) {
+      case collective::bcast:
+        if (piecewise()) {
+          for (std::uint32_t d = 0; d < p_; ++d)
+            emit(data(d, piece_len(d)));
+        } else {
+          emit(data(0, m));
+        }
+        return;
+      case collective::reduce:
+        if (t == c_.root) emit(block_desc{0, m, content::fold, last, 0});
+        return;
+      case collective::allreduce:
+        emit(block_desc{0, m, content::fold, last, 0});
+        return;
+      case collective::prefix:
+        emit(block_desc{0, m, content::fold, t, 0});
+        return;
+      case collective::reduce_scatter:
+        emit(block_desc{t, m, content::fold, last, t * elems()});
+        return;
+      case collective::scatter:
+        emit(data(t, m));
+        return;
+      case collective::allgather:
+        for (std::uint32_t s = 0; s < p_; ++s)
+          emit(data(s, m));
+        return;
+      case collective::gather:
+        if (t == c_.root) {
+          for (std::uint32_t s = 0; s < p_; ++s)
+            emit(data(s, m));
+        }
+        return;
+      case collective::shift:
+        emit(data((t + p_ - c_.shift % p_) % p_, m));
+        return;
+      case collective::alltoall:
+        for (std::uint32_t s = 0; s < p_; ++s)
+          emit(data(s * p_ + t, m));
+        return;
+    }
+  }
+
+  // Bytes of a piece of the scatter + all-gather broadcast: m split as evenly as
+  // bytes allow (the first m mod p pieces are one byte longer).
+  [[nodiscard]] constexpr std::uint32_t piece_len(std::uint32_t d) const {
+    return c_.bytes / p_ + (d < c_.bytes % p_ ? 1 : 0);
+  }
+
+ private:
+  [[nodiscard]] constexpr bool piecewise() const {
+    return c_.coll == collective::bcast && c_.alg == tb_algorithm::scatter_allgather;
+  }
+  [[nodiscard]] constexpr std::uint32_t elems() const { return c_.bytes / elem_bytes(c_.type); }
+  static constexpr block_desc data(std::uint32_t id, std::uint32_t len) {
+    return block_desc{id, len, content::data, 0, 0};
+  }
+
+  collective_params c_;
+  std::uint32_t p_;
+};
+
+// Fills a tile's store with its initial blocks; false if the store is too small.
+inline bool load_initial(const collective_params& c, std::uint32_t t, block_store& store) {
+  const layout l{c};
+  bool ok = true;
+  l.initial(t, [&](const block_desc& b) {
+    std::span<std::byte> bytes;
+    if (!ok || store.emplace(b.id, b.len, bytes) != block_store::put_result::ok) {
+      ok = false;
+      return;
+    }
+    block_bytes(b, c.type, c.rop, 0, bytes);
+  });
+  return ok;
+}
+
+enum class mismatch_kind : std::uint8_t { none, missing, extra, length, bytes };
+
+struct mismatch {
+  mismatch_kind kind{mismatch_kind::none};
+  std::uint32_t tile{0};
+  std::uint32_t block{0};
+  std::uint32_t offset{0};  // first differing byte
+  std::uint32_t expected{0};
+  std::uint32_t got{0};
+};
+
+// Compares a tile's final holdings with the layout; returns the first difference.
+inline mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& store) {
+  const layout l{c};
+  mismatch bad{};
+  std::uint32_t wanted = 0;
+  l.final_blocks(t, [&](const block_desc& b) {
+    ++wanted;
+    if (bad.kind != mismatch_kind::none) return;
+    if (!store.contains(b.id)) {
+      bad = {mismatch_kind::missing, t, b.id, 0, 0, 0};
+      return;
+    }
+    const std::span<std::byte> got = store.find(b.id);
+    if (got.size() != b.len) {
+      bad = {mismatch_kind::length, t, b.id, 0, b.len, static_cast<std::uint32_t>(got.size())};
+      return;
+    }
+    constexpr std::uint32_t chunk = 64;  // a multiple of every element size
+    std::byte want[chunk];
+    for (std::uint32_t at = 0; at < b.len; at += chunk) {
+      const std::uint32_t n = b.len - at < chunk ? b.len - at : chunk;
+      block_bytes(b, c.type, c.rop, at, std::span<std::byte>(want, n));
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (got[at + i] != want[i]) {
+          bad = {mismatch_kind::bytes,
+                 t,
+                 b.id,
+                 at + i,
+                 std::to_integer<std::uint32_t>(want[i]),
+                 std::to_integer<std::uint32_t>(got[at + i])};
+          return;
+        }
+      }
+    }
+  });
+  if (bad.kind == mismatch_kind::none && l.exact() && store.size() != wanted) {
+    // Something is held that should not be: name it.
+    store.for_each([&](std::uint32_t id, std::span<std::byte>) {
+      if (bad.kind != mismatch_kind::none) return;
+      bool is_wanted = false;
+      l.final_blocks(t, [&](const block_desc& b) { is_wanted = is_wanted || b.id == id; });
+      if (!is_wanted) bad = {mismatch_kind::extra, t, id, 0, 0, 0};
+    });
+  }
+  return bad;
+}
+
+}  // namespace tessera::fw
