@@ -1,0 +1,142 @@
+// The ideal alpha-beta network (Grama slide 4): a message of m bytes costs
+// ts + tw*m cycles; every tile has one output and one input port (single-ported,
+// bidirectional), so it sends one message and receives one at a time; the network
+// itself never contends. Messages wait for the sender's output port, in the order
+// the tile posted them, and for the receiver's input port (lowest sender id first
+// when several are ready at once).
+//
+// ab_nic implements the tile_nic contract of runtime/nic.hpp over this network.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "tessera/runtime/message.hpp"
+#include "tessera/runtime/nic.hpp"
+
+namespace tessera::ab {
+
+struct params {
+  std::uint64_t ts{100};  // start-up cycles per message
+  std::uint64_t tw{1};    // cycles per byte
+};
+
+// One data or control message as it crossed the network.
+struct transfer_record {
+  msg_header header;
+  std::uint64_t start{0};
+  std::uint64_t end{0};
+};
+
+// A data message that was dropped (FORCED, no receive posted).
+struct drop_record {
+  msg_header header;
+  std::uint64_t time{0};
+};
+
+class network;
+
+class ab_nic {
+ public:
+  ab_nic(network& n, std::uint32_t tile) : net_{&n}, tile_{tile} {}
+
+  nic_handle post_send(const msg_header& h, std::span<const std::byte> payload);
+  nic_handle post_recv(std::uint32_t src, std::span<std::byte> buffer);
+  nic_handle post_delay(std::uint64_t cycles);
+  bool post_control(const msg_header& h);
+  bool take_control(const msg_header& want, msg_header& out);
+  nic_status test(nic_handle h) const;
+  const msg_header& header(nic_handle h) const;
+  void release(nic_handle h);
+  void idle() {}
+
+ private:
+  network* net_;
+  std::uint32_t tile_;
+};
+
+static_assert(tile_nic<ab_nic>);
+
+class network {
+ public:
+  network(std::uint32_t tiles, params prm);
+
+  [[nodiscard]] std::uint64_t now() const { return now_; }
+  [[nodiscard]] std::uint32_t tiles() const { return tiles_; }
+
+  // Starts what can start now, then advances to the next event and applies every
+  // event of that instant. Returns false when nothing is pending.
+  bool advance();
+  // Tiles whose NIC changed since the last call (arrivals, completions).
+  std::vector<std::uint32_t> take_touched();
+
+  [[nodiscard]] const std::vector<transfer_record>& transfers() const { return log_; }
+  [[nodiscard]] const std::vector<drop_record>& drops() const { return drops_; }
+  // Data messages that arrived but were never received, per destination tile.
+  [[nodiscard]] std::vector<msg_header> unreceived() const;
+
+ private:
+  friend class ab_nic;
+
+  struct message {
+    msg_header header;
+    std::vector<std::byte> payload;
+    nic_handle send_handle{no_handle};  // completes at the end of the transfer
+  };
+
+  enum class hkind : std::uint8_t { free, send, recv, delay };
+  struct handle_state {
+    hkind kind{hkind::free};
+    nic_status status{nic_status::pending};
+    std::uint32_t src{0};           // recv: expected source
+    std::span<std::byte> buffer{};  // recv: landing area
+    msg_header header{};            // recv: what arrived
+  };
+
+  struct tile_state {
+    std::vector<handle_state> handles;
+    std::vector<nic_handle> free_handles;
+    std::deque<message> out;  // posted, not yet started
+    std::uint64_t out_free{0};
+    std::uint64_t in_free{0};
+    std::unordered_map<std::uint32_t, std::deque<nic_handle>> posted;   // per source, unmatched
+    std::unordered_map<std::uint32_t, std::deque<message>> unexpected;  // per source, unmatched
+    std::deque<msg_header> control;                                     // arrived control messages
+  };
+
+  struct event {
+    std::uint64_t time;
+    std::uint64_t seq;
+    std::uint32_t tile;      // delay: owner; transfer: destination
+    nic_handle handle;       // delay
+    std::size_t message{0};  // transfer: index into in_flight_
+    bool is_delay;
+    bool operator>(const event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+
+  nic_handle new_handle(std::uint32_t tile, hkind k);
+  void start_transfers();
+  void deliver(std::size_t idx);
+  void complete_recv(std::uint32_t tile, nic_handle h, const message& m);
+  void touch(std::uint32_t t);
+
+  std::uint32_t tiles_;
+  params prm_;
+  std::uint64_t now_{0};
+  std::uint64_t seq_{0};
+  std::vector<tile_state> t_;
+  std::priority_queue<event, std::vector<event>, std::greater<>> events_;
+  std::vector<message> in_flight_;
+  std::vector<std::size_t> free_flight_;
+  std::vector<transfer_record> log_;
+  std::vector<drop_record> drops_;
+  std::vector<bool> touched_;
+  std::vector<std::uint32_t> touched_list_;
+};
+
+}  // namespace tessera::ab

@@ -1,0 +1,320 @@
+#include "tessera/alphabeta/run.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <unordered_set>
+
+#include "tessera/firmware/payload.hpp"
+#include "tessera/firmware/textbook.hpp"
+#include "tessera/runtime/block_store.hpp"
+#include "tessera/runtime/executor.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::ab {
+namespace {
+
+using program = fw::collective_program;
+using exec = executor<ab_nic, program>;
+
+// What one tile's program needs, found by walking it once without data.
+struct tile_plan {
+  std::uint32_t peak_blocks{0};
+  std::uint32_t max_send{0};
+  std::uint32_t max_recv{0};
+  std::uint64_t all_recv_bytes{0};  // every receive's landing area (prepost)
+  std::uint32_t receiving_ops{0};
+};
+
+tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot) {
+  tile_plan pl;
+  std::unordered_set<std::uint32_t> held;
+  fw::layout{c}.initial(t, [&](const fw::block_desc& b) { held.insert(b.id); });
+  pl.peak_blocks = static_cast<std::uint32_t>(held.size());
+  program prog{c, tile_id{t}};
+  std::vector<block_id> s(prog.max_blocks());
+  std::vector<block_id> r(prog.max_blocks());
+  op o;
+  while (prog.next(o, s, r)) {
+    if (o.kind == op_kind::combine) {
+      held.insert(r[0].value());  // the destination exists before the source is dropped
+      pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
+      if ((o.flags & op_flag::release) != 0) held.erase(s[0].value());
+    } else {
+      if (o.sends()) {
+        pl.max_send = std::max(pl.max_send, o.send_count);
+        if ((o.flags & op_flag::release) != 0) {
+          for (std::uint32_t i = 0; i < o.send_count; ++i)
+            held.erase(s[i].value());
+        }
+      }
+      if (o.receives()) {
+        pl.max_recv = std::max(pl.max_recv, o.recv_count);
+        ++pl.receiving_ops;
+        pl.all_recv_bytes += dir_bytes(o.recv_count) + std::uint64_t{o.recv_count} * slot;
+        if ((o.flags & op_flag::combine_in) == 0) {
+          for (std::uint32_t i = 0; i < o.recv_count; ++i)
+            held.insert(r[i].value());
+        }
+      }
+    }
+    pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
+  }
+  return pl;
+}
+
+struct tile_memory {
+  std::vector<std::byte> arena;
+  std::vector<block_store::entry> entries;
+  std::vector<std::uint32_t> free_stack;
+  std::vector<std::uint32_t> hash;
+  std::vector<block_id> send_ids;
+  std::vector<block_id> recv_ids;
+  std::vector<std::byte> tx;
+  std::vector<std::byte> rx;
+  std::vector<posted_recv> posted;
+  block_store store;
+};
+
+std::uint32_t pow2_at_least(std::uint32_t x) {
+  std::uint32_t h = 1;
+  while (h < x)
+    h *= 2;
+  return h;
+}
+
+std::string wait_text(const tile_wait& w) {
+  std::ostringstream os;
+  switch (w.what) {
+    case wait_kind::data:
+      os << "data from tile " << w.peer;
+      break;
+    case wait_kind::send:
+      os << "its send to tile " << w.peer << " to finish";
+      break;
+    case wait_kind::ack:
+      os << "an UNFORCED ack from tile " << w.peer;
+      break;
+    case wait_kind::sync:
+      os << "barrier message from tile " << w.peer;
+      break;
+    case wait_kind::pair:
+      os << "pairwise sync from tile " << w.peer;
+      break;
+    case wait_kind::delay:
+      os << "its idle period";
+      break;
+    case wait_kind::nothing:
+      os << "nothing";
+      break;
+  }
+  os << " (step " << w.step << ")";
+  return os.str();
+}
+
+std::string fault_text(std::uint32_t t, const tile_fault& f) {
+  std::ostringstream os;
+  os << "tile " << t << ": op " << f.op_index << " (" << op_name(f.kind) << ", step " << f.step
+     << "): " << tile_error_text(f.code);
+  if (f.code == tile_error::wrong_block) {
+    os << " (expected block " << f.block << ", got block " << f.got << ")";
+  } else if (f.code == tile_error::block_count) {
+    os << " (expected " << f.block << " blocks, got " << f.got << ")";
+  } else if (f.code != tile_error::nic_full && f.code != tile_error::prepost_full &&
+             f.code != tile_error::nic_failed) {
+    os << " (block " << f.block << ")";
+  }
+  return os.str();
+}
+
+std::string mismatch_text(const fw::mismatch& m) {
+  std::ostringstream os;
+  os << "tile " << m.tile << ": block " << m.block;
+  switch (m.kind) {
+    case fw::mismatch_kind::missing:
+      os << " never arrived";
+      break;
+    case fw::mismatch_kind::extra:
+      os << " is held but should not be (duplicated or misdelivered)";
+      break;
+    case fw::mismatch_kind::length:
+      os << " has " << m.got << " bytes, expected " << m.expected;
+      break;
+    case fw::mismatch_kind::bytes:
+      os << " differs at byte " << m.offset << " (expected " << m.expected << ", got " << m.got
+         << ")";
+      break;
+    case fw::mismatch_kind::none:
+      break;
+  }
+  return os.str();
+}
+
+}  // namespace
+
+run_outcome run_collective(const fw::collective_params& c, const run_options& opt) {
+  const std::uint32_t p = c.f.tiles();
+  const fw::layout lay{c};
+  const std::uint32_t slot = lay.slot_bytes();
+  run_outcome out;
+
+  // Plan every tile and refuse runs that cannot fit in memory.
+  std::vector<tile_plan> plans(p);
+  std::uint64_t total = 0;
+  for (std::uint32_t t = 0; t < p; ++t) {
+    plans[t] = plan_tile(c, t, slot);
+    const tile_plan& pl = plans[t];
+    const std::uint64_t rx = opt.prepost
+                                 ? pl.all_recv_bytes
+                                 : dir_bytes(pl.max_recv) + std::uint64_t{pl.max_recv} * slot;
+    total += std::uint64_t{pl.peak_blocks} * slot + rx + dir_bytes(pl.max_send) +
+             std::uint64_t{pl.max_send} * slot;
+    if (total > opt.memory_limit) {
+      std::ostringstream os;
+      os << "the run needs more than " << (opt.memory_limit >> 20)
+         << " MiB of tile memory (--bytes " << c.bytes << " on " << p
+         << " tiles); use fewer bytes or tiles";
+      throw input_error(os.str());
+    }
+  }
+  out.memory_bytes = total;
+
+  network net{p, opt.prm};
+  std::vector<ab_nic> nics;
+  nics.reserve(p);
+  std::vector<std::unique_ptr<tile_memory>> mem;
+  std::vector<std::unique_ptr<exec>> ex;
+  executor_config cfg;
+  cfg.tiles = p;
+  cfg.proto = opt.proto;
+  cfg.unforced_threshold = opt.unforced_threshold;
+  cfg.prepost = opt.prepost;
+  cfg.type = c.type;
+  cfg.rop = c.rop;
+  cfg.idle_cycles = opt.prm.ts + opt.prm.tw * c.bytes;  // Bokhari §5: one transmission
+
+  for (std::uint32_t t = 0; t < p; ++t) {
+    nics.emplace_back(net, t);
+    auto m = std::make_unique<tile_memory>();
+    const tile_plan& pl = plans[t];
+    const std::uint32_t cap = std::max<std::uint32_t>(pl.peak_blocks, 1);
+    m->arena.resize(std::size_t{cap} * slot);
+    m->entries.resize(cap);
+    m->free_stack.resize(cap);
+    m->hash.resize(pow2_at_least(2 * cap));
+    m->store = block_store{m->arena, slot, m->entries, m->free_stack, m->hash};
+    const program prog{c, tile_id{t}};
+    m->send_ids.resize(prog.max_blocks());
+    m->recv_ids.resize(prog.max_blocks());
+    m->tx.resize(dir_bytes(pl.max_send) + std::size_t{pl.max_send} * slot);
+    m->rx.resize(opt.prepost ? pl.all_recv_bytes
+                             : dir_bytes(pl.max_recv) + std::size_t{pl.max_recv} * slot);
+    m->posted.resize(opt.prepost ? pl.receiving_ops : 0);
+    if (!fw::load_initial(c, t, m->store)) {
+      out.failure = "tile " + std::to_string(t) + ": initial blocks do not fit its store";
+      return out;
+    }
+    exec::buffers b{m->send_ids, m->recv_ids, m->tx, m->rx, m->posted};
+    ex.push_back(std::make_unique<exec>(tile_id{t}, nics.back(), prog, m->store, b, cfg));
+    mem.push_back(std::move(m));
+  }
+
+  std::vector<tile_state> st(p, tile_state::blocked);
+  std::vector<bool> finished(p, false);
+  out.tiles.resize(p);
+  std::uint32_t done = 0;
+  std::int64_t failed = -1;
+  const auto poll = [&](std::uint32_t t) {
+    st[t] = ex[t]->poll();
+    if (st[t] == tile_state::done && !finished[t]) {
+      finished[t] = true;
+      out.tiles[t].finish = net.now();
+      ++done;
+    }
+    if (st[t] == tile_state::failed && failed < 0) failed = t;
+  };
+  for (std::uint32_t t = 0; t < p; ++t)
+    poll(t);
+  while (failed < 0 && net.advance()) {
+    for (const std::uint32_t t : net.take_touched())
+      poll(t);
+  }
+
+  for (std::uint32_t t = 0; t < p; ++t) {
+    out.tiles[t].messages = ex[t]->messages_sent();
+    out.tiles[t].bytes = ex[t]->bytes_sent();
+    out.tiles[t].peak_blocks = plans[t].peak_blocks;
+    out.cycles = std::max(out.cycles, out.tiles[t].finish);
+  }
+  std::map<std::uint32_t, step_timing> steps;
+  for (const transfer_record& r : net.transfers()) {
+    if (r.header.kind != msg_kind::data) {
+      ++out.control_messages;
+      continue;
+    }
+    ++out.data_messages;
+    auto [it, fresh] = steps.try_emplace(r.header.tag);
+    step_timing& s = it->second;
+    if (fresh) {
+      s.step = r.header.tag;
+      s.start = r.start;
+    }
+    s.start = std::min(s.start, r.start);
+    s.end = std::max(s.end, r.end);
+    ++s.messages;
+    s.bytes += r.header.bytes;
+  }
+  for (const auto& [k, s] : steps)
+    out.steps.push_back(s);
+  out.dropped = net.drops().size();
+
+  if (failed >= 0) {
+    const auto t = static_cast<std::uint32_t>(failed);
+    out.failure = fault_text(t, ex[t]->fault());
+    return out;
+  }
+  if (done < p) {
+    std::ostringstream os;
+    if (!net.drops().empty()) {
+      const drop_record& d = net.drops().front();
+      os << "tile " << d.header.dst << " lost block " << d.header.first_block << " from tile "
+         << d.header.src << " (step " << d.header.tag << ", cycle " << d.time
+         << "): a FORCED message arrived before its receive was posted";
+      if (net.drops().size() > 1) os << " (" << net.drops().size() << " messages dropped)";
+    } else {
+      os << "deadlock:";
+      std::uint32_t shown = 0;
+      for (std::uint32_t t = 0; t < p && shown < 8; ++t) {
+        if (finished[t]) continue;
+        os << (shown == 0 ? " " : "; ") << "tile " << t << " waits for "
+           << wait_text(ex[t]->waiting());
+        ++shown;
+      }
+      if (p - done > shown) os << "; ... (" << p - done << " tiles stuck)";
+    }
+    out.failure = os.str();
+    return out;
+  }
+  out.completed = true;
+  const std::vector<msg_header> left = net.unreceived();
+  if (!left.empty()) {
+    const msg_header& h = left.front();
+    std::ostringstream os;
+    os << "tile " << h.dst << " was sent block " << h.first_block << " by tile " << h.src
+       << " (step " << h.tag << ") but never received it";
+    out.failure = os.str();
+    return out;
+  }
+  for (std::uint32_t t = 0; t < p; ++t) {
+    const fw::mismatch m = fw::verify_tile(c, t, mem[t]->store);
+    if (m.kind != fw::mismatch_kind::none) {
+      out.failure = mismatch_text(m);
+      return out;
+    }
+  }
+  out.verified = true;
+  return out;
+}
+
+}  // namespace tessera::ab
