@@ -19,6 +19,8 @@ commands:
              link loads, Bokhari slot charts and the papers' closed-form costs
   compare    several algorithms of one collective side by side on one fabric
   schedule   print the per-tile op streams of a collective as schedule JSON
+  run        simulate a collective with the tile runtime on a network model and
+             check every byte delivered (model: alphabeta)
 
 fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
 every command takes --json and then prints one JSON object on stdout.
@@ -39,7 +41,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     if (cmd == "analyze") return cmd_analyze(rest, out, err);
     if (cmd == "compare") return cmd_compare(rest, out, err);
     if (cmd == "schedule") return cmd_schedule(rest, out, err);
-    throw input_error("unknown command '" + cmd + "' (commands: analyze, compare, schedule)");
+    if (cmd == "run") return cmd_run(rest, out, err);
+    throw input_error("unknown command '" + cmd + "' (commands: analyze, compare, schedule, run)");
   } catch (const input_error& e) {
     err << "tessera: " << e.what() << '\n';
     return 2;

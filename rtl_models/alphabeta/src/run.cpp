@@ -247,6 +247,7 @@ run_outcome run_collective(const fw::collective_params& c, const run_options& op
     out.tiles[t].peak_blocks = plans[t].peak_blocks;
     out.cycles = std::max(out.cycles, out.tiles[t].finish);
   }
+  if (done < p) out.cycles = net.now();  // where the run stopped
   std::map<std::uint32_t, step_timing> steps;
   for (const transfer_record& r : net.transfers()) {
     if (r.header.kind != msg_kind::data) {

@@ -1,0 +1,167 @@
+// tessera run on the alpha-beta model: the JSON contract of ../shared/DESIGN.md,
+// exit codes, the FORCED/UNFORCED protocols of Bokhari §2.1 and §5
+// (../shared/seeds/001_7cf2891e56d981e0.txt) and one-line errors for bad input.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+struct result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+result run(std::vector<std::string> argv) {
+  argv.insert(argv.begin(), "run");
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = tessera::cli::run(argv, out, err);
+  return {code, out.str(), err.str()};
+}
+
+bool one_line(const std::string& s) {
+  return !s.empty() && s.back() == '\n' && s.find('\n') == s.size() - 1;
+}
+
+}  // namespace
+
+TEST_CASE("run --json reports cycles, verified and per-step timings", "[cli]") {
+  const auto r = run({"--fabric", "hypercube:4", "--collective", "allgather", "--bytes", "64",
+                      "--param", "ts=100", "--param", "tw=2", "--json"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  const auto j = json::parse(r.out);
+  // Grama eq. (2): ts log p + tw m (p - 1) = 100*4 + 2*64*15.
+  CHECK(j["cycles"] == 100 * 4 + 2 * 64 * 15);
+  CHECK(j["verified"] == true);
+  CHECK(j["algorithm"] == "hypercube");  // the hypercube default
+  CHECK(j["closed_form"]["cycles"] == j["cycles"]);
+  REQUIRE(j["per_step"].size() == 4);
+  for (std::uint64_t i = 1; i <= 4; ++i) {
+    const auto& s = j["per_step"][i - 1];
+    CHECK(s["step"] == i);
+    CHECK(s["cycles"] == 100 + 2 * 64 * (1U << (i - 1)));
+    CHECK(s["messages"] == 16);
+  }
+  CHECK(j["per_tile"].size() == 16);
+}
+
+TEST_CASE("run picks each collective's default algorithm from the fabric", "[cli]") {
+  const auto algo = [](const std::string& fab, const std::string& coll) {
+    const auto r = run({"--fabric", fab, "--collective", coll, "--bytes", "16", "--json"});
+    REQUIRE(r.code == 0);
+    return json::parse(r.out)["algorithm"].get<std::string>();
+  };
+  CHECK(algo("ring:6", "allgather") == "ring");
+  CHECK(algo("mesh:3x3", "allgather") == "mesh");
+  CHECK(algo("hypercube:3", "allgather") == "hypercube");
+  CHECK(algo("mesh:4x4", "bcast") == "mesh");
+  CHECK(algo("hypercube:3", "bcast") == "binomial");
+  CHECK(algo("hypercube:3", "allreduce") == "recursive-doubling");
+  CHECK(algo("ring:5", "prefix") == "linear");
+  CHECK(algo("ring:8", "prefix") == "hypercube");
+  CHECK(algo("hypercube:3", "alltoall") == "pairwise");
+  CHECK(algo("mesh:3x3", "alltoall") == "mesh");
+  CHECK(algo("ring:5", "alltoall") == "ring");
+  CHECK(algo("hypercube:3", "shift") == "powers-of-two");
+}
+
+TEST_CASE("FORCED messages sent before their receive is posted are lost", "[cli]") {
+  // Naive complete exchange (Bokhari §4) posts all its sends before its receives:
+  // under FORCED every message finds no receive and is dropped.
+  const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm", "naive",
+                      "--protocol", "forced", "--bytes", "256", "--json"});
+  CHECK(r.code == 1);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("tessera: tile ") == 0);
+  CHECK(r.err.find("lost block") != std::string::npos);
+  CHECK(r.err.find("FORCED message arrived before its receive was posted") != std::string::npos);
+  const auto j = json::parse(r.out);
+  CHECK(j["verified"] == false);
+  CHECK(j["dropped"].get<int>() > 0);
+  // Tile 0's first send goes to tile 1 (step 2 of naive) carrying block (0, 1) = 0*8+1.
+  CHECK(r.err.find("tile 1 lost block 1 from tile 0 (step 2") != std::string::npos);
+}
+
+TEST_CASE("FORCED passes once receives are posted and a global barrier follows", "[cli]") {
+  const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm", "naive",
+                      "--protocol", "forced", "--prepost", "--bytes", "256", "--json"});
+  CHECK(r.code == 0);
+  const auto j = json::parse(r.out);
+  CHECK(j["verified"] == true);
+  CHECK(j["dropped"] == 0);
+  // The dissemination barrier: each of 8 tiles sends log2(8) = 3 sync messages.
+  CHECK(j["control_messages"] == 8 * 3);
+}
+
+TEST_CASE("UNFORCED adds a reserve/ack exchange above the threshold only", "[cli]") {
+  // Pairwise exchange on hypercube:3, ts = 100, tw = 1. Each step both partners send a
+  // reserve, answer the other's with an ack, then send the data: every tile's output
+  // port carries reserve (ts), ack (ts) and data (ts + m) back to back.
+  const auto cycles = [](const std::string& m, const std::string& proto) {
+    const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm",
+                        "pairwise", "--protocol", proto, "--bytes", m, "--json"});
+    REQUIRE(r.code == 0);
+    return json::parse(r.out)["cycles"].get<std::uint64_t>();
+  };
+  CHECK(cycles("256", "raw") == 7 * (100 + 256));
+  CHECK(cycles("256", "unforced") == 7 * (100 + 100 + 100 + 256));
+  CHECK(cycles("100", "unforced") == 7 * (100 + 100));  // at the threshold: buffered, no handshake
+  CHECK(cycles("100", "unforced") == cycles("100", "raw"));
+}
+
+TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
+  const auto err = [](std::vector<std::string> args) {
+    const auto r = run(std::move(args));
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    return r.err;
+  };
+  CHECK(err({"--fabric", "mesh:4x4", "--collective", "teleport"}) ==
+        "tessera: --collective 'teleport' is not known (available: bcast, reduce, allgather, "
+        "reduce-scatter, allreduce, prefix, scatter, gather, alltoall, shift)\n");
+  CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--root", "16"}) ==
+        "tessera: --root 16 is not a tile of mesh:4x4 (tiles 0..15)\n");
+  CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--bytes", "0"}) ==
+        "tessera: --bytes '0' is not a positive integer\n");
+  CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--bytes", "-5"}) ==
+        "tessera: --bytes '-5' is not a positive integer\n");
+  CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--bytes", "1.5"}) ==
+        "tessera: --bytes '1.5' is not a positive integer\n");
+  CHECK(err({"--fabric", "ring:6", "--collective", "allreduce", "--algorithm",
+             "recursive-doubling"}) ==
+        "tessera: --algorithm recursive-doubling needs a power-of-two tile count, but ring:6 has "
+        "6 tiles; use ring, reduce-bcast\n");
+  CHECK(err({"--fabric", "mesh:3x5", "--collective", "alltoall", "--algorithm", "pairwise"}) ==
+        "tessera: --algorithm pairwise cannot run on mesh:3x5 (15 tiles): it needs a "
+        "power-of-two tile count\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "allgather", "--algorithm", "mesh"}) ==
+        "tessera: --algorithm mesh needs a mesh or torus fabric, but ring:8 has 8 tiles; use "
+        "ring, hypercube\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "allgather", "--root", "1"}) ==
+        "tessera: --root does not apply to allgather, which has no root\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "reduce", "--bytes", "6"}) ==
+        "tessera: --bytes 6 is not a multiple of the 4-byte i32 element\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "reduce", "--type", "f64", "--op", "band"}) ==
+        "tessera: --op band is not defined on f64 elements\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "shift", "--shift", "8"}) ==
+        "tessera: --shift 8 is not between 1 and 7 (p = 8)\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--protocol", "lazy"}) ==
+        "tessera: --protocol 'lazy' is not raw, forced or unforced\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--model", "tlm"}) ==
+        "tessera: --model 'tlm' is not available in this build (models: alphabeta)\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--param", "alpha=3"}) ==
+        "tessera: --param 'alpha' is not a parameter of the alphabeta model (ts, tw, "
+        "unforced_threshold)\n");
+  // A run that would need more memory than allowed is refused, not attempted.
+  CHECK(err({"--fabric", "hypercube:10", "--collective", "alltoall", "--bytes", "1048576"})
+            .find("tessera: the run needs more than 4096 MiB of tile memory") == 0);
+}

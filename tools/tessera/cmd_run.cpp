@@ -1,0 +1,344 @@
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "tessera/alphabeta/run.hpp"
+#include "tessera/analytic/grama.hpp"
+#include "tessera/firmware/collective.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "workload.hpp"
+
+namespace tessera::cli {
+
+const char* const run_help =
+    R"(usage: tessera run --fabric F --collective C [--algorithm A] [--root R] [--bytes M]
+                   [--model alphabeta] [--param ts=N] [--param tw=N]
+                   [--protocol raw|forced|unforced] [--prepost] [--type T] [--op O]
+                   [--shift Q] [--json]
+
+Simulation: every tile runs the collective's op stream on the tile runtime, data
+moves through the network model, and every byte every tile ends with is checked.
+
+  --model alphabeta  Grama's ideal network: a message of m bytes costs ts + tw m
+                     cycles; tiles are single-ported (one send and one receive at
+                     a time); no contention
+  --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
+  --collective C   bcast, reduce, allgather, reduce-scatter, allreduce, prefix,
+                   scatter, gather, alltoall, shift
+  --algorithm A    default per fabric (docs/collectives.md); see below
+  --root R         root tile of bcast, reduce, scatter, gather (default 0)
+  --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
+  --param k=v      ts (default 100), tw (default 1) cycles;
+                   unforced_threshold (default 100 bytes)
+  --protocol P     raw (default); forced: a message arriving before its receive is
+                   posted is lost (iPSC-860); unforced: above the threshold a
+                   reserve/ack exchange precedes the message
+  --prepost        post every receive, then a global barrier, before the first op
+  --type T         i32 (default), u32, i64, u64, f32, f64 (reductions)
+  --op O           sum (default), min, max, band, bor, bxor (reductions)
+  --shift Q        the q of the circular shift, 0 < q < p (default 1)
+  --json           one JSON object on stdout
+
+algorithms:
+  bcast           binomial, mesh, scatter-allgather
+  reduce          binomial, mesh
+  allgather       ring, mesh, hypercube
+  reduce-scatter  ring, mesh, hypercube
+  allreduce       recursive-doubling, ring, mesh, reduce-bcast
+  prefix          hypercube, linear
+  scatter/gather  binomial
+  alltoall        naive, linear, pairwise, pex, pex-gen, pex-gen-shift, gen, stable,
+                  standard, ring, mesh, aap, aap-prime
+  shift           ring, mesh, powers-of-two, direct
+
+exit status: 0 verified, 1 a lost, duplicated or corrupted block, or a deadlock
+(the reason names the tile and block), 2 bad input.
+)";
+
+namespace {
+
+std::string list_algorithms(fw::collective c) {
+  std::string out;
+  if (c == fw::collective::alltoall) {
+    for (const auto& a : fw::a2a_algorithms)
+      out += (out.empty() ? "" : ", ") + std::string(a.name);
+    return out;
+  }
+  for (const auto& a : fw::tb_algorithms) {
+    if (a.coll != c) continue;
+    if (!out.empty()) out += ", ";
+    out += a.name;
+  }
+  return out;
+}
+
+std::string collective_list() {
+  std::string out;
+  for (const auto& c : fw::collectives) {
+    if (!out.empty()) out += ", ";
+    out += c.name;
+  }
+  return out;
+}
+
+std::string need_text(fw::fabric_need n) {
+  return n == fw::fabric_need::power_of_two ? "a power-of-two tile count"
+                                            : "a mesh or torus fabric";
+}
+
+std::string usable_algorithms(fw::collective c, const fabric& f) {
+  std::string out;
+  for (const auto& a : fw::tb_algorithms) {
+    if (a.coll != c || !fw::fabric_meets(a.needs, f)) continue;
+    if (!out.empty()) out += ", ";
+    out += a.name;
+  }
+  return out;
+}
+
+struct run_request {
+  fw::collective_params c;
+  std::string fabric_spec;
+  std::string algorithm;
+  ab::run_options opt;
+};
+
+run_request parse_request(const args& a) {
+  run_request r;
+  r.fabric_spec = a.require("fabric");
+  r.c.f = parse_fabric_arg(r.fabric_spec);
+  const std::uint32_t p = r.c.f.tiles();
+
+  if (const auto model = a.get("model"); model && *model != "alphabeta") {
+    throw input_error("--model '" + *model +
+                      "' is not available in this build (models: alphabeta)");
+  }
+  const std::string coll = a.require("collective");
+  if (!fw::parse_collective(coll, r.c.coll)) {
+    throw input_error("--collective '" + coll + "' is not known (available: " + collective_list() +
+                      ")");
+  }
+  const fw::collective_info& ci = fw::info(r.c.coll);
+
+  if (const auto alg = a.get("algorithm")) {
+    r.algorithm = *alg;
+    if (r.c.coll == fw::collective::alltoall) {
+      if (!fw::parse_a2a_algorithm(*alg, r.c.a2a)) {
+        throw input_error("--algorithm '" + *alg + "' is not an alltoall algorithm (available: " +
+                          list_algorithms(r.c.coll) + ")");
+      }
+    } else if (!fw::parse_tb_algorithm(r.c.coll, *alg, r.c.alg)) {
+      throw input_error("--algorithm '" + *alg + "' is not a " + coll +
+                        " algorithm (available: " + list_algorithms(r.c.coll) + ")");
+    }
+  } else if (r.c.coll == fw::collective::alltoall) {
+    r.c.a2a = fw::default_a2a_algorithm(r.c.f);
+    r.algorithm = std::string(fw::info(r.c.a2a).name);
+  } else {
+    r.c.alg = fw::default_algorithm(r.c.coll, r.c.f);
+    r.algorithm = std::string(fw::tb_algorithm_name(r.c.alg));
+  }
+
+  if (r.c.coll == fw::collective::alltoall) {
+    if (!fw::a2a_supported(r.c.a2a, r.c.f)) {
+      throw input_error("--algorithm " + r.algorithm + " cannot run on " + r.fabric_spec + " (" +
+                        std::to_string(p) + " tiles): it needs " +
+                        std::string(fw::info(r.c.a2a).needs == fw::a2a_requirement::even
+                                        ? "an even tile count"
+                                    : fw::info(r.c.a2a).needs == fw::a2a_requirement::two_d
+                                        ? "a mesh or torus fabric"
+                                        : "a power-of-two tile count"));
+    }
+    if (p > max_alltoall_tiles) {
+      throw input_error("--fabric " + r.fabric_spec + " has " + std::to_string(p) +
+                        " tiles; alltoall is limited to " + std::to_string(max_alltoall_tiles));
+    }
+  } else {
+    const fw::fabric_need need = fw::needs(r.c.coll, r.c.alg);
+    if (!fw::fabric_meets(need, r.c.f)) {
+      throw input_error("--algorithm " + r.algorithm + " needs " + need_text(need) + ", but " +
+                        r.fabric_spec + " has " + std::to_string(p) + " tiles; use " +
+                        usable_algorithms(r.c.coll, r.c.f));
+    }
+  }
+
+  if (const auto root = a.get("root")) {
+    if (!ci.rooted) throw input_error("--root does not apply to " + coll + ", which has no root");
+    const auto v = parse_count("root", *root, 0xffffffffULL);
+    if (v >= p) {
+      throw input_error("--root " + *root + " is not a tile of " + r.fabric_spec + " (tiles 0.." +
+                        std::to_string(p - 1) + ")");
+    }
+    r.c.root = static_cast<std::uint32_t>(v);
+  }
+
+  const std::string bytes = a.get("bytes").value_or("1024");
+  if (bytes.empty() || bytes.find_first_not_of("0123456789") != std::string::npos ||
+      bytes.size() > 10 || std::stoull(bytes) == 0) {
+    throw input_error("--bytes '" + bytes + "' is not a positive integer");
+  }
+  if (std::stoull(bytes) > (1ULL << 30))
+    throw input_error("--bytes " + bytes + " is larger than 1 GiB");
+  r.c.bytes = static_cast<std::uint32_t>(std::stoull(bytes));
+
+  if (const auto t = a.get("type")) {
+    if (!ci.reduction) throw input_error("--type does not apply to " + coll);
+    if (!parse_elem_type(*t, r.c.type))
+      throw input_error("--type '" + *t +
+                        "' is not an element type (i32, u32, i64, u64, f32, f64)");
+  } else {
+    r.c.type = elem_type::i32;
+  }
+  if (const auto o = a.get("op")) {
+    if (!ci.reduction) throw input_error("--op does not apply to " + coll);
+    if (!parse_reduce_op(*o, r.c.rop))
+      throw input_error("--op '" + *o + "' is not a reduction (sum, min, max, band, bor, bxor)");
+    if (!reduce_supported(r.c.type, r.c.rop))
+      throw input_error("--op " + *o + " is not defined on " + std::string(info(r.c.type).name) +
+                        " elements");
+  }
+  if (ci.reduction && r.c.bytes % elem_bytes(r.c.type) != 0) {
+    throw input_error("--bytes " + bytes + " is not a multiple of the " +
+                      std::to_string(elem_bytes(r.c.type)) + "-byte " +
+                      std::string(info(r.c.type).name) + " element");
+  }
+
+  if (const auto q = a.get("shift")) {
+    if (r.c.coll != fw::collective::shift) throw input_error("--shift does not apply to " + coll);
+    const auto v = parse_count("shift", *q, 0xffffffffULL);
+    if (v == 0 || v >= p) {
+      throw input_error("--shift " + *q + " is not between 1 and " + std::to_string(p - 1) +
+                        " (p = " + std::to_string(p) + ")");
+    }
+    r.c.shift = static_cast<std::uint32_t>(v);
+  } else if (r.c.coll == fw::collective::shift && p < 2) {
+    throw input_error("--collective shift needs at least 2 tiles");
+  }
+
+  for (const std::string& kv : a.all("param")) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) throw input_error("--param '" + kv + "' is not key=value");
+    const std::string key = kv.substr(0, eq);
+    const std::string val = kv.substr(eq + 1);
+    if (key == "ts") {
+      r.opt.prm.ts = parse_count("param ts", val, 1ULL << 40);
+    } else if (key == "tw") {
+      r.opt.prm.tw = parse_count("param tw", val, 1ULL << 20);
+    } else if (key == "unforced_threshold") {
+      r.opt.unforced_threshold = parse_count("param unforced_threshold", val, 1ULL << 40);
+    } else {
+      throw input_error("--param '" + key +
+                        "' is not a parameter of the alphabeta model (ts, tw, unforced_threshold)");
+    }
+  }
+  if (const auto pr = a.get("protocol")) {
+    if (!parse_protocol(*pr, r.opt.proto))
+      throw input_error("--protocol '" + *pr + "' is not raw, forced or unforced");
+  }
+  r.opt.prepost = a.flag("prepost");
+  return r;
+}
+
+}  // namespace
+
+int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  const args a("run", argv,
+               {"fabric", "collective", "algorithm", "root", "bytes", "model", "param", "protocol",
+                "type", "op", "shift"},
+               {"json", "prepost", "help"}, {"param"});
+  if (a.flag("help")) {
+    out << run_help;
+    return 0;
+  }
+  const run_request r = parse_request(a);
+  const ab::run_outcome o = ab::run_collective(r.c, r.opt);
+  const auto grama = analytic::grama_cycles(r.c, r.opt.prm.ts, r.opt.prm.tw);
+  const fw::collective_info& ci = fw::info(r.c.coll);
+
+  if (a.flag("json")) {
+    nlohmann::ordered_json j;
+    j["command"] = "run";
+    j["model"] = "alphabeta";
+    j["fabric"] = r.fabric_spec;
+    j["tiles"] = r.c.f.tiles();
+    j["collective"] = std::string(ci.name);
+    j["algorithm"] = r.algorithm;
+    if (ci.rooted) j["root"] = r.c.root;
+    if (r.c.coll == fw::collective::shift) j["shift"] = r.c.shift;
+    j["bytes"] = r.c.bytes;
+    if (ci.reduction) {
+      j["type"] = std::string(info(r.c.type).name);
+      j["op"] = std::string(reduce_op_name(r.c.rop));
+    }
+    j["protocol"] = std::string(protocol_name(r.opt.proto));
+    j["prepost"] = r.opt.prepost;
+    j["params"] = {{"ts", r.opt.prm.ts},
+                   {"tw", r.opt.prm.tw},
+                   {"unforced_threshold", r.opt.unforced_threshold}};
+    j["cycles"] = o.cycles;
+    j["verified"] = o.verified;
+    j["completed"] = o.completed;
+    if (!o.verified) j["failure"] = o.failure;
+    j["messages"] = o.data_messages;
+    j["control_messages"] = o.control_messages;
+    j["dropped"] = o.dropped;
+    j["memory_bytes"] = o.memory_bytes;
+    if (grama) {
+      j["closed_form"] = {{"formula", grama->formula},
+                          {"source", "003 Grama " + grama->source},
+                          {"cycles", grama->cycles}};
+    }
+    auto steps = nlohmann::ordered_json::array();
+    for (const auto& s : o.steps) {
+      steps.push_back({{"step", s.step},
+                       {"start", s.start},
+                       {"end", s.end},
+                       {"cycles", s.end - s.start},
+                       {"messages", s.messages},
+                       {"bytes", s.bytes}});
+    }
+    j["per_step"] = std::move(steps);
+    auto tiles = nlohmann::ordered_json::array();
+    for (std::size_t t = 0; t < o.tiles.size(); ++t) {
+      tiles.push_back({{"tile", t},
+                       {"finish", o.tiles[t].finish},
+                       {"messages", o.tiles[t].messages},
+                       {"bytes", o.tiles[t].bytes},
+                       {"peak_blocks", o.tiles[t].peak_blocks}});
+    }
+    j["per_tile"] = std::move(tiles);
+    out << j.dump(2) << '\n';
+  } else {
+    std::ostringstream os;
+    os << ci.name << " (" << r.algorithm << ") on " << r.fabric_spec << ", " << r.c.f.tiles()
+       << " tiles, m = " << r.c.bytes << " bytes, alphabeta ts = " << r.opt.prm.ts
+       << " tw = " << r.opt.prm.tw << ", protocol " << protocol_name(r.opt.proto)
+       << (r.opt.prepost ? " with prepost" : "") << '\n';
+    os << "  cycles      " << o.cycles << '\n';
+    if (grama) {
+      os << "  closed form " << grama->cycles << "  = " << grama->formula << "  (003 Grama "
+         << grama->source << ")\n";
+    }
+    os << "  verified    " << (o.verified ? "yes" : "NO") << '\n';
+    os << "  messages    " << o.data_messages << " data, " << o.control_messages << " control, "
+       << o.dropped << " dropped\n";
+    os << "  steps       " << o.steps.size() << '\n';
+    const std::size_t shown = o.steps.size() <= 16 ? o.steps.size() : 16;
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& s = o.steps[i];
+      os << "    step " << s.step << ": cycles " << s.start << ".." << s.end << " ("
+         << s.end - s.start << "), " << s.messages << " messages, " << s.bytes << " bytes\n";
+    }
+    if (shown < o.steps.size()) os << "    ... " << o.steps.size() - shown << " more steps\n";
+    out << os.str();
+  }
+  if (!o.verified) {
+    err << "tessera: " << o.failure << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tessera::cli
