@@ -121,7 +121,7 @@ class executor {
 
   executor(tile_id me, Nic& nic, Program program, block_store& store, buffers b,
            executor_config cfg)
-      : me_{me.value()}, nic_{nic}, prog_{program}, store_{store}, buf_{b}, cfg_{cfg} {}
+      : me_{me.value()}, nic_{&nic}, prog_{program}, store_{&store}, buf_{b}, cfg_{cfg} {}
 
   [[nodiscard]] const tile_fault& fault() const { return fault_; }
   [[nodiscard]] const op& current() const { return op_; }
@@ -134,7 +134,7 @@ class executor {
     switch (phase_) {
       case phase::wait:
         if (delay_ != no_handle) return {wait_kind::delay, no_tile, op_.step};
-        if (recv_ != no_handle && nic_.test(recv_) == nic_status::pending)
+        if (recv_ != no_handle && nic_->test(recv_) == nic_status::pending)
           return {wait_kind::data, op_.from, op_.step};
         if (send_ != no_handle) return {wait_kind::send, op_.to, op_.step};
         return {};
@@ -181,7 +181,7 @@ class executor {
           want.src = op_.to;
           want.tag = op_.step;
           msg_header got{};
-          if (!nic_.take_control(want, got)) return tile_state::blocked;
+          if (!nic_->take_control(want, got)) return tile_state::blocked;
           phase_ = phase::fetch;
           break;
         }
@@ -191,7 +191,7 @@ class executor {
           want.src = op_.to;
           want.tag = op_.step;
           msg_header got{};
-          if (!nic_.take_control(want, got)) return tile_state::blocked;
+          if (!nic_->take_control(want, got)) return tile_state::blocked;
           post_data();
           break;
         }
@@ -212,7 +212,7 @@ class executor {
   tile_state run() {
     tile_state s = poll();
     while (s == tile_state::blocked) {
-      nic_.idle();
+      nic_->idle();
       s = poll();
     }
     return s;
@@ -246,18 +246,18 @@ class executor {
     want.src = any_tile;
     want.tag = any_tag;
     msg_header got{};
-    while (phase_ != phase::failed && nic_.take_control(want, got)) {
+    while (phase_ != phase::failed && nic_->take_control(want, got)) {
       msg_header ack{};
       ack.src = me_;
       ack.dst = got.src;
       ack.kind = msg_kind::ack;
       ack.tag = got.tag;
-      if (!nic_.post_control(ack)) fail(tile_error::nic_full);
+      if (!nic_->post_control(ack)) fail(tile_error::nic_full);
     }
   }
 
   [[nodiscard]] std::size_t recv_bytes(std::uint32_t blocks) const {
-    return dir_bytes(blocks) + std::size_t{blocks} * store_.slot_bytes();
+    return dir_bytes(blocks) + std::size_t{blocks} * store_->slot_bytes();
   }
 
   bool prepost_all() {
@@ -271,7 +271,7 @@ class executor {
         op_ = o;
         return fail(tile_error::prepost_full);
       }
-      const nic_handle h = nic_.post_recv(o.from, buf_.rx.subspan(offset, need));
+      const nic_handle h = nic_->post_recv(o.from, buf_.rx.subspan(offset, need));
       if (h == no_handle) {
         op_ = o;
         return fail(tile_error::nic_full);
@@ -300,7 +300,7 @@ class executor {
         h.dst = (me_ + dist) % tiles();
         h.kind = msg_kind::sync;
         h.tag = tag;
-        if (!nic_.post_control(h)) return fail(tile_error::nic_full);
+        if (!nic_->post_control(h)) return fail(tile_error::nic_full);
         barrier_sent_ = true;
       }
       msg_header want{};
@@ -308,7 +308,7 @@ class executor {
       want.src = sub(me_, dist);
       want.tag = tag;
       msg_header got{};
-      if (!nic_.take_control(want, got)) return false;
+      if (!nic_->take_control(want, got)) return false;
       ++barrier_round_;
       barrier_sent_ = false;
     }
@@ -320,7 +320,7 @@ class executor {
     switch (op_.kind) {
       case op_kind::idle:
         if (cfg_.idle_cycles > 0) {
-          delay_ = nic_.post_delay(cfg_.idle_cycles);
+          delay_ = nic_->post_delay(cfg_.idle_cycles);
           if (delay_ == no_handle) {
             fail(tile_error::nic_full);
             return;
@@ -339,7 +339,7 @@ class executor {
         h.dst = op_.to;
         h.kind = msg_kind::pair;
         h.tag = op_.step;
-        if (!nic_.post_control(h)) {
+        if (!nic_->post_control(h)) {
           fail(tile_error::nic_full);
           return;
         }
@@ -364,7 +364,7 @@ class executor {
         h.dst = op_.to;
         h.kind = msg_kind::reserve;
         h.tag = op_.step;
-        if (!nic_.post_control(h)) {
+        if (!nic_->post_control(h)) {
           fail(tile_error::nic_full);
           return;
         }
@@ -388,7 +388,7 @@ class executor {
     const std::size_t need = recv_bytes(op_.recv_count);
     if (need > buf_.rx.size()) return fail(tile_error::buffer_small);
     landing_ = buf_.rx.first(need);
-    recv_ = nic_.post_recv(op_.from, landing_);
+    recv_ = nic_->post_recv(op_.from, landing_);
     if (recv_ == no_handle) return fail(tile_error::nic_full);
     return true;
   }
@@ -399,8 +399,8 @@ class executor {
     if (at > buf_.tx.size()) return fail(tile_error::buffer_small);
     for (std::uint32_t i = 0; i < op_.send_count; ++i) {
       const std::uint32_t id = buf_.send_ids[i].value();
-      const std::span<std::byte> b = store_.find(id);
-      if (b.data() == nullptr && !store_.contains(id)) return fail(tile_error::block_not_held, id);
+      const std::span<std::byte> b = store_->find(id);
+      if (b.data() == nullptr && !store_->contains(id)) return fail(tile_error::block_not_held, id);
       if (at + b.size() > buf_.tx.size()) return fail(tile_error::buffer_small, id);
       write_dir(buf_.tx.data(), i, dir_entry{id, static_cast<std::uint32_t>(b.size())});
       if (!b.empty()) std::memcpy(buf_.tx.data() + at, b.data(), b.size());
@@ -421,7 +421,7 @@ class executor {
     h.blocks = op_.send_count;
     h.first_block = op_.send_count > 0 ? buf_.send_ids[0].value() : 0;
     h.bytes = tx_bytes_;
-    send_ = nic_.post_send(h, buf_.tx.first(tx_used_));
+    send_ = nic_->post_send(h, buf_.tx.first(tx_used_));
     if (send_ == no_handle) {
       fail(tile_error::nic_full);
       return;
@@ -434,7 +434,7 @@ class executor {
   bool halves_done() {
     for (nic_handle* h : {&send_, &recv_, &delay_}) {
       if (*h == no_handle) continue;
-      const nic_status s = nic_.test(*h);
+      const nic_status s = nic_->test(*h);
       if (s == nic_status::pending) return false;
       if (s == nic_status::failed) return fail(tile_error::nic_failed);
     }
@@ -442,15 +442,15 @@ class executor {
   }
 
   void finish_op() {
-    if (send_ != no_handle) nic_.release(send_);
-    if (delay_ != no_handle) nic_.release(delay_);
+    if (send_ != no_handle) nic_->release(send_);
+    if (delay_ != no_handle) nic_->release(delay_);
     if (op_.sends() && (op_.flags & op_flag::release) != 0) {
       for (std::uint32_t i = 0; i < op_.send_count; ++i)
-        store_.erase(buf_.send_ids[i].value());
+        store_->erase(buf_.send_ids[i].value());
     }
     if (recv_ != no_handle) {
-      const msg_header h = nic_.header(recv_);
-      nic_.release(recv_);
+      const msg_header h = nic_->header(recv_);
+      nic_->release(recv_);
       recv_ = no_handle;
       if (!scatter(h)) return;
     }
@@ -471,13 +471,13 @@ class executor {
       const std::span<const std::byte> data = landing_.subspan(at, e.len);
       at += e.len;
       if (combining) {
-        const std::span<std::byte> mine = store_.find(e.id);
-        if (!store_.contains(e.id)) return fail(tile_error::combine_missing, e.id);
+        const std::span<std::byte> mine = store_->find(e.id);
+        if (!store_->contains(e.id)) return fail(tile_error::combine_missing, e.id);
         if (mine.size() != e.len) return fail(tile_error::bad_length, e.id);
         combine(mine.data(), data.data(), e.len, cfg_.type, cfg_.rop);
         continue;
       }
-      switch (store_.insert(e.id, data)) {
+      switch (store_->insert(e.id, data)) {
         case block_store::put_result::ok:
           break;
         case block_store::put_result::duplicate:
@@ -495,20 +495,20 @@ class executor {
   void local_combine() {
     const std::uint32_t src = buf_.send_ids[0].value();
     const std::uint32_t dst = buf_.recv_ids[0].value();
-    const std::span<std::byte> s = store_.find(src);
-    if (!store_.contains(src)) {
+    const std::span<std::byte> s = store_->find(src);
+    if (!store_->contains(src)) {
       fail(tile_error::block_not_held, src);
       return;
     }
-    if (store_.contains(dst)) {
-      const std::span<std::byte> d = store_.find(dst);
+    if (store_->contains(dst)) {
+      const std::span<std::byte> d = store_->find(dst);
       if (d.size() != s.size()) {
         fail(tile_error::bad_length, dst);
         return;
       }
       combine(d.data(), s.data(), s.size(), cfg_.type, cfg_.rop);
     } else {
-      switch (store_.insert(dst, s)) {
+      switch (store_->insert(dst, s)) {
         case block_store::put_result::ok:
           break;
         case block_store::put_result::full:
@@ -519,13 +519,13 @@ class executor {
           return;
       }
     }
-    if ((op_.flags & op_flag::release) != 0) store_.erase(src);
+    if ((op_.flags & op_flag::release) != 0) store_->erase(src);
   }
 
   std::uint32_t me_;
-  Nic& nic_;
+  Nic* nic_;  // pointers, not references: an executor can be re-armed by assignment
   Program prog_;
-  block_store& store_;
+  block_store* store_;
   buffers buf_;
   executor_config cfg_;
 
