@@ -9,21 +9,43 @@ packages=(
   libsystemc-dev verilator zlib1g-dev
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
+# The bare-metal tile image (docs/baremetal.md): cross compiler, picolibc and its
+# libstdc++, and qemu to run the image. Optional: when they cannot be installed the
+# build skips the bare-metal part and says so.
+baremetal_packages=(
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc picolibc-arm-none-eabi qemu-system-arm
+)
 
-if [ ${#missing[@]} -eq 0 ]; then
+missing_of() {
+  for p in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      echo "$p"
+    fi
+  done
+}
+
+mapfile -t missing < <(missing_of "${packages[@]}")
+mapfile -t missing_baremetal < <(missing_of "${baremetal_packages[@]}")
+
+if [ ${#missing[@]} -eq 0 ] && [ ${#missing_baremetal[@]} -eq 0 ]; then
   echo "install-deps: all packages present"
   exit 0
 fi
 
-echo "install-deps: installing ${missing[*]}"
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ${#missing_baremetal[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing_baremetal[*]} (bare-metal image)"
+  if ! "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing_baremetal[@]}"; then
+    echo "install-deps: could not install ${missing_baremetal[*]}:" \
+      "the build will skip the bare-metal image" >&2
+  fi
+fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The README test command: installs what is missing, builds everything once, runs
-# the whole suite with ctest, then rebuilds the host code with ASan+UBSan and runs
-# the host tests again under the sanitizers.
+# The README test command: installs what is missing, builds everything once (the
+# bare-metal tile image too, whose sizes it prints), runs the whole suite with ctest,
+# then rebuilds the host code with ASan+UBSan and runs the host tests again under the
+# sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,11 @@ scripts/install-deps.sh
 echo "== build (build/) =="
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j "$jobs"
+
+# The tile image's code and RAM use (docs/baremetal.md); says "skipped" without the
+# cross tools.
+echo "== bare-metal size report =="
+cmake --build build --target baremetal-size
 
 echo "== tests =="
 ctest --test-dir build -j "$jobs" --output-on-failure

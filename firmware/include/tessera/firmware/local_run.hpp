@@ -102,6 +102,9 @@ class local_machine {
     return res;
   }
 
+  // A tile's blocks after run(), e.g. to damage one and see verify_tile catch it.
+  block_store& store(std::uint32_t t) { return tiles_[t].store; }
+
  private:
   struct tile {
     block_store_storage<Blocks, SlotBytes> mem;
