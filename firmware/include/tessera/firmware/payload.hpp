@@ -133,13 +133,7 @@ class layout {
     const std::uint32_t m = c_.bytes;
     switch (c_.coll) {
       case collective::bcast:
-        if (t != c_.root) return;
-        if (piecewise()) {
-          for (std::uint32_t d = 0; d < p_; ++d)
-            emit(data(d, piece_len(d)));
-        } else {
-          emit(data(0, m));
-        }
+        if (t == c_.root) message(emit);
         return;
       case collective::reduce:
       case collective::allreduce:
@@ -173,12 +167,7 @@ class layout {
     const std::uint32_t last = p_ - 1;
     switch (c_.coll) {
       case collective::bcast:
-        if (piecewise()) {
-          for (std::uint32_t d = 0; d < p_; ++d)
-            emit(data(d, piece_len(d)));
-        } else {
-          emit(data(0, m));
-        }
+        message(emit);
         return;
       case collective::reduce:
         if (t == c_.root) emit(block_desc{0, m, content::fold, last, 0});
@@ -222,6 +211,17 @@ class layout {
   }
 
  private:
+  // The broadcast message: one block, or p pieces for scatter + all-gather.
+  template <typename F>
+  constexpr void message(F&& emit) const {
+    if (!piecewise()) {
+      emit(data(0, c_.bytes));
+      return;
+    }
+    for (std::uint32_t d = 0; d < p_; ++d)
+      emit(data(d, piece_len(d)));
+  }
+
   [[nodiscard]] constexpr bool piecewise() const {
     return c_.coll == collective::bcast && c_.alg == tb_algorithm::scatter_allgather;
   }

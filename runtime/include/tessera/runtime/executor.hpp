@@ -247,13 +247,19 @@ class executor {
     want.tag = any_tag;
     msg_header got{};
     while (phase_ != phase::failed && nic_->take_control(want, got)) {
-      msg_header ack{};
-      ack.src = me_;
-      ack.dst = got.src;
-      ack.kind = msg_kind::ack;
-      ack.tag = got.tag;
-      if (!nic_->post_control(ack)) fail(tile_error::nic_full);
+      post_control(msg_kind::ack, got.src, got.tag);
     }
+  }
+
+  // A zero-byte control message; on a full NIC the tile fails.
+  bool post_control(msg_kind kind, std::uint32_t dst, std::uint32_t tag) {
+    msg_header h{};
+    h.src = me_;
+    h.dst = dst;
+    h.kind = kind;
+    h.tag = tag;
+    if (nic_->post_control(h)) return true;
+    return fail(tile_error::nic_full);
   }
 
   [[nodiscard]] std::size_t recv_bytes(std::uint32_t blocks) const {
@@ -295,12 +301,7 @@ class executor {
       const std::uint32_t dist = std::uint32_t{1} << barrier_round_;
       const std::uint32_t tag = (barrier_seq_ << 5) | barrier_round_;
       if (!barrier_sent_) {
-        msg_header h{};
-        h.src = me_;
-        h.dst = (me_ + dist) % tiles();
-        h.kind = msg_kind::sync;
-        h.tag = tag;
-        if (!nic_->post_control(h)) return fail(tile_error::nic_full);
+        if (!post_control(msg_kind::sync, (me_ + dist) % tiles(), tag)) return false;
         barrier_sent_ = true;
       }
       msg_header want{};
@@ -333,19 +334,9 @@ class executor {
       case op_kind::barrier:
         begin_barrier();
         return;
-      case op_kind::pair_sync: {
-        msg_header h{};
-        h.src = me_;
-        h.dst = op_.to;
-        h.kind = msg_kind::pair;
-        h.tag = op_.step;
-        if (!nic_->post_control(h)) {
-          fail(tile_error::nic_full);
-          return;
-        }
-        phase_ = phase::pair;
+      case op_kind::pair_sync:
+        if (post_control(msg_kind::pair, op_.to, op_.step)) phase_ = phase::pair;
         return;
-      }
       case op_kind::combine:
         local_combine();
         return;
@@ -359,16 +350,7 @@ class executor {
     if (op_.sends()) {
       if (!gather()) return;
       if (cfg_.proto == protocol::unforced && tx_bytes_ > cfg_.unforced_threshold) {
-        msg_header h{};
-        h.src = me_;
-        h.dst = op_.to;
-        h.kind = msg_kind::reserve;
-        h.tag = op_.step;
-        if (!nic_->post_control(h)) {
-          fail(tile_error::nic_full);
-          return;
-        }
-        phase_ = phase::await_ack;
+        if (post_control(msg_kind::reserve, op_.to, op_.step)) phase_ = phase::await_ack;
         return;
       }
       post_data();
