@@ -83,3 +83,29 @@ TEST_CASE("every complete-exchange algorithm delivers every byte") {
     }
   }
 }
+
+TEST_CASE("reductions verify for every element type and operator") {
+  for (const auto& fs : {"hypercube:3", "ring:5", "mesh:2x3"}) {
+    const fabric f = fab(fs);
+    for (const auto& ti : elem_types) {
+      for (std::size_t oi = 0; oi < reduce_op_names.size(); ++oi) {
+        const auto rop = static_cast<reduce_op>(oi);
+        if (!reduce_supported(ti.type, rop)) continue;
+        for (const auto& a : fw::tb_algorithms) {
+          if (!fw::info(a.coll).reduction || !fw::fabric_meets(a.needs, f)) continue;
+          fw::collective_params c;
+          c.coll = a.coll;
+          c.alg = a.alg;
+          c.f = f;
+          c.root = 1;
+          c.bytes = 3 * ti.bytes;
+          c.type = ti.type;
+          c.rop = rop;
+          check(c, std::string(fs) + " " + std::string(fw::info(a.coll).name) + " " +
+                       std::string(a.name) + " " + std::string(ti.name) + " " +
+                       std::string(reduce_op_name(rop)));
+        }
+      }
+    }
+  }
+}

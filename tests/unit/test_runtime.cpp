@@ -300,3 +300,23 @@ TEST_CASE("reduction blocks are checked against an independent fold") {
   CHECK(v[0] == want[0]);
   CHECK(v[1] == want[1]);
 }
+
+TEST_CASE("barrier, pairwise sync and idle complete; a one-sided sync is reported stuck") {
+  two_tiles ok;
+  ok.prog[0] = {{make(op_kind::barrier, no_tile, no_tile), {}, {}},
+                {make(op_kind::pair_sync, 1, no_tile, 2), {}, {}},
+                {make(op_kind::idle, no_tile, no_tile, 3), {}, {}},
+                {make(op_kind::send, 1, no_tile, 4), {10}, {}}};
+  ok.prog[1] = {{make(op_kind::barrier, no_tile, no_tile), {}, {}},
+                {make(op_kind::pair_sync, 0, no_tile, 2), {}, {}},
+                {make(op_kind::recv, no_tile, 0, 4), {}, {10}}};
+  CHECK(ok.run().code == tile_error::none);
+  CHECK(ok.store[1].contains(10));  // only possible once both got past the syncs
+
+  two_tiles lonely;  // tile 1 never answers the pairwise sync: tile 0 must not proceed
+  lonely.prog[0] = {{make(op_kind::pair_sync, 1, no_tile), {}, {}},
+                    {make(op_kind::send, 1, no_tile, 2), {10}, {}}};
+  lonely.prog[1] = {{make(op_kind::recv, no_tile, 0, 2), {}, {10}}};
+  CHECK(lonely.run().code == tile_error::none);
+  CHECK_FALSE(lonely.store[1].contains(10));
+}
