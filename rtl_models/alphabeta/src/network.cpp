@@ -111,10 +111,10 @@ void network::deliver(std::size_t idx) {
     dst.control.push_back(m.header);
     return;
   }
-  auto it = dst.posted.find(s);
-  if (it != dst.posted.end() && !it->second.empty()) {
-    const nic_handle h = it->second.front();
-    it->second.pop_front();
+  for (auto it = dst.posted.begin(); it != dst.posted.end(); ++it) {
+    if (dst.handles[*it].src != s) continue;
+    const nic_handle h = *it;
+    dst.posted.erase(it);
     complete_recv(d, h, m);
     return;
   }
@@ -122,16 +122,14 @@ void network::deliver(std::size_t idx) {
     drops_.push_back(drop_record{m.header, now_});
     return;
   }
-  dst.unexpected[s].push_back(std::move(m));
+  dst.unexpected.push_back(std::move(m));
 }
 
 std::vector<msg_header> network::unreceived() const {
   std::vector<msg_header> out;
   for (const tile_state& ts : t_) {
-    for (const auto& [src, q] : ts.unexpected) {
-      for (const message& m : q)
-        out.push_back(m.header);
-    }
+    for (const message& m : ts.unexpected)
+      out.push_back(m.header);
   }
   std::sort(out.begin(), out.end(), [](const msg_header& a, const msg_header& b) {
     return a.dst != b.dst ? a.dst < b.dst : a.src < b.src;
@@ -161,14 +159,14 @@ nic_handle ab_nic::post_recv(std::uint32_t src, std::span<std::byte> buffer) {
   auto& ts = n.t_[tile_];
   ts.handles[hd].src = src;
   ts.handles[hd].buffer = buffer;
-  auto it = ts.unexpected.find(src);
-  if (it != ts.unexpected.end() && !it->second.empty()) {
-    network::message m = std::move(it->second.front());
-    it->second.pop_front();
+  for (auto it = ts.unexpected.begin(); it != ts.unexpected.end(); ++it) {
+    if (it->header.src != src) continue;
+    const network::message m = std::move(*it);
+    ts.unexpected.erase(it);
     n.complete_recv(tile_, hd, m);
     return hd;
   }
-  ts.posted[src].push_back(hd);
+  ts.posted.push_back(hd);
   return hd;
 }
 

@@ -13,7 +13,6 @@
 #include <functional>
 #include <queue>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "tessera/runtime/message.hpp"
@@ -104,9 +103,12 @@ class network {
     std::deque<message> out;  // posted, not yet started
     std::uint64_t out_free{0};
     std::uint64_t in_free{0};
-    std::unordered_map<std::uint32_t, std::deque<nic_handle>> posted;   // per source, unmatched
-    std::unordered_map<std::uint32_t, std::deque<message>> unexpected;  // per source, unmatched
-    std::deque<msg_header> control;                                     // arrived control messages
+    // Unmatched receives and unreceived messages, oldest first. One list per tile, not
+    // per (tile, source) pair: a tile rarely has more than a few, and p^2 containers
+    // would cost gigabytes at p = 1024.
+    std::deque<nic_handle> posted;
+    std::deque<message> unexpected;
+    std::deque<msg_header> control;  // arrived control messages
   };
 
   struct event {
