@@ -301,7 +301,7 @@ TEST_CASE("reduction blocks are checked against an independent fold") {
   CHECK(v[1] == want[1]);
 }
 
-TEST_CASE("barrier, pairwise sync and idle complete; a one-sided sync is reported stuck") {
+TEST_CASE("barrier, pairwise sync and idle complete, and a one-sided sync holds the tile") {
   two_tiles ok;
   ok.prog[0] = {{make(op_kind::barrier, no_tile, no_tile), {}, {}},
                 {make(op_kind::pair_sync, 1, no_tile, 2), {}, {}},
