@@ -261,7 +261,20 @@ struct mismatch {
 };
 
 // Compares a tile's final holdings with the layout; returns the first difference.
-inline mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& store) {
+// expect(block, from, out) writes the expected bytes [from, from + out.size()) of a
+// block; the default computes them from their definition (a fold over p tiles per
+// element: a host with many tiles passes a memoizing one).
+struct direct_expectation {
+  elem_type type;
+  reduce_op rop;
+  void operator()(const block_desc& b, std::uint32_t from, std::span<std::byte> out) const {
+    block_bytes(b, type, rop, from, out);
+  }
+};
+
+template <typename Expect>
+mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& store,
+                     Expect&& expect) {
   const layout l{c};
   mismatch bad{};
   std::uint32_t wanted = 0;
@@ -281,7 +294,7 @@ inline mismatch verify_tile(const collective_params& c, std::uint32_t t, block_s
     std::byte want[chunk];
     for (std::uint32_t at = 0; at < b.len; at += chunk) {
       const std::uint32_t n = b.len - at < chunk ? b.len - at : chunk;
-      block_bytes(b, c.type, c.rop, at, std::span<std::byte>(want, n));
+      expect(b, at, std::span<std::byte>(want, n));
       for (std::uint32_t i = 0; i < n; ++i) {
         if (got[at + i] != want[i]) {
           bad = {mismatch_kind::bytes,
@@ -305,6 +318,10 @@ inline mismatch verify_tile(const collective_params& c, std::uint32_t t, block_s
     });
   }
   return bad;
+}
+
+inline mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& store) {
+  return verify_tile(c, t, store, direct_expectation{c.type, c.rop});
 }
 
 }  // namespace tessera::fw
