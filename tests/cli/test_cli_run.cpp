@@ -161,7 +161,11 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--param", "alpha=3"}) ==
         "tessera: --param 'alpha' is not a parameter of the alphabeta model (ts, tw, "
         "unforced_threshold)\n");
-  // A run that would need more memory than allowed is refused, not attempted.
+  // Runs too long or too large are refused, not attempted.
+  CHECK(err({"--fabric", "mesh:256x256", "--collective", "allgather", "--algorithm", "ring"}) ==
+        "tessera: the run is too large for the alphabeta model: 65536 tiles x 65535 steps "
+        "x up to 65536 blocks per message (limits 50000000 tile steps, 1000000000 block moves); "
+        "use fewer tiles or another algorithm\n");
   CHECK(err({"--fabric", "hypercube:10", "--collective", "alltoall", "--bytes", "1048576"})
             .find("tessera: the run needs more than 4096 MiB of tile memory") == 0);
 }

@@ -197,6 +197,23 @@ run_outcome run_collective(const fw::collective_params& c, const run_options& op
   const std::uint32_t slot = lay.slot_bytes();
   run_outcome out;
 
+  // Refuse runs too long to finish: ops and block ids handled grow as p * steps and
+  // p * steps * blocks per op (a ring all-gather on 65536 tiles is 4e9 messages).
+  {
+    const program probe{c, tile_id{0}};
+    const std::uint64_t ops = std::uint64_t{p} * probe.steps();
+    const std::uint64_t ids = ops * probe.max_blocks();
+    if (ops > max_ops || ids > max_block_moves) {
+      std::ostringstream os;
+      os << "the run is too large for the alphabeta model: " << p << " tiles x " << probe.steps()
+         << " steps";
+      if (ids > max_block_moves) os << " x up to " << probe.max_blocks() << " blocks per message";
+      os << " (limits " << max_ops << " tile steps, " << max_block_moves
+         << " block moves); use fewer tiles or another algorithm";
+      throw input_error(os.str());
+    }
+  }
+
   // Plan every tile and refuse runs that cannot fit in memory.
   std::vector<tile_plan> plans(p);
   std::uint64_t total = 0;

@@ -50,7 +50,12 @@ struct run_outcome {
   std::string failure;  // one line naming the tile and block, when not verified
 };
 
-// Throws input_error when the run would need more than opt.memory_limit.
+// Work bounds: tiles x steps, and tiles x steps x blocks per message.
+inline constexpr std::uint64_t max_ops = 50'000'000;
+inline constexpr std::uint64_t max_block_moves = 1'000'000'000;
+
+// Throws input_error when the run would need more than opt.memory_limit or exceed the
+// work bounds above.
 run_outcome run_collective(const fw::collective_params& c, const run_options& opt);
 
 }  // namespace tessera::ab
