@@ -139,7 +139,7 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   CHECK(err({"--fabric", "ring:6", "--collective", "allreduce", "--algorithm",
              "recursive-doubling"}) ==
         "tessera: --algorithm recursive-doubling needs a power-of-two tile count, but ring:6 has "
-        "6 tiles; use ring, reduce-bcast\n");
+        "6 tiles; use ring, reduce-bcast, reduce-scatter-allgather\n");
   CHECK(err({"--fabric", "mesh:3x5", "--collective", "alltoall", "--algorithm", "pairwise"}) ==
         "tessera: --algorithm pairwise cannot run on mesh:3x5 (15 tiles): it needs a "
         "power-of-two tile count\n");

@@ -220,3 +220,18 @@ TEST_CASE("mesh broadcast and reduce: a row then the columns, log C + log R step
     }
   }
 }
+
+TEST_CASE("reduce and allreduce through reduce-scatter take 2 (ts log p + tw (p - 1) m / p)") {
+  // Slide 70: reduce = all-to-all reduction + gather; slide 71: allreduce =
+  // all-to-all reduction + all-to-all broadcast. On a hypercube each phase costs
+  // ts log p + tw (p - 1) m / p (eqs. 2 and 3 with messages of m / p).
+  for (std::uint32_t d = 1; d <= 6; ++d) {
+    const fabric f = fabric::hypercube(d);
+    const std::uint64_t p = f.tiles();
+    const std::uint32_t m = 4 * 64 * 3;  // u32 elements, a multiple of every p here
+    const std::uint64_t want = 2 * (ts * d + tw * (p - 1) * (m / p));
+    CHECK(run(collective::allreduce, tb_algorithm::rs_allgather, f, m).cycles == want);
+    for (std::uint32_t root : {0U, static_cast<std::uint32_t>(p - 1)})
+      CHECK(run(collective::reduce, tb_algorithm::rs_gather, f, m, root).cycles == want);
+  }
+}

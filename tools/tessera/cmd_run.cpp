@@ -43,10 +43,11 @@ moves through the network model, and every byte every tile ends with is checked.
 
 algorithms:
   bcast           binomial, mesh, scatter-allgather
-  reduce          binomial, mesh
+  reduce          binomial, mesh, reduce-scatter-gather
   allgather       ring, mesh, hypercube
   reduce-scatter  ring, mesh, hypercube
-  allreduce       recursive-doubling, ring, mesh, reduce-bcast
+  allreduce       recursive-doubling, ring, mesh, reduce-bcast,
+                  reduce-scatter-allgather
   prefix          hypercube, linear
   scatter/gather  binomial
   alltoall        naive, linear, pairwise, pex, pex-gen, pex-gen-shift, gen, stable,

@@ -3,6 +3,11 @@
 #include <bit>
 
 namespace tessera::analytic {
+namespace {
+std::uint64_t fw_elem(const fw::collective_params& c) {
+  return elem_bytes(c.type);
+}
+}  // namespace
 
 std::optional<grama_form> grama_cycles(const fw::collective_params& c, std::uint64_t ts,
                                        std::uint64_t tw) {
@@ -27,10 +32,16 @@ std::optional<grama_form> grama_cycles(const fw::collective_params& c, std::uint
     case collective::reduce:
       if (cube && c.alg == tb_algorithm::binomial)
         return grama_form{"(ts + tw m) log p", "slide 21 eq. (1)", (ts + tw * m) * lg};
+      if (cube && c.alg == tb_algorithm::rs_gather && (m / fw_elem(c)) % p == 0)
+        return grama_form{"2 (ts log p + tw (p - 1) m / p)", "slide 70",
+                          2 * (ts * lg + tw * (p - 1) * (m / p))};
       break;
     case collective::allreduce:
       if (cube && c.alg == tb_algorithm::recursive_doubling)
         return grama_form{"(ts + tw m) log p", "slide 37", (ts + tw * m) * lg};
+      if (cube && c.alg == tb_algorithm::rs_allgather && (m / fw_elem(c)) % p == 0)
+        return grama_form{"2 (ts log p + tw (p - 1) m / p)", "slide 71",
+                          2 * (ts * lg + tw * (p - 1) * (m / p))};
       break;
     case collective::prefix:
       if (cube && c.alg == tb_algorithm::hypercube)

@@ -76,6 +76,8 @@ enum class tb_algorithm : std::uint8_t {
   linear,              // prefix sum along a chain
   direct,              // shift: one message to tile + q
   powers_of_two,       // shift: one phase per power of two in q (slides 67-69)
+  rs_gather,           // reduce as reduce-scatter + gather (slide 70)
+  rs_allgather,        // allreduce as reduce-scatter + all-gather (slide 71)
 };
 
 enum class fabric_need : std::uint8_t { any, power_of_two, two_d };
@@ -87,12 +89,13 @@ struct tb_algorithm_info {
   fabric_need needs;
 };
 
-inline constexpr std::array<tb_algorithm_info, 23> tb_algorithms{{
+inline constexpr std::array<tb_algorithm_info, 25> tb_algorithms{{
     {collective::bcast, tb_algorithm::binomial, "binomial", fabric_need::any},
     {collective::bcast, tb_algorithm::mesh, "mesh", fabric_need::two_d},
     {collective::bcast, tb_algorithm::scatter_allgather, "scatter-allgather", fabric_need::any},
     {collective::reduce, tb_algorithm::binomial, "binomial", fabric_need::any},
     {collective::reduce, tb_algorithm::mesh, "mesh", fabric_need::two_d},
+    {collective::reduce, tb_algorithm::rs_gather, "reduce-scatter-gather", fabric_need::any},
     {collective::allgather, tb_algorithm::ring, "ring", fabric_need::any},
     {collective::allgather, tb_algorithm::mesh, "mesh", fabric_need::two_d},
     {collective::allgather, tb_algorithm::hypercube, "hypercube", fabric_need::power_of_two},
@@ -104,6 +107,8 @@ inline constexpr std::array<tb_algorithm_info, 23> tb_algorithms{{
     {collective::allreduce, tb_algorithm::ring, "ring", fabric_need::any},
     {collective::allreduce, tb_algorithm::mesh, "mesh", fabric_need::two_d},
     {collective::allreduce, tb_algorithm::reduce_bcast, "reduce-bcast", fabric_need::any},
+    {collective::allreduce, tb_algorithm::rs_allgather, "reduce-scatter-allgather",
+     fabric_need::any},
     {collective::prefix, tb_algorithm::hypercube, "hypercube", fabric_need::power_of_two},
     {collective::prefix, tb_algorithm::linear, "linear", fabric_need::any},
     {collective::scatter, tb_algorithm::binomial, "binomial", fabric_need::any},

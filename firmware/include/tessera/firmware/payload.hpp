@@ -121,6 +121,7 @@ class layout {
   // Every byte of every block fits a slot of this size.
   [[nodiscard]] constexpr std::uint32_t slot_bytes() const {
     if (piecewise()) return c_.bytes / p_ + (c_.bytes % p_ != 0 ? 1 : 0);
+    if (segmented()) return (elems() / p_ + (elems() % p_ != 0 ? 1 : 0)) * elem_bytes(c_.type);
     return c_.bytes;
   }
 
@@ -137,6 +138,13 @@ class layout {
         return;
       case collective::reduce:
       case collective::allreduce:
+        if (segmented()) {
+          for (std::uint32_t s = 0; s < p_; ++s)
+            emit(segment(s, content::contrib, t));
+          return;
+        }
+        emit(block_desc{0, m, content::contrib, t, 0});
+        return;
       case collective::prefix:
         emit(block_desc{0, m, content::contrib, t, 0});
         return;
@@ -170,9 +178,14 @@ class layout {
         message(emit);
         return;
       case collective::reduce:
-        if (t == c_.root) emit(block_desc{0, m, content::fold, last, 0});
-        return;
+        if (t != c_.root) return;
+        [[fallthrough]];
       case collective::allreduce:
+        if (segmented()) {
+          for (std::uint32_t s = 0; s < p_; ++s)
+            emit(segment(s, content::fold, last));
+          return;
+        }
         emit(block_desc{0, m, content::fold, last, 0});
         return;
       case collective::prefix:
@@ -220,6 +233,20 @@ class layout {
     }
     for (std::uint32_t d = 0; d < p_; ++d)
       emit(data(d, piece_len(d)));
+  }
+
+  // Slides 70-71: a reduction in p segments of whole elements (the first E mod p
+  // segments one element longer), segment s being reduced onto tile s.
+  [[nodiscard]] constexpr bool segmented() const {
+    return c_.alg == tb_algorithm::rs_gather || c_.alg == tb_algorithm::rs_allgather;
+  }
+  [[nodiscard]] constexpr block_desc segment(std::uint32_t s, content kind,
+                                             std::uint32_t tile) const {
+    const std::uint32_t base = elems() / p_;
+    const std::uint32_t extra = elems() % p_;
+    const std::uint32_t n = base + (s < extra ? 1 : 0);
+    const std::uint32_t first = s * base + (s < extra ? s : extra);
+    return block_desc{s, n * elem_bytes(c_.type), kind, tile, first};
   }
 
   [[nodiscard]] constexpr bool piecewise() const {

@@ -52,6 +52,7 @@ class collective_program {
         if (c_.alg == tb_algorithm::scatter_allgather) return lp + allgather_steps();
         return lp;
       case collective::reduce:
+        if (c_.alg == tb_algorithm::rs_gather) return allgather_steps() + lp;
         return c_.alg == tb_algorithm::mesh ? lr + lc : lp;
       case collective::allgather:
       case collective::reduce_scatter:
@@ -64,6 +65,8 @@ class collective_program {
             return (cols_ - 1) + (rows_ - 1);
           case tb_algorithm::reduce_bcast:
             return 2 * lp;
+          case tb_algorithm::rs_allgather:
+            return 2 * allgather_steps();
           default:
             return p_ - 1;
         }
@@ -114,9 +117,12 @@ class collective_program {
     }
   }
 
-  // bcast's second phase uses the fabric's own all-gather.
+  // The composite algorithms of slides 70-71 use the fabric's own all-gather and
+  // reduce-scatter for their all-to-all phases.
   [[nodiscard]] constexpr tb_algorithm gather_alg() const {
-    if (c_.coll == collective::bcast) return default_algorithm(collective::allgather, c_.f);
+    if (c_.coll == collective::bcast || c_.alg == tb_algorithm::rs_gather ||
+        c_.alg == tb_algorithm::rs_allgather)
+      return default_algorithm(collective::allgather, c_.f);
     return c_.alg;
   }
 
@@ -268,6 +274,11 @@ class collective_program {
     if (sub != 0) return false;
     constexpr auto rel = op_flag::release;
     constexpr auto cmb = op_flag::combine_in;
+    if (c_.alg == tb_algorithm::rs_gather) {  // segment t ends on tile t, then gather
+      const std::uint32_t rs = allgather_steps();
+      return j < rs ? reduce_scatter_op(j, o, send, recv)
+                    : scatter_or_gather(j - rs, o, send, recv);
+    }
     if (c_.alg == tb_algorithm::binomial) {
       const std::uint32_t bit = std::uint32_t{1} << j;
       const std::uint32_t v = vid(me_);
@@ -356,7 +367,7 @@ class collective_program {
   constexpr bool reduce_scatter_op(std::uint32_t j, op& o, std::span<block_id> send,
                                    std::span<block_id> recv) const {
     constexpr std::uint8_t both = op_flag::release | op_flag::combine_in;
-    switch (c_.alg) {
+    switch (gather_alg()) {
       case tb_algorithm::hypercube: {
         const std::uint32_t d = log2_exact(p_);
         const std::uint32_t i = d - 1 - j;
@@ -401,6 +412,11 @@ class collective_program {
                               std::span<block_id> recv) const {
     constexpr auto rel = op_flag::release;
     switch (c_.alg) {
+      case tb_algorithm::rs_allgather: {
+        if (sub != 0) return false;
+        const std::uint32_t rs = allgather_steps();
+        return j < rs ? reduce_scatter_op(j, o, send, recv) : allgather_op(j - rs, o, send, recv);
+      }
       case tb_algorithm::recursive_doubling: {
         if (sub != 0) return false;
         const std::uint32_t peer = me_ ^ (std::uint32_t{1} << j);
