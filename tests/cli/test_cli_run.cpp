@@ -169,3 +169,26 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   CHECK(err({"--fabric", "hypercube:10", "--collective", "alltoall", "--bytes", "1048576"})
             .find("tessera: the run needs more than 4096 MiB of tile memory") == 0);
 }
+
+TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]") {
+  std::ostringstream out;
+  std::ostringstream err;
+  REQUIRE(tessera::cli::run({"reproduce", "thakur", "--json"}, out, err) == 0);
+  const auto j = json::parse(out.str());
+  REQUIRE(j["rows"].size() == 125);  // Tables 2-6, 5 x 5 cells each
+  for (const auto& r : j["rows"]) {
+    CHECK(r.contains("paper"));
+    CHECK(r.contains("simulated"));
+    const double dev = r["deviation"];
+    const double paper = r["paper"];
+    const double sim = r["simulated"];
+    CHECK(dev == Approx((sim - paper) / paper));
+  }
+  CHECK(j["tables"].size() == 5);
+  CHECK(j["fit"]["alpha_us"].get<double>() > 0);
+
+  std::ostringstream o2;
+  std::ostringstream e2;
+  CHECK(tessera::cli::run({"reproduce", "bokhari"}, o2, e2) == 2);
+  CHECK(e2.str() == "tessera: paper 'bokhari' has nothing to reproduce yet (available: thakur)\n");
+}

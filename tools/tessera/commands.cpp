@@ -21,6 +21,7 @@ commands:
   schedule   print the per-tile op streams of a collective as schedule JSON
   run        simulate a collective with the tile runtime on a network model and
              check every byte delivered (model: alphabeta)
+  reproduce  a paper's measured tables recomputed beside the paper (thakur)
 
 fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
 every command takes --json and then prints one JSON object on stdout.
@@ -42,7 +43,9 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     if (cmd == "compare") return cmd_compare(rest, out, err);
     if (cmd == "schedule") return cmd_schedule(rest, out, err);
     if (cmd == "run") return cmd_run(rest, out, err);
-    throw input_error("unknown command '" + cmd + "' (commands: analyze, compare, schedule, run)");
+    if (cmd == "reproduce") return cmd_reproduce(rest, out, err);
+    throw input_error("unknown command '" + cmd +
+                      "' (commands: analyze, compare, schedule, run, reproduce)");
   } catch (const input_error& e) {
     err << "tessera: " << e.what() << '\n';
     return 2;

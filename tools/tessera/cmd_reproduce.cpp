@@ -1,0 +1,133 @@
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "tessera/analytic/thakur_delta.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::cli {
+
+const char* const reproduce_help =
+    R"(usage: tessera reproduce <paper> [--json]
+
+A seed paper's measured results recomputed beside the paper's values.
+
+papers:
+  thakur   Tables 2-6 of Thakur, Choudhary, Fox (000_59d2238f27277512.txt): complete
+           exchange on the Touchstone Delta (PEX, PEX-GEN, PEX-GEN-SHIFT, GEN), against
+           the paper's model T = sum over steps of alpha + L max(beta, f beta_sat) with
+           gamma = 1 and f the exact per-step link load. alpha and beta are fitted by
+           least squares on Table 2's 4 x 4 column (the `delta` fit); every other cell
+           is a prediction. Model: analytic.
+
+JSON: {"paper", "model", "fit", "rows": [{"table", "algorithm", "mesh", "bytes",
+"paper", "simulated", "deviation", "fitted"}], "tables": [{"table", "mean_abs_deviation",
+"max_abs_deviation"}]}; times in seconds, deviation = (simulated - paper) / paper.
+)";
+
+int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+  std::vector<std::string> rest;
+  bool json_out = false;
+  for (const std::string& a : argv) {
+    if (a == "--help" || a == "-h") {
+      out << reproduce_help;
+      return 0;
+    }
+    if (a == "--json") {
+      json_out = true;
+    } else if (a.rfind("--", 0) == 0) {
+      throw input_error("option " + a + " is not known to reproduce (options: --json)");
+    } else {
+      rest.push_back(a);
+    }
+  }
+  if (rest.empty()) throw input_error("reproduce needs a paper (available: thakur)");
+  if (rest.size() > 1) throw input_error("reproduce takes one paper, got '" + rest[1] + "' too");
+  if (rest[0] != "thakur") {
+    throw input_error("paper '" + rest[0] + "' has nothing to reproduce yet (available: thakur)");
+  }
+
+  const analytic::delta_fit fit = analytic::fit_delta();
+  const auto rows = analytic::thakur_reproduction(fit);
+  struct summary {
+    double sum{0};
+    double max{0};
+    int n{0};
+  };
+  std::map<std::uint32_t, summary> tables;
+  for (const auto& r : rows) {
+    if (r.fitted) continue;
+    summary& s = tables[r.table];
+    s.sum += std::fabs(r.deviation);
+    s.max = std::max(s.max, std::fabs(r.deviation));
+    ++s.n;
+  }
+
+  if (json_out) {
+    nlohmann::ordered_json j;
+    j["command"] = "reproduce";
+    j["paper"] = "thakur";
+    j["source"] = "000_59d2238f27277512.txt Tables 2-6";
+    j["model"] = "analytic: T = S alpha + L beta sum max(1, f/2) (Thakur §2, gamma = 1)";
+    j["fit"] = {{"cells", "Table 2, 4 x 4 column"},
+                {"alpha_us", fit.alpha_s * 1e6},
+                {"beta_us_per_byte", fit.beta_s * 1e6},
+                {"beta_sat_us_per_byte", fit.beta_s * 0.5e6},
+                {"rms_s", fit.rms_s}};
+    auto arr = nlohmann::ordered_json::array();
+    for (const auto& r : rows) {
+      arr.push_back({{"table", r.table},
+                     {"algorithm", std::string(r.algorithm)},
+                     {"mesh", std::to_string(r.rows) + "x" + std::to_string(r.cols)},
+                     {"bytes", r.bytes},
+                     {"paper", r.paper_s},
+                     {"simulated", r.model_s},
+                     {"deviation", r.deviation},
+                     {"fitted", r.fitted}});
+    }
+    j["rows"] = std::move(arr);
+    auto sum = nlohmann::ordered_json::array();
+    for (const auto& [t, s] : tables) {
+      sum.push_back(
+          {{"table", t}, {"mean_abs_deviation", s.sum / s.n}, {"max_abs_deviation", s.max}});
+    }
+    j["tables"] = std::move(sum);
+    out << j.dump(2) << '\n';
+    return 0;
+  }
+
+  std::ostringstream os;
+  os << std::fixed;
+  os << "Thakur Tables 2-6 (Touchstone Delta) against T = S alpha + L beta sum max(1, f/2)\n";
+  os << "fit on Table 2, 4x4: alpha = " << std::setprecision(1) << fit.alpha_s * 1e6
+     << " us, beta = " << std::setprecision(4) << fit.beta_s * 1e6
+     << " us/byte (beta_sat = beta / 2), rms " << std::setprecision(4) << fit.rms_s << " s\n";
+  std::uint32_t current = 0;
+  for (const auto& r : rows) {
+    if (r.table != current) {
+      current = r.table;
+      os << "\nTable " << r.table << " (" << r.algorithm << ")\n"
+         << "  mesh      bytes     paper s     model s   deviation\n";
+    }
+    os << "  " << std::left << std::setw(8)
+       << (std::to_string(r.rows) + "x" + std::to_string(r.cols)) << std::right << std::setw(7)
+       << r.bytes << std::setw(12) << std::setprecision(3) << r.paper_s << std::setw(12)
+       << r.model_s << std::setw(10) << std::setprecision(1) << r.deviation * 100 << " %"
+       << (r.fitted ? "  (fitted)" : "") << '\n';
+  }
+  os << "\nmean / max |deviation| of the predicted cells:\n";
+  for (const auto& [t, s] : tables) {
+    os << "  Table " << t << ": " << std::setprecision(1) << s.sum / s.n * 100 << " % / "
+       << s.max * 100 << " %\n";
+  }
+  out << os.str();
+  return 0;
+}
+
+}  // namespace tessera::cli
