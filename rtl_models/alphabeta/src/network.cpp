@@ -1,26 +1,14 @@
 #include "tessera/alphabeta/network.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace tessera::ab {
 
 network::network(std::uint32_t tiles, params prm)
-    : tiles_{tiles}, prm_{prm}, t_(tiles), touched_(tiles, false) {}
-
-nic_handle network::new_handle(std::uint32_t tile, hkind k) {
-  tile_state& ts = t_[tile];
-  nic_handle h;
-  if (!ts.free_handles.empty()) {
-    h = ts.free_handles.back();
-    ts.free_handles.pop_back();
-  } else {
-    h = static_cast<nic_handle>(ts.handles.size());
-    ts.handles.emplace_back();
-  }
-  ts.handles[h] = handle_state{};
-  ts.handles[h].kind = k;
-  return h;
+    : tiles_{tiles}, prm_{prm}, touched_(tiles, false) {
+  t_.reserve(tiles);
+  for (std::uint32_t t = 0; t < tiles; ++t)
+    t_.emplace_back(t);
 }
 
 void network::touch(std::uint32_t t) {
@@ -47,7 +35,7 @@ void network::start_transfers() {
       const std::uint32_t d = src.out.front().header.dst;
       tile_state& dst = t_[d];
       if (dst.in_free > now_) break;
-      message m = std::move(src.out.front());
+      nic::message m = std::move(src.out.front());
       src.out.pop_front();
       const std::uint64_t end = now_ + prm_.ts + prm_.tw * m.header.bytes;
       src.out_free = end;
@@ -75,7 +63,7 @@ bool network::advance() {
     const event e = events_.top();
     events_.pop();
     if (e.is_delay) {
-      t_[e.tile].handles[e.handle].status = nic_status::done;
+      t_[e.tile].ep.complete(e.handle);
       touch(e.tile);
     } else {
       deliver(e.message);
@@ -84,51 +72,25 @@ bool network::advance() {
   return true;
 }
 
-void network::complete_recv(std::uint32_t tile, nic_handle h, const message& m) {
-  handle_state& hs = t_[tile].handles[h];
-  hs.header = m.header;
-  if (m.payload.size() > hs.buffer.size()) {
-    hs.status = nic_status::failed;
-  } else {
-    if (!m.payload.empty()) std::memcpy(hs.buffer.data(), m.payload.data(), m.payload.size());
-    hs.status = nic_status::done;
-  }
-  touch(tile);
-}
-
 void network::deliver(std::size_t idx) {
-  message m = std::move(in_flight_[idx]);
+  nic::message m = std::move(in_flight_[idx]);
   free_flight_.push_back(idx);
   const std::uint32_t s = m.header.src;
   const std::uint32_t d = m.header.dst;
   if (m.send_handle != no_handle) {
-    t_[s].handles[m.send_handle].status = nic_status::done;
+    t_[s].ep.complete(m.send_handle);
     touch(s);
   }
-  tile_state& dst = t_[d];
   touch(d);
-  if (m.header.kind != msg_kind::data) {
-    dst.control.push_back(m.header);
-    return;
-  }
-  for (auto it = dst.posted.begin(); it != dst.posted.end(); ++it) {
-    if (dst.handles[*it].src != s) continue;
-    const nic_handle h = *it;
-    dst.posted.erase(it);
-    complete_recv(d, h, m);
-    return;
-  }
-  if (m.header.proto == protocol::forced) {
-    drops_.push_back(drop_record{m.header, now_});
-    return;
-  }
-  dst.unexpected.push_back(std::move(m));
+  const msg_header h = m.header;
+  if (t_[d].ep.arrive(std::move(m)) == nic::arrival::dropped)
+    drops_.push_back(drop_record{h, now_});
 }
 
 std::vector<msg_header> network::unreceived() const {
   std::vector<msg_header> out;
   for (const tile_state& ts : t_) {
-    for (const message& m : ts.unexpected)
+    for (const nic::message& m : ts.ep.unreceived())
       out.push_back(m.header);
   }
   std::sort(out.begin(), out.end(), [](const msg_header& a, const msg_header& b) {
@@ -142,37 +104,24 @@ std::vector<msg_header> network::unreceived() const {
 nic_handle ab_nic::post_send(const msg_header& h, std::span<const std::byte> payload) {
   network& n = *net_;
   if (h.dst >= n.tiles_) return no_handle;
-  const nic_handle hd = n.new_handle(tile_, network::hkind::send);
-  network::message m;
+  nic::message m;
   m.header = h;
   m.header.src = tile_;
   m.payload.assign(payload.begin(), payload.end());
-  m.send_handle = hd;
+  m.send_handle = n.t_[tile_].ep.new_send();
+  const nic_handle hd = m.send_handle;
   n.t_[tile_].out.push_back(std::move(m));
   return hd;
 }
 
 nic_handle ab_nic::post_recv(std::uint32_t src, std::span<std::byte> buffer) {
-  network& n = *net_;
-  if (src >= n.tiles_) return no_handle;
-  const nic_handle hd = n.new_handle(tile_, network::hkind::recv);
-  auto& ts = n.t_[tile_];
-  ts.handles[hd].src = src;
-  ts.handles[hd].buffer = buffer;
-  for (auto it = ts.unexpected.begin(); it != ts.unexpected.end(); ++it) {
-    if (it->header.src != src) continue;
-    const network::message m = std::move(*it);
-    ts.unexpected.erase(it);
-    n.complete_recv(tile_, hd, m);
-    return hd;
-  }
-  ts.posted.push_back(hd);
-  return hd;
+  if (src >= net_->tiles_) return no_handle;
+  return net_->t_[tile_].ep.post_recv(src, buffer);
 }
 
 nic_handle ab_nic::post_delay(std::uint64_t cycles) {
   network& n = *net_;
-  const nic_handle hd = n.new_handle(tile_, network::hkind::delay);
+  const nic_handle hd = n.t_[tile_].ep.new_delay();
   n.events_.push(network::event{n.now_ + cycles, n.seq_++, tile_, hd, 0, true});
   return hd;
 }
@@ -180,7 +129,7 @@ nic_handle ab_nic::post_delay(std::uint64_t cycles) {
 bool ab_nic::post_control(const msg_header& h) {
   network& n = *net_;
   if (h.dst >= n.tiles_) return false;
-  network::message m;
+  nic::message m;
   m.header = h;
   m.header.src = tile_;
   m.header.bytes = 0;
@@ -189,30 +138,19 @@ bool ab_nic::post_control(const msg_header& h) {
 }
 
 bool ab_nic::take_control(const msg_header& want, msg_header& out) {
-  auto& q = net_->t_[tile_].control;
-  for (auto it = q.begin(); it != q.end(); ++it) {
-    if (it->kind != want.kind) continue;
-    if (want.src != any_tile && it->src != want.src) continue;
-    if (want.tag != any_tag && it->tag != want.tag) continue;
-    out = *it;
-    q.erase(it);
-    return true;
-  }
-  return false;
+  return net_->t_[tile_].ep.take_control(want, out);
 }
 
 nic_status ab_nic::test(nic_handle h) const {
-  return net_->t_[tile_].handles[h].status;
+  return net_->t_[tile_].ep.test(h);
 }
 
 const msg_header& ab_nic::header(nic_handle h) const {
-  return net_->t_[tile_].handles[h].header;
+  return net_->t_[tile_].ep.header(h);
 }
 
 void ab_nic::release(nic_handle h) {
-  auto& ts = net_->t_[tile_];
-  ts.handles[h].kind = network::hkind::free;
-  ts.free_handles.push_back(h);
+  net_->t_[tile_].ep.release(h);
 }
 
 }  // namespace tessera::ab

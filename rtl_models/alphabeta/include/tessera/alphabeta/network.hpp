@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "tessera/nic/endpoint.hpp"
 #include "tessera/runtime/message.hpp"
 #include "tessera/runtime/nic.hpp"
 
@@ -82,33 +83,12 @@ class network {
  private:
   friend class ab_nic;
 
-  struct message {
-    msg_header header;
-    std::vector<std::byte> payload;
-    nic_handle send_handle{no_handle};  // completes at the end of the transfer
-  };
-
-  enum class hkind : std::uint8_t { free, send, recv, delay };
-  struct handle_state {
-    hkind kind{hkind::free};
-    nic_status status{nic_status::pending};
-    std::uint32_t src{0};           // recv: expected source
-    std::span<std::byte> buffer{};  // recv: landing area
-    msg_header header{};            // recv: what arrived
-  };
-
   struct tile_state {
-    std::vector<handle_state> handles;
-    std::vector<nic_handle> free_handles;
-    std::deque<message> out;  // posted, not yet started
+    explicit tile_state(std::uint32_t t) : ep{t} {}
+    nic::endpoint ep;
+    std::deque<nic::message> out;  // posted, not yet started
     std::uint64_t out_free{0};
     std::uint64_t in_free{0};
-    // Unmatched receives and unreceived messages, oldest first. One list per tile, not
-    // per (tile, source) pair: a tile rarely has more than a few, and p^2 containers
-    // would cost gigabytes at p = 1024.
-    std::deque<nic_handle> posted;
-    std::deque<message> unexpected;
-    std::deque<msg_header> control;  // arrived control messages
   };
 
   struct event {
@@ -121,10 +101,8 @@ class network {
     bool operator>(const event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
 
-  nic_handle new_handle(std::uint32_t tile, hkind k);
   void start_transfers();
   void deliver(std::size_t idx);
-  void complete_recv(std::uint32_t tile, nic_handle h, const message& m);
   void touch(std::uint32_t t);
 
   std::uint32_t tiles_;
@@ -133,7 +111,7 @@ class network {
   std::uint64_t seq_{0};
   std::vector<tile_state> t_;
   std::priority_queue<event, std::vector<event>, std::greater<>> events_;
-  std::vector<message> in_flight_;
+  std::vector<nic::message> in_flight_;
   std::vector<std::size_t> free_flight_;
   std::vector<transfer_record> log_;
   std::vector<drop_record> drops_;

@@ -1,0 +1,70 @@
+// A tile's NIC as every host model keeps it: the handles the runtime polls, receive
+// matching (per source, in order), the FORCED drop rule and the control queue of
+// runtime/nic.hpp. A network model only moves messages and decides when; it calls
+// complete() when a send or delay is over and arrive() when a message lands.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "tessera/runtime/message.hpp"
+#include "tessera/runtime/nic.hpp"
+
+namespace tessera::nic {
+
+struct message {
+  msg_header header;
+  std::vector<std::byte> payload;
+  nic_handle send_handle{no_handle};  // completes when the message is delivered
+};
+
+enum class arrival : std::uint8_t { received, buffered, dropped, control };
+
+class endpoint {
+ public:
+  explicit endpoint(std::uint32_t tile) : tile_{tile} {}
+
+  [[nodiscard]] std::uint32_t tile() const { return tile_; }
+
+  // ---- the tile's side ----
+  nic_handle new_send();
+  nic_handle new_delay();
+  // Takes the oldest unreceived message from src, or waits for one.
+  nic_handle post_recv(std::uint32_t src, std::span<std::byte> buffer);
+  bool take_control(const msg_header& want, msg_header& out);
+  [[nodiscard]] nic_status test(nic_handle h) const { return handles_[h].status; }
+  [[nodiscard]] const msg_header& header(nic_handle h) const { return handles_[h].header; }
+  void release(nic_handle h);
+
+  // ---- the network's side ----
+  void complete(nic_handle h) { handles_[h].status = nic_status::done; }
+  arrival arrive(message&& m);
+  [[nodiscard]] const std::deque<message>& unreceived() const { return unexpected_; }
+
+ private:
+  enum class kind : std::uint8_t { free, send, recv, delay };
+  struct handle_state {
+    kind k{kind::free};
+    nic_status status{nic_status::pending};
+    std::uint32_t src{0};
+    std::span<std::byte> buffer{};
+    msg_header header{};
+  };
+
+  nic_handle make(kind k);
+  void land(nic_handle h, const message& m);
+
+  std::uint32_t tile_;
+  std::vector<handle_state> handles_;
+  std::vector<nic_handle> free_;
+  // Unmatched receives and unreceived messages, oldest first. One list per tile, not
+  // per (tile, source) pair: a tile rarely has more than a few, and p^2 containers
+  // would cost gigabytes at p = 1024.
+  std::deque<nic_handle> posted_;
+  std::deque<message> unexpected_;
+  std::deque<msg_header> control_;
+};
+
+}  // namespace tessera::nic
