@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tessera/nic/endpoint.hpp"
+#include "tessera/nic/harness.hpp"
 #include "tessera/runtime/message.hpp"
 #include "tessera/runtime/nic.hpp"
 
@@ -26,18 +27,8 @@ struct params {
   std::uint64_t tw{1};    // cycles per byte
 };
 
-// One data or control message as it crossed the network.
-struct transfer_record {
-  msg_header header;
-  std::uint64_t start{0};
-  std::uint64_t end{0};
-};
-
-// A data message that was dropped (FORCED, no receive posted).
-struct drop_record {
-  msg_header header;
-  std::uint64_t time{0};
-};
+using nic::drop_record;
+using nic::transfer_record;
 
 class network;
 

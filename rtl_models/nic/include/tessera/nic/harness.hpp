@@ -1,0 +1,180 @@
+// Runs a collective on any host network model: plans each tile's memory from a dry
+// walk of its program, builds the tiles' executors over the model's NICs, records
+// when each finishes, and turns the end state into an outcome: completed, verified
+// byte by byte, or a one-line failure naming the tile and block. The model supplies
+// the NICs and the clock; everything else is the same for every fidelity.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/firmware/collective.hpp"
+#include "tessera/firmware/textbook.hpp"
+#include "tessera/runtime/block_store.hpp"
+#include "tessera/runtime/executor.hpp"
+#include "tessera/runtime/message.hpp"
+
+namespace tessera::nic {
+
+// One message as it crossed the network.
+struct transfer_record {
+  msg_header header;
+  std::uint64_t start{0};
+  std::uint64_t end{0};
+};
+
+// A data message that was dropped (FORCED, no receive posted).
+struct drop_record {
+  msg_header header;
+  std::uint64_t time{0};
+};
+
+struct step_timing {
+  std::uint32_t step{0};
+  std::uint64_t start{0};
+  std::uint64_t end{0};
+  std::uint64_t messages{0};
+  std::uint64_t bytes{0};
+};
+
+struct tile_report {
+  std::uint64_t finish{0};
+  std::uint64_t messages{0};
+  std::uint64_t bytes{0};
+  std::uint32_t peak_blocks{0};
+};
+
+struct run_outcome {
+  bool completed{false};  // every tile ran its program to the end
+  bool verified{false};   // and every tile holds exactly what it should
+  std::uint64_t cycles{0};
+  std::vector<step_timing> steps;
+  std::vector<tile_report> tiles;
+  std::uint64_t data_messages{0};
+  std::uint64_t control_messages{0};
+  std::uint64_t dropped{0};
+  std::uint64_t memory_bytes{0};
+  std::string failure;  // one line naming the tile and block, when not verified
+};
+
+struct harness_options {
+  executor_config exec{};  // tiles, type and op are taken from the collective
+  std::uint64_t memory_limit{std::uint64_t{4} << 30};
+  const char* model{"alphabeta"};  // named in the refusal messages
+};
+
+// Work bounds: tiles x steps, and tiles x steps x blocks per message.
+inline constexpr std::uint64_t max_ops = 50'000'000;
+inline constexpr std::uint64_t max_block_moves = 1'000'000'000;
+
+// What one tile's program needs, found by walking it once without data.
+struct tile_plan {
+  std::uint32_t peak_blocks{0};
+  std::uint32_t max_send{0};
+  std::uint32_t max_recv{0};
+  std::uint64_t all_recv_bytes{0};  // every receive's landing area (prepost)
+  std::uint32_t receiving_ops{0};
+};
+
+tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot);
+
+struct tile_memory {
+  std::vector<std::byte> arena;
+  std::vector<block_store::entry> entries;
+  std::vector<std::uint32_t> free_stack;
+  std::vector<std::uint32_t> hash;
+  std::vector<block_id> send_ids;
+  std::vector<block_id> recv_ids;
+  std::vector<std::byte> tx;
+  std::vector<std::byte> rx;
+  std::vector<posted_recv> posted;
+  block_store store;
+};
+
+std::string wait_text(const tile_wait& w);
+std::string fault_text(std::uint32_t t, const tile_fault& f);
+
+// The parts of a run that do not depend on the NIC type.
+class harness_base {
+ public:
+  // Throws input_error when the run is too large or needs too much memory.
+  harness_base(const fw::collective_params& c, const harness_options& o);
+
+  [[nodiscard]] std::uint32_t tiles() const { return p_; }
+  [[nodiscard]] bool failed() const { return failed_ >= 0; }
+  [[nodiscard]] std::uint32_t done() const { return done_; }
+
+ protected:
+  // Records tile t's state after a poll at time `now`.
+  void note(std::uint32_t t, tile_state s, std::uint64_t now);
+  // The outcome from the tiles' end states and the network's report.
+  run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
+                     const std::vector<drop_record>& drops,
+                     const std::vector<msg_header>& unreceived,
+                     const std::vector<tile_fault>& faults, const std::vector<tile_wait>& waits,
+                     const std::vector<std::uint64_t>& messages,
+                     const std::vector<std::uint64_t>& bytes);
+
+  fw::collective_params c_;
+  harness_options o_;
+  std::uint32_t p_;
+  std::uint32_t slot_;
+  std::vector<tile_plan> plans_;
+  std::vector<std::unique_ptr<tile_memory>> mem_;
+  std::vector<bool> finished_;
+  std::vector<std::uint64_t> finish_;
+  std::uint32_t done_{0};
+  std::int64_t failed_{-1};
+  std::uint64_t memory_{0};
+  std::string setup_failure_;
+};
+
+template <typename Nic>
+class collective_harness : public harness_base {
+ public:
+  using exec = executor<Nic, fw::collective_program>;
+
+  using harness_base::harness_base;
+
+  // Creates tile t's executor over `nic`, which must outlive the harness.
+  void attach(std::uint32_t t, Nic& nic) {
+    if (ex_.size() <= t) ex_.resize(t + 1);
+    tile_memory& m = *mem_[t];
+    typename exec::buffers b{m.send_ids, m.recv_ids, m.tx, m.rx, m.posted};
+    executor_config cfg = o_.exec;
+    cfg.tiles = p_;
+    cfg.type = c_.type;
+    cfg.rop = c_.rop;
+    ex_[t] = std::make_unique<exec>(tile_id{t}, nic, fw::collective_program{c_, tile_id{t}},
+                                    m.store, b, cfg);
+  }
+
+  tile_state poll(std::uint32_t t, std::uint64_t now) {
+    const tile_state s = ex_[t]->poll();
+    note(t, s, now);
+    return s;
+  }
+
+  run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
+                     const std::vector<drop_record>& drops,
+                     const std::vector<msg_header>& unreceived) {
+    std::vector<tile_fault> faults(p_);
+    std::vector<tile_wait> waits(p_);
+    std::vector<std::uint64_t> messages(p_);
+    std::vector<std::uint64_t> bytes(p_);
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      faults[t] = ex_[t]->fault();
+      waits[t] = ex_[t]->waiting();
+      messages[t] = ex_[t]->messages_sent();
+      bytes[t] = ex_[t]->bytes_sent();
+    }
+    return harness_base::finish(now, transfers, drops, unreceived, faults, waits, messages, bytes);
+  }
+
+ private:
+  std::vector<std::unique_ptr<exec>> ex_;
+};
+
+}  // namespace tessera::nic

@@ -1,0 +1,327 @@
+#include "tessera/nic/harness.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <unordered_set>
+
+#include "tessera/firmware/payload.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::nic {
+
+using program = fw::collective_program;
+
+tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot) {
+  tile_plan pl;
+  std::unordered_set<std::uint32_t> held;
+  fw::layout{c}.initial(t, [&](const fw::block_desc& b) { held.insert(b.id); });
+  pl.peak_blocks = static_cast<std::uint32_t>(held.size());
+  program prog{c, tile_id{t}};
+  std::vector<block_id> s(prog.max_blocks());
+  std::vector<block_id> r(prog.max_blocks());
+  op o;
+  while (prog.next(o, s, r)) {
+    if (o.kind == op_kind::combine) {
+      held.insert(r[0].value());  // the destination exists before the source is dropped
+      pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
+      if ((o.flags & op_flag::release) != 0) held.erase(s[0].value());
+    } else {
+      if (o.sends()) {
+        pl.max_send = std::max(pl.max_send, o.send_count);
+        if ((o.flags & op_flag::release) != 0) {
+          for (std::uint32_t i = 0; i < o.send_count; ++i)
+            held.erase(s[i].value());
+        }
+      }
+      if (o.receives()) {
+        pl.max_recv = std::max(pl.max_recv, o.recv_count);
+        ++pl.receiving_ops;
+        pl.all_recv_bytes += dir_bytes(o.recv_count) + std::uint64_t{o.recv_count} * slot;
+        if ((o.flags & op_flag::combine_in) == 0) {
+          for (std::uint32_t i = 0; i < o.recv_count; ++i)
+            held.insert(r[i].value());
+        }
+      }
+    }
+    pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
+  }
+  return pl;
+}
+
+namespace {
+
+std::uint32_t pow2_at_least(std::uint32_t x) {
+  std::uint32_t h = 1;
+  while (h < x)
+    h *= 2;
+  return h;
+}
+
+}  // namespace
+
+std::string wait_text(const tile_wait& w) {
+  std::ostringstream os;
+  switch (w.what) {
+    case wait_kind::data:
+      os << "data from tile " << w.peer;
+      break;
+    case wait_kind::send:
+      os << "its send to tile " << w.peer << " to finish";
+      break;
+    case wait_kind::ack:
+      os << "an UNFORCED ack from tile " << w.peer;
+      break;
+    case wait_kind::sync:
+      os << "barrier message from tile " << w.peer;
+      break;
+    case wait_kind::pair:
+      os << "pairwise sync from tile " << w.peer;
+      break;
+    case wait_kind::delay:
+      os << "its idle period";
+      break;
+    case wait_kind::nothing:
+      os << "nothing";
+      break;
+  }
+  os << " (step " << w.step << ")";
+  return os.str();
+}
+
+std::string fault_text(std::uint32_t t, const tile_fault& f) {
+  std::ostringstream os;
+  os << "tile " << t << ": op " << f.op_index << " (" << op_name(f.kind) << ", step " << f.step
+     << "): " << tile_error_text(f.code);
+  if (f.code == tile_error::wrong_block) {
+    os << " (expected block " << f.block << ", got block " << f.got << ")";
+  } else if (f.code == tile_error::block_count) {
+    os << " (expected " << f.block << " blocks, got " << f.got << ")";
+  } else if (f.code != tile_error::nic_full && f.code != tile_error::prepost_full &&
+             f.code != tile_error::nic_failed) {
+    os << " (block " << f.block << ")";
+  }
+  return os.str();
+}
+
+std::string mismatch_text(const fw::mismatch& m) {
+  std::ostringstream os;
+  os << "tile " << m.tile << ": block " << m.block;
+  switch (m.kind) {
+    case fw::mismatch_kind::missing:
+      os << " never arrived";
+      break;
+    case fw::mismatch_kind::extra:
+      os << " is held but should not be (duplicated or misdelivered)";
+      break;
+    case fw::mismatch_kind::length:
+      os << " has " << m.got << " bytes, expected " << m.expected;
+      break;
+    case fw::mismatch_kind::bytes:
+      os << " differs at byte " << m.offset << " (expected " << m.expected << ", got " << m.got
+         << ")";
+      break;
+    case fw::mismatch_kind::none:
+      break;
+  }
+  return os.str();
+}
+
+// Expected bytes of reduction results, folded once per block shape and extended tile
+// by tile, so checking p tiles costs O(p m) and not O(p^2 m): every all-reduce tile
+// wants the same fold, prefix tile t wants the fold of tile t - 1 plus one more.
+class fold_cache {
+ public:
+  explicit fold_cache(const fw::collective_params& c) : c_{c} {}
+
+  void operator()(const fw::block_desc& b, std::uint32_t from, std::span<std::byte> out) {
+    if (b.kind != fw::content::fold) {
+      fw::block_bytes(b, c_.type, c_.rop, from, out);
+      return;
+    }
+    entry& e = cache_[{b.elem0, b.len}];
+    if (e.bytes.size() != b.len || e.limit > b.tile) {
+      e.bytes.assign(b.len, std::byte{0});
+      fw::block_bytes(fw::block_desc{b.id, b.len, fw::content::contrib, 0, b.elem0}, c_.type,
+                      c_.rop, 0, e.bytes);
+      e.limit = 0;
+    }
+    std::vector<std::byte> next(b.len);
+    for (; e.limit < b.tile; ++e.limit) {
+      fw::block_bytes(fw::block_desc{b.id, b.len, fw::content::contrib, e.limit + 1, b.elem0},
+                      c_.type, c_.rop, 0, next);
+      combine(e.bytes.data(), next.data(), b.len, c_.type, c_.rop);
+    }
+    std::memcpy(out.data(), e.bytes.data() + from, out.size());
+  }
+
+ private:
+  struct entry {
+    std::vector<std::byte> bytes;
+    std::uint32_t limit{0};  // bytes hold the fold of tiles 0 .. limit
+  };
+  fw::collective_params c_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, entry> cache_;
+};
+
+harness_base::harness_base(const fw::collective_params& c, const harness_options& o)
+    : c_{c}, o_{o}, p_{c.f.tiles()}, slot_{fw::layout{c}.slot_bytes()} {
+  // Refuse runs too long to finish: ops and block ids handled grow as p * steps and
+  // p * steps * blocks per op (a ring all-gather on 65536 tiles is 4e9 messages).
+  {
+    const program probe{c, tile_id{0}};
+    const std::uint64_t ops = std::uint64_t{p_} * probe.steps();
+    const std::uint64_t ids = ops * probe.max_blocks();
+    if (ops > max_ops || ids > max_block_moves) {
+      std::ostringstream os;
+      os << "the run is too large for the " << o.model << " model: " << p_ << " tiles x "
+         << probe.steps() << " steps";
+      if (ids > max_block_moves) os << " x up to " << probe.max_blocks() << " blocks per message";
+      os << " (limits " << max_ops << " tile steps, " << max_block_moves
+         << " block moves); use fewer tiles or another algorithm";
+      throw input_error(os.str());
+    }
+  }
+  // Plan every tile and refuse runs that cannot fit in memory.
+  const bool prepost = o.exec.prepost;
+  plans_.resize(p_);
+  for (std::uint32_t t = 0; t < p_; ++t) {
+    plans_[t] = plan_tile(c, t, slot_);
+    const tile_plan& pl = plans_[t];
+    const std::uint64_t rx =
+        prepost ? pl.all_recv_bytes : dir_bytes(pl.max_recv) + std::uint64_t{pl.max_recv} * slot_;
+    memory_ += std::uint64_t{pl.peak_blocks} * slot_ + rx + dir_bytes(pl.max_send) +
+               std::uint64_t{pl.max_send} * slot_;
+    if (memory_ > o.memory_limit) {
+      std::ostringstream os;
+      os << "the run needs more than " << (o.memory_limit >> 20) << " MiB of tile memory (--bytes "
+         << c.bytes << " on " << p_ << " tiles); use fewer bytes or tiles";
+      throw input_error(os.str());
+    }
+  }
+  for (std::uint32_t t = 0; t < p_; ++t) {
+    auto m = std::make_unique<tile_memory>();
+    const tile_plan& pl = plans_[t];
+    const std::uint32_t cap = std::max<std::uint32_t>(pl.peak_blocks, 1);
+    m->arena.resize(std::size_t{cap} * slot_);
+    m->entries.resize(cap);
+    m->free_stack.resize(cap);
+    m->hash.resize(pow2_at_least(2 * cap));
+    m->store = block_store{m->arena, slot_, m->entries, m->free_stack, m->hash};
+    const program prog{c, tile_id{t}};
+    m->send_ids.resize(prog.max_blocks());
+    m->recv_ids.resize(prog.max_blocks());
+    m->tx.resize(dir_bytes(pl.max_send) + std::size_t{pl.max_send} * slot_);
+    m->rx.resize(prepost ? pl.all_recv_bytes
+                         : dir_bytes(pl.max_recv) + std::size_t{pl.max_recv} * slot_);
+    m->posted.resize(prepost ? pl.receiving_ops : 0);
+    if (!fw::load_initial(c, t, m->store) && setup_failure_.empty())
+      setup_failure_ = "tile " + std::to_string(t) + ": initial blocks do not fit its store";
+    mem_.push_back(std::move(m));
+  }
+  finished_.assign(p_, false);
+  finish_.assign(p_, 0);
+}
+
+void harness_base::note(std::uint32_t t, tile_state s, std::uint64_t now) {
+  if (s == tile_state::done && !finished_[t]) {
+    finished_[t] = true;
+    finish_[t] = now;
+    ++done_;
+  }
+  if (s == tile_state::failed && failed_ < 0) failed_ = t;
+}
+
+run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
+                                 const std::vector<drop_record>& drops,
+                                 const std::vector<msg_header>& unreceived,
+                                 const std::vector<tile_fault>& faults,
+                                 const std::vector<tile_wait>& waits,
+                                 const std::vector<std::uint64_t>& messages,
+                                 const std::vector<std::uint64_t>& bytes) {
+  run_outcome out;
+  out.memory_bytes = memory_;
+  out.tiles.resize(p_);
+  for (std::uint32_t t = 0; t < p_; ++t) {
+    out.tiles[t].finish = finish_[t];
+    out.tiles[t].messages = messages[t];
+    out.tiles[t].bytes = bytes[t];
+    out.tiles[t].peak_blocks = plans_[t].peak_blocks;
+    out.cycles = std::max(out.cycles, finish_[t]);
+  }
+  if (done_ < p_) out.cycles = now;  // where the run stopped
+  std::map<std::uint32_t, step_timing> steps;
+  for (const transfer_record& r : transfers) {
+    if (r.header.kind != msg_kind::data) {
+      ++out.control_messages;
+      continue;
+    }
+    ++out.data_messages;
+    auto [it, fresh] = steps.try_emplace(r.header.tag);
+    step_timing& s = it->second;
+    if (fresh) {
+      s.step = r.header.tag;
+      s.start = r.start;
+    }
+    s.start = std::min(s.start, r.start);
+    s.end = std::max(s.end, r.end);
+    ++s.messages;
+    s.bytes += r.header.bytes;
+  }
+  for (const auto& [k, s] : steps)
+    out.steps.push_back(s);
+  out.dropped = drops.size();
+
+  if (!setup_failure_.empty()) {
+    out.failure = setup_failure_;
+    return out;
+  }
+  if (failed_ >= 0) {
+    const auto t = static_cast<std::uint32_t>(failed_);
+    out.failure = fault_text(t, faults[t]);
+    return out;
+  }
+  if (done_ < p_) {
+    std::ostringstream os;
+    if (!drops.empty()) {
+      const drop_record& d = drops.front();
+      os << "tile " << d.header.dst << " lost block " << d.header.first_block << " from tile "
+         << d.header.src << " (step " << d.header.tag << ", cycle " << d.time
+         << "): a FORCED message arrived before its receive was posted";
+      if (drops.size() > 1) os << " (" << drops.size() << " messages dropped)";
+    } else {
+      os << "deadlock:";
+      std::uint32_t shown = 0;
+      for (std::uint32_t t = 0; t < p_ && shown < 8; ++t) {
+        if (finished_[t]) continue;
+        os << (shown == 0 ? " " : "; ") << "tile " << t << " waits for " << wait_text(waits[t]);
+        ++shown;
+      }
+      if (p_ - done_ > shown) os << "; ... (" << p_ - done_ << " tiles stuck)";
+    }
+    out.failure = os.str();
+    return out;
+  }
+  out.completed = true;
+  if (!unreceived.empty()) {
+    const msg_header& h = unreceived.front();
+    std::ostringstream os;
+    os << "tile " << h.dst << " was sent block " << h.first_block << " by tile " << h.src
+       << " (step " << h.tag << ") but never received it";
+    out.failure = os.str();
+    return out;
+  }
+  fold_cache expect{c_};
+  for (std::uint32_t t = 0; t < p_; ++t) {
+    const fw::mismatch m = fw::verify_tile(c_, t, mem_[t]->store, expect);
+    if (m.kind != fw::mismatch_kind::none) {
+      out.failure = mismatch_text(m);
+      return out;
+    }
+  }
+  out.verified = true;
+  return out;
+}
+
+}  // namespace tessera::nic
