@@ -175,26 +175,14 @@ class executor {
           if (!barrier_progress()) return tile_state::blocked;
           phase_ = phase::fetch;
           break;
-        case phase::pair: {
-          msg_header want{};
-          want.kind = msg_kind::pair;
-          want.src = op_.to;
-          want.tag = op_.step;
-          msg_header got{};
-          if (!nic_->take_control(want, got)) return tile_state::blocked;
+        case phase::pair:
+          if (!take_control(msg_kind::pair, op_.to, op_.step)) return tile_state::blocked;
           phase_ = phase::fetch;
           break;
-        }
-        case phase::await_ack: {
-          msg_header want{};
-          want.kind = msg_kind::ack;
-          want.src = op_.to;
-          want.tag = op_.step;
-          msg_header got{};
-          if (!nic_->take_control(want, got)) return tile_state::blocked;
+        case phase::await_ack:
+          if (!take_control(msg_kind::ack, op_.to, op_.step)) return tile_state::blocked;
           post_data();
           break;
-        }
         case phase::wait:
           if (!halves_done())
             return phase_ == phase::failed ? tile_state::failed : tile_state::blocked;
@@ -251,6 +239,16 @@ class executor {
     }
   }
 
+  // Consumes the control message of this kind from src with this tag, if it arrived.
+  bool take_control(msg_kind kind, std::uint32_t src, std::uint32_t tag) {
+    msg_header want{};
+    want.kind = kind;
+    want.src = src;
+    want.tag = tag;
+    msg_header got{};
+    return nic_->take_control(want, got);
+  }
+
   // A zero-byte control message; on a full NIC the tile fails.
   bool post_control(msg_kind kind, std::uint32_t dst, std::uint32_t tag) {
     msg_header h{};
@@ -304,12 +302,7 @@ class executor {
         if (!post_control(msg_kind::sync, (me_ + dist) % tiles(), tag)) return false;
         barrier_sent_ = true;
       }
-      msg_header want{};
-      want.kind = msg_kind::sync;
-      want.src = sub(me_, dist);
-      want.tag = tag;
-      msg_header got{};
-      if (!nic_->take_control(want, got)) return false;
+      if (!take_control(msg_kind::sync, sub(me_, dist), tag)) return false;
       ++barrier_round_;
       barrier_sent_ = false;
     }
