@@ -7,27 +7,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "cli_support.hpp"
 
 using nlohmann::json;
 
 namespace {
 
-struct result {
-  int code;
-  std::string out;
-  std::string err;
-};
+using tessera::test::one_line;
 
-result run(const std::vector<std::string>& argv) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = tessera::cli::run(argv, out, err);
-  return {code, out.str(), err.str()};
-}
-
-bool one_line(const std::string& s) {
-  return !s.empty() && s.back() == '\n' && s.find('\n') == s.size() - 1;
+tessera::test::cli_result run(const std::vector<std::string>& argv) {
+  return tessera::test::run_cli(argv);
 }
 
 std::string temp_file(const std::string& name, const std::string& text) {

@@ -3,32 +3,21 @@
 // (../shared/seeds/001_7cf2891e56d981e0.txt) and one-line errors for bad input.
 #include <catch2/catch.hpp>
 
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "cli_support.hpp"
 
 using nlohmann::json;
 
 namespace {
 
-struct result {
-  int code;
-  std::string out;
-  std::string err;
-};
+using tessera::test::one_line;
 
-result run(std::vector<std::string> argv) {
+// `tessera run ...`
+tessera::test::cli_result run(std::vector<std::string> argv) {
   argv.insert(argv.begin(), "run");
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = tessera::cli::run(argv, out, err);
-  return {code, out.str(), err.str()};
-}
-
-bool one_line(const std::string& s) {
-  return !s.empty() && s.back() == '\n' && s.find('\n') == s.size() - 1;
+  return tessera::test::run_cli(argv);
 }
 
 }  // namespace
@@ -171,10 +160,9 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
 }
 
 TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]") {
-  std::ostringstream out;
-  std::ostringstream err;
-  REQUIRE(tessera::cli::run({"reproduce", "thakur", "--json"}, out, err) == 0);
-  const auto j = json::parse(out.str());
+  const auto res = tessera::test::run_cli({"reproduce", "thakur", "--json"});
+  REQUIRE(res.code == 0);
+  const auto j = json::parse(res.out);
   REQUIRE(j["rows"].size() == 125);  // Tables 2-6, 5 x 5 cells each
   for (const auto& r : j["rows"]) {
     CHECK(r.contains("paper"));
@@ -187,8 +175,7 @@ TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]"
   CHECK(j["tables"].size() == 5);
   CHECK(j["fit"]["alpha_us"].get<double>() > 0);
 
-  std::ostringstream o2;
-  std::ostringstream e2;
-  CHECK(tessera::cli::run({"reproduce", "bokhari"}, o2, e2) == 2);
-  CHECK(e2.str() == "tessera: paper 'bokhari' has nothing to reproduce yet (available: thakur)\n");
+  const auto bad = tessera::test::run_cli({"reproduce", "bokhari"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "tessera: paper 'bokhari' has nothing to reproduce yet (available: thakur)\n");
 }
