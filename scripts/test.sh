@@ -26,4 +26,4 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON
   -DTESSERA_HOST_ONLY=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan -j "$jobs" --output-on-failure -L 'unit|firmware|analytic|cli'
+  ctest --test-dir build-asan -j "$jobs" --output-on-failure -L 'unit|firmware|analytic|cli|net'

@@ -1,0 +1,290 @@
+#include "tessera/net/circuit_engine.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "tessera/runtime/routing.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::net {
+
+void validate(const circuit_params& p) {
+  constexpr cycle_t big = cycle_t{1} << 40;
+  if (p.xi > big) throw input_error("circuit xi " + std::to_string(p.xi) + " exceeds 2^40 cycles");
+  if (p.control_xi > big)
+    throw input_error("circuit control_xi " + std::to_string(p.control_xi) +
+                      " exceeds 2^40 cycles");
+  if (p.tau > big)
+    throw input_error("circuit tau " + std::to_string(p.tau) + " exceeds 2^40 cycles");
+  if (p.width == 0 || p.width > 4096)
+    throw input_error("circuit width " + std::to_string(p.width) + " is not 1..4096 bytes");
+  if (p.retry == 0 || p.retry > big)
+    throw input_error("circuit retry " + std::to_string(p.retry) + " is not 1..2^40 cycles");
+}
+
+circuit_engine::circuit_engine(const fabric& f, circuit_params p) : f_{f}, p_{p}, src_(f.tiles()) {
+  if (f.kind != fabric_kind::hypercube)
+    throw input_error("circuit switching needs a hypercube fabric");
+  validate(p);
+  links_.resize(std::size_t{f.tiles()} * f.ports());
+  is_dirty_.assign(links_.size(), false);
+}
+
+std::uint64_t circuit_engine::elements(const xfer& x) const {
+  if (x.control || x.bytes == 0) return 1;
+  return (x.bytes + p_.width - 1) / p_.width;
+}
+
+std::uint32_t circuit_engine::alloc(const xfer& x) {
+  std::uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(msgs_.size());
+    msgs_.emplace_back();
+  }
+  message& m = msgs_[slot];
+  m.x = x;
+  m.st = stage::queued;
+  m.held = 0;
+  m.path.clear();
+  for_each_hop(f_, tile_id{x.src}, tile_id{x.dst}, [&](link_id l) { m.path.push_back(l.value()); });
+  return slot;
+}
+
+void circuit_engine::inject(const xfer& x, cycle_t now) {
+  (void)now;
+  const std::uint32_t slot = alloc(x);
+  src_[x.src].queue.push_back(slot);
+  start_dirty_.push_back(x.src);
+  ++live_;
+}
+
+void circuit_engine::try_start(std::uint32_t tile, cycle_t now) {
+  source& s = src_[tile];
+  while (!s.queue.empty()) {
+    message& m = msgs_[s.queue.front()];
+    if (s.active > 0) {
+      // Pre-setup: only beside a message that is already streaming, and only when
+      // the first link of the new path is free (Boppana §3.3).
+      if (!p_.presetup || s.active > 1 || s.streaming == none) break;
+      if (!m.path.empty() && links_[m.path.front()].holder != none) break;
+    }
+    const std::uint32_t slot = s.queue.front();
+    s.queue.pop_front();
+    ++s.active;
+    m.st = stage::startup;
+    if (listener_ != nullptr) listener_->started(m.x.id, now);
+    events_.push(now + (m.x.control ? p_.control_xi : p_.xi), event{ev_kind::startup_done, slot});
+  }
+}
+
+void circuit_engine::request(std::uint32_t slot, cycle_t now) {
+  message& m = msgs_[slot];
+  m.st = stage::waiting;
+  m.requested = now;
+  const std::uint32_t li = m.path[m.held];
+  link& l = links_[li];
+  l.waiting.push_back(slot);
+  l.max_queue = std::max(l.max_queue, static_cast<std::uint32_t>(l.waiting.size()));
+  if (!is_dirty_[li]) {
+    is_dirty_[li] = true;
+    dirty_.push_back(li);
+  }
+}
+
+std::size_t circuit_engine::pick(const link& l, const std::vector<std::uint32_t>& cands) const {
+  const std::uint32_t p = f_.tiles();
+  std::size_t best = 0;
+  auto key = [&](std::uint32_t slot) {
+    const message& m = msgs_[slot];
+    switch (p_.arbitration) {
+      case circuit_arbitration::fifo:
+        return std::make_pair(m.requested, std::uint64_t{m.x.src});
+      case circuit_arbitration::round_robin:
+        return std::make_pair(cycle_t{(m.x.src + p - l.rr) % p}, m.x.id);
+      case circuit_arbitration::lowest_id:
+        break;
+    }
+    return std::make_pair(cycle_t{m.x.src}, m.x.id);
+  };
+  for (std::size_t i = 1; i < cands.size(); ++i) {
+    if (key(cands[i]) < key(cands[best])) best = i;
+  }
+  return best;
+}
+
+void circuit_engine::grant(std::uint32_t li, std::uint32_t slot, cycle_t now) {
+  link& l = links_[li];
+  message& m = msgs_[slot];
+  l.holder = slot;
+  l.since = now;
+  ++l.messages;
+  const cycle_t waited = now - m.requested;
+  if (waited > 0) {
+    ++cont_.blocked;
+    cont_.blocked_cycles += waited;
+    cont_.max_blocked = std::max(cont_.max_blocked, waited);
+  }
+  ++m.held;
+  m.st = stage::setup;
+  events_.push(now + p_.tau, event{ev_kind::header_hop, slot});
+}
+
+void circuit_engine::release_all(std::uint32_t slot, cycle_t now) {
+  message& m = msgs_[slot];
+  for (std::uint32_t j = 0; j < m.held; ++j) {
+    const std::uint32_t li = m.path[j];
+    link& l = links_[li];
+    l.busy += now - l.since;
+    l.holder = none;
+    if (!is_dirty_[li]) {
+      is_dirty_[li] = true;
+      dirty_.push_back(li);
+    }
+    start_dirty_.push_back(li / f_.ports());  // that tile's next message may pre-set up
+  }
+  m.held = 0;
+}
+
+void circuit_engine::arbitrate(cycle_t now) {
+  std::vector<std::uint32_t> starts;
+  starts.swap(start_dirty_);
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  for (const std::uint32_t t : starts)
+    try_start(t, now);
+
+  std::vector<std::uint32_t> work;
+  work.swap(dirty_);
+  std::sort(work.begin(), work.end());
+  for (const std::uint32_t li : work) {
+    is_dirty_[li] = false;
+    link& l = links_[li];
+    if (l.waiting.empty()) continue;
+    if (p_.blocking == circuit_blocking::hold_wait) {
+      if (l.holder != none) continue;
+      const std::size_t w = pick(l, l.waiting);
+      const std::uint32_t slot = l.waiting[w];
+      l.waiting.erase(l.waiting.begin() + static_cast<std::ptrdiff_t>(w));
+      if (p_.arbitration == circuit_arbitration::round_robin)
+        l.rr = (msgs_[slot].x.src + 1) % f_.tiles();
+      grant(li, slot, now);
+      continue;
+    }
+    // Release and retry: one winner if the link is free, everyone else backs off.
+    std::vector<std::uint32_t> losers;
+    losers.swap(l.waiting);
+    if (l.holder == none) {
+      const std::size_t w = pick(l, losers);
+      const std::uint32_t slot = losers[w];
+      losers.erase(losers.begin() + static_cast<std::ptrdiff_t>(w));
+      if (p_.arbitration == circuit_arbitration::round_robin)
+        l.rr = (msgs_[slot].x.src + 1) % f_.tiles();
+      grant(li, slot, now);
+    }
+    for (const std::uint32_t slot : losers) {
+      release_all(slot, now);
+      msgs_[slot].st = stage::retrying;
+      ++cont_.retries;
+      events_.push(now + p_.retry, event{ev_kind::retry, slot});
+    }
+  }
+  // Releases by losers can free links others wait for: settle them in this cycle too.
+  if (!dirty_.empty() || !start_dirty_.empty()) {
+    bool pending = !start_dirty_.empty();
+    for (const std::uint32_t li : dirty_) {
+      const link& l = links_[li];
+      if (!l.waiting.empty() && l.holder == none) pending = true;
+    }
+    if (pending) arbitrate(now);
+  }
+}
+
+void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
+  message& m = msgs_[slot];
+  source& s = src_[m.x.src];
+  m.st = stage::streaming;
+  const cycle_t begin = std::max(now, s.last_tail);
+  const cycle_t tail = begin + m.path.size() + elements(m.x) - 1;
+  s.last_tail = tail;
+  s.streaming = slot;
+  start_dirty_.push_back(m.x.src);
+  events_.push(tail, event{ev_kind::tail, slot});
+}
+
+void circuit_engine::fire(cycle_t now) {
+  event e{};
+  while (events_.pop_due(now, e)) {
+    message& m = msgs_[e.slot];
+    switch (e.kind) {
+      case ev_kind::startup_done:
+      case ev_kind::header_hop:
+      case ev_kind::retry:
+        if (m.held == m.path.size()) {
+          setup_complete(e.slot, now);
+        } else {
+          request(e.slot, now);
+        }
+        break;
+      case ev_kind::tail: {
+        release_all(e.slot, now);
+        source& s = src_[m.x.src];
+        --s.active;
+        if (s.streaming == e.slot) s.streaming = none;
+        start_dirty_.push_back(m.x.src);
+        const std::uint64_t id = m.x.id;
+        m.st = stage::queued;
+        free_.push_back(e.slot);
+        --live_;
+        if (listener_ != nullptr) listener_->delivered(id, now);
+        break;
+      }
+    }
+  }
+}
+
+std::vector<link_stat> circuit_engine::links() const {
+  std::vector<link_stat> out;
+  const std::uint32_t d = f_.ports();
+  for (std::uint32_t li = 0; li < links_.size(); ++li) {
+    const link& l = links_[li];
+    if (l.messages == 0) continue;
+    const std::uint32_t from = li / d;
+    const std::uint32_t dim = li % d;
+    out.push_back(link_stat{from, from ^ (1U << dim), "dim " + std::to_string(dim), l.busy,
+                            l.messages, l.max_queue});
+  }
+  return out;
+}
+
+std::vector<std::string> circuit_engine::stuck() const {
+  std::vector<std::string> out;
+  std::vector<bool> is_free(msgs_.size(), false);
+  for (const std::uint32_t s : free_)
+    is_free[s] = true;
+  for (std::uint32_t slot = 0; slot < msgs_.size(); ++slot) {
+    if (is_free[slot]) continue;
+    const message& m = msgs_[slot];
+    std::string s = "message " + std::to_string(m.x.src) + "->" + std::to_string(m.x.dst);
+    if (m.st == stage::waiting) {
+      const std::uint32_t li = m.path[m.held];
+      const std::uint32_t from = li / f_.ports();
+      s += " waits for link " + std::to_string(from) + "->" +
+           std::to_string(from ^ (1U << (li % f_.ports())));
+      if (links_[li].holder != none) {
+        const message& h = msgs_[links_[li].holder];
+        s += " held by " + std::to_string(h.x.src) + "->" + std::to_string(h.x.dst);
+      }
+    } else if (m.st == stage::queued) {
+      s += " is queued at its source";
+    } else {
+      s += " is in progress";
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace tessera::net
