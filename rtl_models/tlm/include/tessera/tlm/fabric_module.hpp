@@ -1,0 +1,63 @@
+// The fabric on the TLM platform: NICs bind to its multi-sockets in tile order, and
+// it drives a timing engine (rtl_models/net) with the protocol of engine.hpp. One
+// SC_METHOD steps the engine: it waits until the current time is quiet (no process
+// runnable, no delta notification pending: every tile has reacted to the last
+// deliveries and posted what it will post), then fires the engine's events, lets
+// the tiles react, and arbitrates. So ties are settled by the engine's rules and
+// never by SystemC's process order. The method sleeps until the engine's next event
+// or the next posted message.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <systemc>
+#include <tlm>
+
+#include "tessera/net/engine.hpp"
+#include "tessera/nic/harness.hpp"
+#include "tessera/tlm/msg_link.hpp"
+
+namespace tessera::tlm_models {
+
+class fabric_module : public sc_core::sc_module, private net::listener {
+ public:
+  SC_HAS_PROCESS(fabric_module);
+
+  tlm_utils::multi_passthrough_target_socket<fabric_module> in;      // from each NIC
+  tlm_utils::multi_passthrough_initiator_socket<fabric_module> out;  // to each NIC
+
+  fabric_module(const sc_core::sc_module_name& name, net::engine& engine);
+
+  // Every message that reached its destination, in delivery order.
+  [[nodiscard]] const std::vector<nic::transfer_record>& transfers() const { return log_; }
+  [[nodiscard]] std::uint64_t in_flight() const { return pending_.size(); }
+  [[nodiscard]] std::uint64_t last_activity() const { return last_; }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void step();
+  void started(std::uint64_t id, net::cycle_t t) override;
+  void delivered(std::uint64_t id, net::cycle_t t) override;
+
+  struct pending {
+    tlm::tlm_generic_payload* gp{nullptr};
+    std::uint64_t start{0};
+  };
+
+  net::engine& engine_;
+  std::unordered_map<std::uint64_t, pending> pending_;
+  std::vector<nic::transfer_record> log_;
+  sc_core::sc_event wake_;
+  bool dirty_{false};
+  std::uint64_t last_{0};
+};
+
+}  // namespace tessera::tlm_models

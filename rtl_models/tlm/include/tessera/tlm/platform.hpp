@@ -1,0 +1,60 @@
+// The TLM platform: one SC_THREAD tile per fabric node running the tile runtime's
+// executor over its tlm_nic, all NICs bound to one fabric_module that drives the
+// chosen timing engine. SystemC elaborates once per process, so a process runs one
+// platform (the CLI does; tests run one case per process).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/firmware/collective.hpp"
+#include "tessera/net/alphabeta_engine.hpp"
+#include "tessera/net/circuit_engine.hpp"
+#include "tessera/net/engine.hpp"
+#include "tessera/net/torus_engine.hpp"
+#include "tessera/nic/harness.hpp"
+#include "tessera/runtime/fabric.hpp"
+#include "tessera/runtime/message.hpp"
+
+namespace tessera::tlm_models {
+
+enum class switching : std::uint8_t { ideal, circuit, store_forward };
+
+const char* switching_name(switching s);
+bool parse_switching(std::string_view s, switching& out);
+// mesh: wormhole (when built), hypercube: circuit, torus and ring: store-forward.
+switching default_switching(const fabric& f);
+
+struct platform_options {
+  switching sw{switching::ideal};
+  net::alphabeta_params ideal{};
+  net::circuit_params circuit{};
+  net::torus_params torus{};
+  protocol proto{protocol::raw};
+  std::uint64_t unforced_threshold{100};
+  bool prepost{false};
+  std::uint64_t memory_limit{std::uint64_t{4} << 30};
+  std::uint64_t max_cycles{std::uint64_t{1} << 50};  // a run still going then fails
+};
+
+struct platform_outcome {
+  nic::run_outcome run;
+  std::vector<nic::transfer_record> transfers;
+  std::vector<net::link_stat> links;
+  net::contention_stat contention{};
+};
+
+// Throws input_error for a switching the fabric cannot have and for parameters out
+// of range.
+std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o);
+
+// Cycles one m-byte message takes over one hop with nothing else on the fabric: the
+// length of the stable algorithm's idle slot (Bokhari §5).
+std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes);
+
+// Runs the collective; every tile's data is verified as in nic::harness.
+platform_outcome run_collective(const fw::collective_params& c, const platform_options& o);
+
+}  // namespace tessera::tlm_models

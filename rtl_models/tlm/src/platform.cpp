@@ -1,0 +1,164 @@
+#include "tessera/tlm/platform.hpp"
+
+#include <string>
+
+#include "tessera/schedule/errors.hpp"
+#include "tessera/tlm/fabric_module.hpp"
+#include "tessera/tlm/tile_nic.hpp"
+
+namespace tessera::tlm_models {
+
+const char* switching_name(switching s) {
+  switch (s) {
+    case switching::ideal:
+      return "ideal";
+    case switching::circuit:
+      return "circuit";
+    case switching::store_forward:
+      return "store-forward";
+  }
+  return "?";
+}
+
+bool parse_switching(std::string_view s, switching& out) {
+  for (const switching v : {switching::ideal, switching::circuit, switching::store_forward}) {
+    if (s == switching_name(v)) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+switching default_switching(const fabric& f) {
+  switch (f.kind) {
+    case fabric_kind::hypercube:
+      return switching::circuit;
+    case fabric_kind::torus:
+    case fabric_kind::ring:
+      return switching::store_forward;
+    case fabric_kind::mesh:
+      break;
+  }
+  return switching::ideal;
+}
+
+std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
+  switch (o.sw) {
+    case switching::ideal:
+      return std::make_unique<net::alphabeta_engine>(f.tiles(), o.ideal);
+    case switching::circuit:
+      return std::make_unique<net::circuit_engine>(f, o.circuit);
+    case switching::store_forward:
+      return std::make_unique<net::torus_engine>(f, o.torus);
+  }
+  throw input_error("unknown switching");
+}
+
+std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {
+  switch (o.sw) {
+    case switching::ideal:
+      return o.ideal.ts + o.ideal.tw * bytes;
+    case switching::circuit: {
+      const std::uint64_t k = bytes == 0 ? 1 : (bytes + o.circuit.width - 1) / o.circuit.width;
+      return o.circuit.xi + o.circuit.tau + 1 + k - 1;
+    }
+    case switching::store_forward: {
+      if (o.torus.packet_bytes == 0 || bytes <= o.torus.packet_bytes)
+        return o.torus.beta + o.torus.tau * bytes;
+      const std::uint64_t q = (bytes + o.torus.packet_bytes - 1) / o.torus.packet_bytes;
+      return q * o.torus.beta + o.torus.tau * bytes;
+    }
+  }
+  return 0;
+}
+
+namespace {
+
+using harness_t = nic::collective_harness<tlm_nic>;
+
+class tile_module : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(tile_module);
+
+  tile_module(const sc_core::sc_module_name& name, std::uint32_t t, harness_t& h, tlm_nic& n)
+      : sc_core::sc_module(name), t_{t}, h_{&h}, nic_{&n} {
+    SC_THREAD(run);
+  }
+
+ private:
+  void run() {
+    while (true) {
+      const tile_state s = h_->poll(t_, now_cycles());
+      if (s == tile_state::failed) {
+        sc_core::sc_stop();
+        return;
+      }
+      if (s == tile_state::done) return;
+      sc_core::wait(nic_->changed());
+    }
+  }
+
+  std::uint32_t t_;
+  harness_t* h_;
+  tlm_nic* nic_;
+};
+
+void quiet_systemc() {
+  // The CLI prints JSON on stdout: SystemC's own info messages must not mix in.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+}
+
+}  // namespace
+
+platform_outcome run_collective(const fw::collective_params& c, const platform_options& o) {
+  nic::harness_options ho;
+  ho.exec.proto = o.proto;
+  ho.exec.unforced_threshold = o.unforced_threshold;
+  ho.exec.prepost = o.prepost;
+  ho.exec.idle_cycles = one_hop_cycles(o, c.bytes);
+  ho.memory_limit = o.memory_limit;
+  ho.model = "tlm";
+  std::unique_ptr<net::engine> engine = make_engine(c.f, o);
+  harness_t h{c, ho};
+  const std::uint32_t p = h.tiles();
+
+  quiet_systemc();
+  fabric_module fab{"fabric", *engine};
+  std::vector<std::unique_ptr<tlm_nic>> nics;
+  std::vector<std::unique_ptr<tile_module>> tiles;
+  nics.reserve(p);
+  tiles.reserve(p);
+  for (std::uint32_t t = 0; t < p; ++t) {
+    nics.push_back(std::make_unique<tlm_nic>(("nic_" + std::to_string(t)).c_str(), t, p));
+    nics.back()->out.bind(fab.in);
+    fab.out.bind(nics.back()->in);
+    h.attach(t, *nics.back());
+  }
+  for (std::uint32_t t = 0; t < p; ++t) {
+    tiles.push_back(
+        std::make_unique<tile_module>(("tile_" + std::to_string(t)).c_str(), t, h, *nics[t]));
+  }
+  sc_core::sc_start(cycles(o.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+
+  std::vector<nic::drop_record> drops;
+  std::vector<msg_header> unreceived;
+  for (const auto& n : nics) {
+    drops.insert(drops.end(), n->drops().begin(), n->drops().end());
+    for (const nic::message& m : n->endpoint().unreceived())
+      unreceived.push_back(m.header);
+  }
+  platform_outcome out;
+  out.run = h.finish(now_cycles(), fab.transfers(), drops, unreceived);
+  if (!h.failed() && h.done() < p && now_cycles() >= o.max_cycles) {
+    out.run.failure = "the run did not finish within " + std::to_string(o.max_cycles) +
+                      " cycles (--param max_cycles)";
+  }
+  out.transfers = fab.transfers();
+  out.links = engine->links();
+  out.contention = engine->contention();
+  return out;
+}
+
+}  // namespace tessera::tlm_models
