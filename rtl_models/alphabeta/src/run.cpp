@@ -9,6 +9,7 @@ run_outcome run_collective(const fw::collective_params& c, const run_options& op
   ho.exec.proto = opt.proto;
   ho.exec.unforced_threshold = opt.unforced_threshold;
   ho.exec.prepost = opt.prepost;
+  ho.exec.send_ahead = opt.send_ahead;
   ho.exec.idle_cycles = opt.prm.ts + opt.prm.tw * c.bytes;  // Bokhari §5: one transmission
   ho.memory_limit = opt.memory_limit;
   nic::collective_harness<ab_nic> h{c, ho};

@@ -191,8 +191,8 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
     const tile_plan& pl = plans_[t];
     const std::uint64_t rx =
         prepost ? pl.all_recv_bytes : dir_bytes(pl.max_recv) + std::uint64_t{pl.max_recv} * slot_;
-    memory_ += std::uint64_t{pl.peak_blocks} * slot_ + rx + dir_bytes(pl.max_send) +
-               std::uint64_t{pl.max_send} * slot_;
+    const std::uint64_t tx = dir_bytes(pl.max_send) + std::uint64_t{pl.max_send} * slot_;
+    memory_ += std::uint64_t{pl.peak_blocks} * slot_ + rx + tx * (o.exec.send_ahead ? 2 : 1);
     if (memory_ > o.memory_limit) {
       std::ostringstream os;
       os << "the run needs more than " << (o.memory_limit >> 20) << " MiB of tile memory (--bytes "
@@ -216,6 +216,11 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
     m->rx.resize(prepost ? pl.all_recv_bytes
                          : dir_bytes(pl.max_recv) + std::size_t{pl.max_recv} * slot_);
     m->posted.resize(prepost ? pl.receiving_ops : 0);
+    if (o.exec.send_ahead) {
+      m->ahead_send_ids.resize(prog.max_blocks());
+      m->ahead_recv_ids.resize(prog.max_blocks());
+      m->ahead_tx.resize(m->tx.size());
+    }
     if (!fw::load_initial(c, t, m->store) && setup_failure_.empty())
       setup_failure_ = "tile " + std::to_string(t) + ": initial blocks do not fit its store";
     mem_.push_back(std::move(m));

@@ -117,6 +117,7 @@ platform_outcome run_collective(const fw::collective_params& c, const platform_o
   ho.exec.proto = o.proto;
   ho.exec.unforced_threshold = o.unforced_threshold;
   ho.exec.prepost = o.prepost;
+  ho.exec.send_ahead = o.send_ahead || (o.sw == switching::circuit && o.circuit.presetup);
   ho.exec.idle_cycles = one_hop_cycles(o, c.bytes);
   ho.memory_limit = o.memory_limit;
   ho.model = "tlm";

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/ids.hpp"
@@ -33,6 +34,11 @@ struct executor_config {
   elem_type type{elem_type::u32};
   reduce_op rop{reduce_op::sum};
   std::uint64_t idle_cycles{0};  // length of an idle op
+  // Post the next op's send while the current op's send is still in flight, when
+  // the next op sends only blocks already held (raw and FORCED; UNFORCED must
+  // reserve first). Lets a circuit NIC set up the next path early (Boppana §3.3).
+  // Needs the ahead_* buffers.
+  bool send_ahead{false};
 };
 
 enum class tile_error : std::uint8_t {
@@ -117,6 +123,10 @@ class executor {
     std::span<std::byte> tx;        // directory + bytes of the largest send
     std::span<std::byte> rx;        // largest receive; with prepost, all receives
     std::span<posted_recv> posted;  // with prepost: one per receiving op
+    // send_ahead only: the same three for the op whose send went out early.
+    std::span<block_id> ahead_send_ids{};
+    std::span<block_id> ahead_recv_ids{};
+    std::span<std::byte> ahead_tx{};
   };
 
   executor(tile_id me, Nic& nic, Program program, block_store& store, buffers b,
@@ -163,6 +173,10 @@ class executor {
           }
           break;
         case phase::fetch:
+          if (ahead_) {
+            take_ahead();
+            break;
+          }
           op_ = op{};
           if (!prog_.next(op_, buf_.send_ids, buf_.recv_ids)) {
             phase_ = phase::done;
@@ -184,6 +198,7 @@ class executor {
           post_data();
           break;
         case phase::wait:
+          try_send_ahead();
           if (!halves_done())
             return phase_ == phase::failed ? tile_state::failed : tile_state::blocked;
           finish_op();
@@ -368,41 +383,110 @@ class executor {
     return true;
   }
 
-  // Copies the directory and the blocks of the send half into tx.
-  bool gather() {
-    std::size_t at = dir_bytes(op_.send_count);
-    if (at > buf_.tx.size()) return fail(tile_error::buffer_small);
-    for (std::uint32_t i = 0; i < op_.send_count; ++i) {
-      const std::uint32_t id = buf_.send_ids[i].value();
+  // Copies the directory and the blocks of o's send half into tx; `bad` names the
+  // block at fault.
+  tile_error pack(const op& o, std::span<const block_id> ids, std::span<std::byte> tx,
+                  std::size_t& bytes, std::size_t& used, std::uint32_t& bad) const {
+    std::size_t at = dir_bytes(o.send_count);
+    bad = 0;
+    if (at > tx.size()) return tile_error::buffer_small;
+    for (std::uint32_t i = 0; i < o.send_count; ++i) {
+      const std::uint32_t id = ids[i].value();
+      bad = id;
       const std::span<std::byte> b = store_->find(id);
-      if (b.data() == nullptr && !store_->contains(id)) return fail(tile_error::block_not_held, id);
-      if (at + b.size() > buf_.tx.size()) return fail(tile_error::buffer_small, id);
-      write_dir(buf_.tx.data(), i, dir_entry{id, static_cast<std::uint32_t>(b.size())});
-      if (!b.empty()) std::memcpy(buf_.tx.data() + at, b.data(), b.size());
+      if (b.data() == nullptr && !store_->contains(id)) return tile_error::block_not_held;
+      if (at + b.size() > tx.size()) return tile_error::buffer_small;
+      write_dir(tx.data(), i, dir_entry{id, static_cast<std::uint32_t>(b.size())});
+      if (!b.empty()) std::memcpy(tx.data() + at, b.data(), b.size());
       at += b.size();
     }
-    tx_bytes_ = at - dir_bytes(op_.send_count);
-    tx_used_ = at;
+    bytes = at - dir_bytes(o.send_count);
+    used = at;
+    return tile_error::none;
+  }
+
+  bool gather() {
+    std::uint32_t bad = 0;
+    const tile_error e = pack(op_, buf_.send_ids, buf_.tx, tx_bytes_, tx_used_, bad);
+    if (e != tile_error::none) return fail(e, bad);
     return true;
   }
 
-  void post_data() {
+  nic_handle post(const op& o, std::span<const block_id> ids, std::span<const std::byte> payload,
+                  std::size_t bytes) {
     msg_header h{};
     h.src = me_;
-    h.dst = op_.to;
+    h.dst = o.to;
     h.kind = msg_kind::data;
     h.proto = cfg_.proto;
-    h.tag = op_.step;
-    h.blocks = op_.send_count;
-    h.first_block = op_.send_count > 0 ? buf_.send_ids[0].value() : 0;
-    h.bytes = tx_bytes_;
-    send_ = nic_->post_send(h, buf_.tx.first(tx_used_));
+    h.tag = o.step;
+    h.blocks = o.send_count;
+    h.first_block = o.send_count > 0 ? ids[0].value() : 0;
+    h.bytes = bytes;
+    const nic_handle hd = nic_->post_send(h, payload);
+    if (hd != no_handle) {
+      ++messages_;
+      bytes_ += bytes;
+    }
+    return hd;
+  }
+
+  void post_data() {
+    send_ = post(op_, buf_.send_ids, buf_.tx.first(tx_used_), tx_bytes_);
     if (send_ == no_handle) {
       fail(tile_error::nic_full);
       return;
     }
-    ++messages_;
-    bytes_ += tx_bytes_;
+    phase_ = phase::wait;
+  }
+
+  // Posts the next op's send now if it can go early (see executor_config). Anything
+  // that stops it (blocks not held yet, no room) just leaves the op for later.
+  void try_send_ahead() {
+    if (!cfg_.send_ahead || ahead_ || ahead_end_ || send_ == no_handle) return;
+    if (cfg_.proto == protocol::unforced || buf_.ahead_tx.empty()) return;
+    Program look = prog_;
+    op o{};
+    if (!look.next(o, buf_.ahead_send_ids, buf_.ahead_recv_ids)) {
+      ahead_end_ = true;
+      return;
+    }
+    if (o.kind != op_kind::send && o.kind != op_kind::exchange && o.kind != op_kind::sendrecv)
+      return;
+    for (std::uint32_t i = 0; i < o.send_count; ++i) {
+      const std::uint32_t id = buf_.ahead_send_ids[i].value();
+      if (!store_->contains(id)) return;
+      // A block the current op is still receiving into (a combining receive) holds
+      // an old value until that op finishes.
+      if (op_.receives()) {
+        for (std::uint32_t j = 0; j < op_.recv_count; ++j) {
+          if (buf_.recv_ids[j].value() == id) return;
+        }
+      }
+    }
+    std::size_t bytes = 0;
+    std::size_t used = 0;
+    std::uint32_t bad = 0;
+    if (pack(o, buf_.ahead_send_ids, buf_.ahead_tx, bytes, used, bad) != tile_error::none) return;
+    const nic_handle hd = post(o, buf_.ahead_send_ids, buf_.ahead_tx.first(used), bytes);
+    if (hd == no_handle) return;
+    prog_ = look;
+    ahead_ = true;
+    ahead_op_ = o;
+    ahead_send_ = hd;
+  }
+
+  // Makes the op whose send went early the current one.
+  void take_ahead() {
+    std::swap(buf_.send_ids, buf_.ahead_send_ids);
+    std::swap(buf_.recv_ids, buf_.ahead_recv_ids);
+    std::swap(buf_.tx, buf_.ahead_tx);
+    op_ = ahead_op_;
+    ++op_index_;
+    ahead_ = false;
+    send_ = ahead_send_;
+    recv_ = delay_ = no_handle;
+    if (op_.receives() && !post_receive()) return;
     phase_ = phase::wait;
   }
 
@@ -514,6 +598,10 @@ class executor {
   std::span<std::byte> landing_{};
   std::size_t tx_bytes_{0};
   std::size_t tx_used_{0};
+  bool ahead_{false};      // ahead_op_'s send is posted
+  bool ahead_end_{false};  // the program has no op left to send early
+  op ahead_op_{};
+  nic_handle ahead_send_{no_handle};
   std::uint32_t posted_count_{0};
   std::uint32_t posted_next_{0};
   std::uint32_t barrier_seq_{0};

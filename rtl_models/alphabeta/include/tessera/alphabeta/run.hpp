@@ -18,7 +18,8 @@ struct run_options {
   params prm{};
   protocol proto{protocol::raw};
   std::uint64_t unforced_threshold{100};
-  bool prepost{false};  // post every receive, then a global barrier (Bokhari §5)
+  bool prepost{false};     // post every receive, then a global barrier (Bokhari §5)
+  bool send_ahead{false};  // post the next op's send early (executor_config)
   // Memory all tiles together may use (blocks, buffers); above it the run is refused.
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
 };

@@ -90,6 +90,9 @@ struct tile_memory {
   std::vector<std::byte> tx;
   std::vector<std::byte> rx;
   std::vector<posted_recv> posted;
+  std::vector<block_id> ahead_send_ids;  // send_ahead only
+  std::vector<block_id> ahead_recv_ids;
+  std::vector<std::byte> ahead_tx;
   block_store store;
 };
 
@@ -142,7 +145,8 @@ class collective_harness : public harness_base {
   void attach(std::uint32_t t, Nic& nic) {
     if (ex_.size() <= t) ex_.resize(t + 1);
     tile_memory& m = *mem_[t];
-    typename exec::buffers b{m.send_ids, m.recv_ids, m.tx, m.rx, m.posted};
+    typename exec::buffers b{m.send_ids,       m.recv_ids,       m.tx,      m.rx, m.posted,
+                             m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx};
     executor_config cfg = o_.exec;
     cfg.tiles = p_;
     cfg.type = c_.type;

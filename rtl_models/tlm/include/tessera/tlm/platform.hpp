@@ -35,6 +35,7 @@ struct platform_options {
   protocol proto{protocol::raw};
   std::uint64_t unforced_threshold{100};
   bool prepost{false};
+  bool send_ahead{false};  // implied by circuit.presetup (the NIC needs the next message)
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
   std::uint64_t max_cycles{std::uint64_t{1} << 50};  // a run still going then fails
 };
