@@ -8,24 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
+
 namespace {
 
-struct proc {
-  int code;
-  std::string out;
-};
+using proc = tessera::test::cli_result;
 
 proc run_binary(const std::string& args) {
-  const std::string cmd = std::string(TESSERA_CLI) + " " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return tessera::test::run_binary(args);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 // (../shared/seeds/001_7cf2891e56d981e0.txt) and one-line errors for bad input.
 #include <catch2/catch.hpp>
 
-
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -145,8 +144,12 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
         "tessera: --shift 8 is not between 1 and 7 (p = 8)\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--protocol", "lazy"}) ==
         "tessera: --protocol 'lazy' is not raw, forced or unforced\n");
-  CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--model", "tlm"}) ==
-        "tessera: --model 'tlm' is not available in this build (models: alphabeta)\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--model", "warp"}) ==
+        "tessera: --model 'warp' is not a model (alphabeta, tlm)\n");
+  CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--switching", "circuit"}) ==
+        "tessera: --switching needs --model tlm\n");
+  CHECK(err({"--fabric", "ring:8", "--pattern", "p.json"}) ==
+        "tessera: --pattern needs --model tlm\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--param", "alpha=3"}) ==
         "tessera: --param 'alpha' is not a parameter of the alphabeta model (ts, tw, "
         "unforced_threshold)\n");

@@ -294,3 +294,35 @@ TEST_CASE("circuit: bad parameters and fabrics are refused", "[circuit]") {
       net::circuit_engine(tessera::parse_fabric("mesh:2x2").value, net::circuit_params{}),
       tessera::input_error);
 }
+
+TEST_CASE("circuit: xi_held moves start-up behind the setup without changing one message",
+          "[circuit]") {
+  // One message: (xi - h) + i tau, then h more cycles holding the path, then
+  // i + k - 1: the same xi + i tau + i + k - 1 for every h.
+  for (const cycle_t h : {cycle_t{0}, cycle_t{7}, cycle_t{30}}) {
+    net::circuit_params p;
+    p.xi = 30;
+    p.tau = 3;
+    p.xi_held = h;
+    net::circuit_engine e{cube(4), p};
+    CHECK(net::replay(e, {msg(1, 0, 15, 64)})[0].delivered == boppana(30, 3, 4, 64));
+  }
+  // Contended: A = 0->3 (via 1) waits for B = 1->3's tail on link 1->3, then needs
+  // tau to reach 3, then the held part of its start-up h, then its 2 hops + k - 1.
+  const cycle_t k = 20;
+  for (const cycle_t h : {cycle_t{0}, cycle_t{6}}) {
+    net::circuit_params p;
+    p.xi = 10;
+    p.tau = 2;
+    p.xi_held = h;
+    net::circuit_engine e{cube(2), p};
+    const auto r = net::replay(e, {msg(1, 0, 3, k), msg(2, 1, 3, k)});
+    const cycle_t b_tail = boppana(10, 2, 1, k);
+    CHECK(r[1].delivered == b_tail);
+    CHECK(r[0].delivered == b_tail + 2 + h + 2 + k - 1);
+  }
+  net::circuit_params bad;
+  bad.xi = 5;
+  bad.xi_held = 6;
+  CHECK_THROWS_WITH(net::circuit_engine(cube(2), bad), Catch::Contains("xi_held 6 exceeds xi 5"));
+}

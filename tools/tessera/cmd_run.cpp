@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "run_request.hpp"
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/analytic/grama.hpp"
 #include "tessera/firmware/collective.hpp"
@@ -13,32 +14,49 @@
 namespace tessera::cli {
 
 const char* const run_help =
-    R"(usage: tessera run --fabric F --collective C [--algorithm A] [--root R] [--bytes M]
-                   [--model alphabeta] [--param ts=N] [--param tw=N]
-                   [--protocol raw|forced|unforced] [--prepost] [--type T] [--op O]
-                   [--shift Q] [--json]
+    R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --pattern FILE)
+                   [--model alphabeta|tlm] [--switching S] [--machine M]
+                   [--param key=value ...] [--root R] [--bytes M]
+                   [--protocol raw|forced|unforced] [--prepost] [--send-ahead]
+                   [--type T] [--op O] [--shift Q] [--transfers] [--json]
 
 Simulation: every tile runs the collective's op stream on the tile runtime, data
 moves through the network model, and every byte every tile ends with is checked.
 
-  --model alphabeta  Grama's ideal network: a message of m bytes costs ts + tw m
-                     cycles; tiles are single-ported (one send and one receive at
-                     a time); no contention
+  --model alphabeta  (default) Grama's ideal network on the host: a message of m
+                     bytes costs ts + tw m cycles; tiles are single-ported; no
+                     contention
+  --model tlm        the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk
+                     to the fabric over TLM sockets (docs/tlm.md)
+  --switching S      tlm only: ideal (alpha-beta), circuit (hypercube default),
+                     store-forward (torus and ring default)
+  --machine M        tlm only: ipsc860 (circuit hypercube), meganode (torus); sets
+                     the switching and its parameters and reports time_us
+                     (docs/machines.md); --param overrides single values
   --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
   --collective C   bcast, reduce, allgather, reduce-scatter, allreduce, prefix,
                    scatter, gather, alltoall, shift
+  --pattern FILE   tlm only: JSON {"transfers": [{"src", "dst", "bytes", "start"}]};
+                   each transfer posted at its start cycle, checked byte by byte
   --algorithm A    default per fabric (docs/collectives.md); see below
   --root R         root tile of bcast, reduce, scatter, gather (default 0)
   --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
-  --param k=v      ts (default 100), tw (default 1) cycles;
-                   unforced_threshold (default 100 bytes)
+  --param k=v      alphabeta and ideal: ts (default 100), tw (default 1)
+                   circuit: xi (100), tau (2), width (1), control_xi (100),
+                     arbitration (lowest-id, fifo, round-robin), blocking
+                     (hold-wait, release-retry), retry (1), presetup (0 or 1)
+                   store-forward: beta (100), tau (1), packet_bytes (0 = whole)
+                   any model: unforced_threshold (100 bytes); tlm: max_cycles
   --protocol P     raw (default); forced: a message arriving before its receive is
                    posted is lost (iPSC-860); unforced: above the threshold a
                    reserve/ack exchange precedes the message
   --prepost        post every receive, then a global barrier, before the first op
+  --send-ahead     post the next op's send while the current one is in flight
+                   (implied by presetup=1)
   --type T         i32 (default), u32, i64, u64, f32, f64 (reductions)
   --op O           sum (default), min, max, band, bor, bxor (reductions)
   --shift Q        the q of the circular shift, 0 < q < p (default 1)
+  --transfers      tlm: list every transfer in the JSON (default: the first 4096)
   --json           one JSON object on stdout
 
 algorithms:
@@ -99,23 +117,10 @@ std::string usable_algorithms(fw::collective c, const fabric& f) {
   return out;
 }
 
-struct run_request {
-  fw::collective_params c;
-  std::string fabric_spec;
-  std::string algorithm;
-  ab::run_options opt;
-};
-
-run_request parse_request(const args& a) {
-  run_request r;
-  r.fabric_spec = a.require("fabric");
-  r.c.f = parse_fabric_arg(r.fabric_spec);
+// The collective, its algorithm and its options.
+void parse_collective(const args& a, run_request& r) {
   const std::uint32_t p = r.c.f.tiles();
-
-  if (const auto model = a.get("model"); model && *model != "alphabeta") {
-    throw input_error("--model '" + *model +
-                      "' is not available in this build (models: alphabeta)");
-  }
+  r.has_collective = true;
   const std::string coll = a.require("collective");
   if (!fw::parse_collective(coll, r.c.coll)) {
     throw input_error("--collective '" + coll + "' is not known (available: " + collective_list() +
@@ -217,122 +222,184 @@ run_request parse_request(const args& a) {
   } else if (r.c.coll == fw::collective::shift && p < 2) {
     throw input_error("--collective shift needs at least 2 tiles");
   }
+}
 
+run_request parse_request(const args& a) {
+  run_request r;
+  r.fabric_spec = a.require("fabric");
+  r.c.f = parse_fabric_arg(r.fabric_spec);
+  if (const auto model = a.get("model")) {
+    if (*model != "alphabeta" && *model != "tlm")
+      throw input_error("--model '" + *model + "' is not a model (alphabeta, tlm)");
+    r.model = *model;
+  }
+  r.pattern = a.get("pattern");
+  if (r.pattern) {
+    for (const char* o : {"collective", "algorithm", "root", "type", "op", "shift"}) {
+      if (a.get(o)) throw input_error("--" + std::string(o) + " does not apply to --pattern");
+    }
+    if (a.flag("prepost") || a.flag("send-ahead"))
+      throw input_error("--prepost and --send-ahead do not apply to --pattern");
+    if (r.model != "tlm") throw input_error("--pattern needs --model tlm");
+  } else {
+    parse_collective(a, r);
+  }
   for (const std::string& kv : a.all("param")) {
     const auto eq = kv.find('=');
-    if (eq == std::string::npos) throw input_error("--param '" + kv + "' is not key=value");
-    const std::string key = kv.substr(0, eq);
-    const std::string val = kv.substr(eq + 1);
+    if (eq == std::string::npos || eq == 0)
+      throw input_error("--param '" + kv + "' is not key=value");
+    r.params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  if (const auto pr = a.get("protocol")) {
+    if (!parse_protocol(*pr, r.proto))
+      throw input_error("--protocol '" + *pr + "' is not raw, forced or unforced");
+  }
+  r.prepost = a.flag("prepost");
+  r.send_ahead = a.flag("send-ahead");
+  r.switching = a.get("switching");
+  r.machine = a.get("machine");
+  r.json = a.flag("json");
+  r.all_transfers = a.flag("transfers");
+  if (r.model != "tlm") {
+    for (const char* o : {"switching", "machine"}) {
+      if (a.get(o)) throw input_error("--" + std::string(o) + " needs --model tlm");
+    }
+    if (r.all_transfers) throw input_error("--transfers needs --model tlm");
+  }
+  return r;
+}
+
+ab::run_options alphabeta_options(const run_request& r) {
+  ab::run_options opt;
+  opt.proto = r.proto;
+  opt.prepost = r.prepost;
+  opt.send_ahead = r.send_ahead;
+  for (const auto& [key, val] : r.params) {
     if (key == "ts") {
-      r.opt.prm.ts = parse_count("param ts", val, 1ULL << 40);
+      opt.prm.ts = parse_count("param ts", val, 1ULL << 40);
     } else if (key == "tw") {
-      r.opt.prm.tw = parse_count("param tw", val, 1ULL << 20);
+      opt.prm.tw = parse_count("param tw", val, 1ULL << 20);
     } else if (key == "unforced_threshold") {
-      r.opt.unforced_threshold = parse_count("param unforced_threshold", val, 1ULL << 40);
+      opt.unforced_threshold = parse_count("param unforced_threshold", val, 1ULL << 40);
     } else {
       throw input_error("--param '" + key +
                         "' is not a parameter of the alphabeta model (ts, tw, unforced_threshold)");
     }
   }
-  if (const auto pr = a.get("protocol")) {
-    if (!parse_protocol(*pr, r.opt.proto))
-      throw input_error("--protocol '" + *pr + "' is not raw, forced or unforced");
-  }
-  r.opt.prepost = a.flag("prepost");
-  return r;
+  return opt;
 }
 
 }  // namespace
 
+void put_collective(nlohmann::ordered_json& j, const run_request& r) {
+  const fw::collective_info& ci = fw::info(r.c.coll);
+  j["collective"] = std::string(ci.name);
+  j["algorithm"] = r.algorithm;
+  if (ci.rooted) j["root"] = r.c.root;
+  if (r.c.coll == fw::collective::shift) j["shift"] = r.c.shift;
+  j["bytes"] = r.c.bytes;
+  if (ci.reduction) {
+    j["type"] = std::string(info(r.c.type).name);
+    j["op"] = std::string(reduce_op_name(r.c.rop));
+  }
+  j["protocol"] = std::string(protocol_name(r.proto));
+  j["prepost"] = r.prepost;
+}
+
+void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle) {
+  j["cycles"] = o.cycles;
+  if (us_per_cycle) j["time_us"] = static_cast<double>(o.cycles) * us_per_cycle;
+  j["verified"] = o.verified;
+  j["completed"] = o.completed;
+  if (!o.verified) j["failure"] = o.failure;
+  j["messages"] = o.data_messages;
+  j["control_messages"] = o.control_messages;
+  j["dropped"] = o.dropped;
+  j["memory_bytes"] = o.memory_bytes;
+}
+
+void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o) {
+  auto steps = nlohmann::ordered_json::array();
+  for (const auto& s : o.steps) {
+    steps.push_back({{"step", s.step},
+                     {"start", s.start},
+                     {"end", s.end},
+                     {"cycles", s.end - s.start},
+                     {"messages", s.messages},
+                     {"bytes", s.bytes}});
+  }
+  j["per_step"] = std::move(steps);
+  auto tiles = nlohmann::ordered_json::array();
+  for (std::size_t t = 0; t < o.tiles.size(); ++t) {
+    tiles.push_back({{"tile", t},
+                     {"finish", o.tiles[t].finish},
+                     {"messages", o.tiles[t].messages},
+                     {"bytes", o.tiles[t].bytes},
+                     {"peak_blocks", o.tiles[t].peak_blocks}});
+  }
+  j["per_tile"] = std::move(tiles);
+}
+
+void print_outcome(std::ostream& os, const nic::run_outcome& o) {
+  os << "  cycles      " << o.cycles << '\n';
+  os << "  verified    " << (o.verified ? "yes" : "NO") << '\n';
+  os << "  messages    " << o.data_messages << " data, " << o.control_messages << " control, "
+     << o.dropped << " dropped\n";
+  os << "  steps       " << o.steps.size() << '\n';
+  const std::size_t shown = o.steps.size() <= 16 ? o.steps.size() : 16;
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& s = o.steps[i];
+    os << "    step " << s.step << ": cycles " << s.start << ".." << s.end << " ("
+       << s.end - s.start << "), " << s.messages << " messages, " << s.bytes << " bytes\n";
+  }
+  if (shown < o.steps.size()) os << "    ... " << o.steps.size() - shown << " more steps\n";
+}
+
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   const args a("run", argv,
                {"fabric", "collective", "algorithm", "root", "bytes", "model", "param", "protocol",
-                "type", "op", "shift"},
-               {"json", "prepost", "help"}, {"param"});
+                "type", "op", "shift", "switching", "machine", "pattern"},
+               {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
   if (a.flag("help")) {
     out << run_help;
     return 0;
   }
   const run_request r = parse_request(a);
-  const ab::run_outcome o = ab::run_collective(r.c, r.opt);
-  const auto grama = analytic::grama_cycles(r.c, r.opt.prm.ts, r.opt.prm.tw);
+  if (r.model == "tlm") return run_tlm(r, out, err);
+
+  const ab::run_options opt = alphabeta_options(r);
+  const ab::run_outcome o = ab::run_collective(r.c, opt);
+  const auto grama = analytic::grama_cycles(r.c, opt.prm.ts, opt.prm.tw);
   const fw::collective_info& ci = fw::info(r.c.coll);
 
-  if (a.flag("json")) {
+  if (r.json) {
     nlohmann::ordered_json j;
     j["command"] = "run";
     j["model"] = "alphabeta";
     j["fabric"] = r.fabric_spec;
     j["tiles"] = r.c.f.tiles();
-    j["collective"] = std::string(ci.name);
-    j["algorithm"] = r.algorithm;
-    if (ci.rooted) j["root"] = r.c.root;
-    if (r.c.coll == fw::collective::shift) j["shift"] = r.c.shift;
-    j["bytes"] = r.c.bytes;
-    if (ci.reduction) {
-      j["type"] = std::string(info(r.c.type).name);
-      j["op"] = std::string(reduce_op_name(r.c.rop));
-    }
-    j["protocol"] = std::string(protocol_name(r.opt.proto));
-    j["prepost"] = r.opt.prepost;
-    j["params"] = {{"ts", r.opt.prm.ts},
-                   {"tw", r.opt.prm.tw},
-                   {"unforced_threshold", r.opt.unforced_threshold}};
-    j["cycles"] = o.cycles;
-    j["verified"] = o.verified;
-    j["completed"] = o.completed;
-    if (!o.verified) j["failure"] = o.failure;
-    j["messages"] = o.data_messages;
-    j["control_messages"] = o.control_messages;
-    j["dropped"] = o.dropped;
-    j["memory_bytes"] = o.memory_bytes;
+    put_collective(j, r);
+    j["params"] = {
+        {"ts", opt.prm.ts}, {"tw", opt.prm.tw}, {"unforced_threshold", opt.unforced_threshold}};
+    put_outcome(j, o, 0.0);
     if (grama) {
       j["closed_form"] = {{"formula", grama->formula},
                           {"source", "003 Grama " + grama->source},
                           {"cycles", grama->cycles}};
     }
-    auto steps = nlohmann::ordered_json::array();
-    for (const auto& s : o.steps) {
-      steps.push_back({{"step", s.step},
-                       {"start", s.start},
-                       {"end", s.end},
-                       {"cycles", s.end - s.start},
-                       {"messages", s.messages},
-                       {"bytes", s.bytes}});
-    }
-    j["per_step"] = std::move(steps);
-    auto tiles = nlohmann::ordered_json::array();
-    for (std::size_t t = 0; t < o.tiles.size(); ++t) {
-      tiles.push_back({{"tile", t},
-                       {"finish", o.tiles[t].finish},
-                       {"messages", o.tiles[t].messages},
-                       {"bytes", o.tiles[t].bytes},
-                       {"peak_blocks", o.tiles[t].peak_blocks}});
-    }
-    j["per_tile"] = std::move(tiles);
+    put_steps_tiles(j, o);
     out << j.dump(2) << '\n';
   } else {
     std::ostringstream os;
     os << ci.name << " (" << r.algorithm << ") on " << r.fabric_spec << ", " << r.c.f.tiles()
-       << " tiles, m = " << r.c.bytes << " bytes, alphabeta ts = " << r.opt.prm.ts
-       << " tw = " << r.opt.prm.tw << ", protocol " << protocol_name(r.opt.proto)
-       << (r.opt.prepost ? " with prepost" : "") << '\n';
-    os << "  cycles      " << o.cycles << '\n';
+       << " tiles, m = " << r.c.bytes << " bytes, alphabeta ts = " << opt.prm.ts
+       << " tw = " << opt.prm.tw << ", protocol " << protocol_name(opt.proto)
+       << (opt.prepost ? " with prepost" : "") << '\n';
     if (grama) {
       os << "  closed form " << grama->cycles << "  = " << grama->formula << "  (003 Grama "
          << grama->source << ")\n";
     }
-    os << "  verified    " << (o.verified ? "yes" : "NO") << '\n';
-    os << "  messages    " << o.data_messages << " data, " << o.control_messages << " control, "
-       << o.dropped << " dropped\n";
-    os << "  steps       " << o.steps.size() << '\n';
-    const std::size_t shown = o.steps.size() <= 16 ? o.steps.size() : 16;
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& s = o.steps[i];
-      os << "    step " << s.step << ": cycles " << s.start << ".." << s.end << " ("
-         << s.end - s.start << "), " << s.messages << " messages, " << s.bytes << " bytes\n";
-    }
-    if (shown < o.steps.size()) os << "    ... " << o.steps.size() - shown << " more steps\n";
+    print_outcome(os, o);
     out << os.str();
   }
   if (!o.verified) {

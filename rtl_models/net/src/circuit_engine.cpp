@@ -18,6 +18,9 @@ void validate(const circuit_params& p) {
     throw input_error("circuit tau " + std::to_string(p.tau) + " exceeds 2^40 cycles");
   if (p.width == 0 || p.width > 4096)
     throw input_error("circuit width " + std::to_string(p.width) + " is not 1..4096 bytes");
+  if (p.xi_held > p.xi)
+    throw input_error("circuit xi_held " + std::to_string(p.xi_held) + " exceeds xi " +
+                      std::to_string(p.xi));
   if (p.retry == 0 || p.retry > big)
     throw input_error("circuit retry " + std::to_string(p.retry) + " is not 1..2^40 cycles");
 }
@@ -76,7 +79,8 @@ void circuit_engine::try_start(std::uint32_t tile, cycle_t now) {
     ++s.active;
     m.st = stage::startup;
     if (listener_ != nullptr) listener_->started(m.x.id, now);
-    events_.push(now + (m.x.control ? p_.control_xi : p_.xi), event{ev_kind::startup_done, slot});
+    events_.push(now + (m.x.control ? p_.control_xi : p_.xi - p_.xi_held),
+                 event{ev_kind::startup_done, slot});
   }
 }
 
@@ -206,7 +210,7 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   message& m = msgs_[slot];
   source& s = src_[m.x.src];
   m.st = stage::streaming;
-  const cycle_t begin = std::max(now, s.last_tail);
+  const cycle_t begin = std::max(now + (m.x.control ? 0 : p_.xi_held), s.last_tail);
   const cycle_t tail = begin + m.path.size() + elements(m.x) - 1;
   s.last_tail = tail;
   s.streaming = slot;

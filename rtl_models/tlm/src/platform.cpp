@@ -113,6 +113,7 @@ void quiet_systemc() {
 }  // namespace
 
 platform_outcome run_collective(const fw::collective_params& c, const platform_options& o) {
+  std::unique_ptr<net::engine> engine = make_engine(c.f, o);  // validates the parameters
   nic::harness_options ho;
   ho.exec.proto = o.proto;
   ho.exec.unforced_threshold = o.unforced_threshold;
@@ -121,7 +122,6 @@ platform_outcome run_collective(const fw::collective_params& c, const platform_o
   ho.exec.idle_cycles = one_hop_cycles(o, c.bytes);
   ho.memory_limit = o.memory_limit;
   ho.model = "tlm";
-  std::unique_ptr<net::engine> engine = make_engine(c.f, o);
   harness_t h{c, ho};
   const std::uint32_t p = h.tiles();
 

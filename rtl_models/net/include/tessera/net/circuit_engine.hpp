@@ -20,6 +20,10 @@
 // request, then lowest source) or round_robin (the first source at or after the
 // link's pointer, cyclically; the pointer then moves past the winner).
 //
+// With xi_held = h, the header leaves after xi - h cycles and the last h cycles of
+// the start-up run once the path is held: E = max(S + h, E_prev) + i + k - 1, the
+// same single-message time, but every contended link stays held h cycles longer.
+//
 // Pre-setup (Boppana §3.3, realizes AAP'): while a tile's message streams, its next
 // posted message may start up and set up its path, provided the first link of that
 // path is free when it starts; its data follows the previous tail. Without it a tile
@@ -44,6 +48,10 @@ struct circuit_params {
   cycle_t tau{2};           // setup cycles per hop
   std::uint32_t width{1};   // bytes per element (one element per cycle)
   cycle_t control_xi{100};  // start-up of a control message (reserve, ack, sync)
+  // The part of a data message's start-up that comes after its path is set up, with
+  // the path held (0: all of xi precedes the header, as Boppana counts it). One
+  // message's time does not depend on it; how long contended links stay held does.
+  cycle_t xi_held{0};
   circuit_arbitration arbitration{circuit_arbitration::lowest_id};
   circuit_blocking blocking{circuit_blocking::hold_wait};
   cycle_t retry{1};  // release_retry: cycles before the header tries again

@@ -1,0 +1,178 @@
+// tessera run --model tlm, end to end through the built binary (SystemC elaborates
+// once per process). Expected values come from the papers' formulas:
+// 001_7cf2891e56d981e0.txt (Bokhari: iPSC-860 times and the edge-contention
+// experiment), 004_6a57f137dad1d0a3.txt (Boppana: T_aap), 002_99346807104d0b95.txt
+// (Bermond: beta + tau L per hop, parallel ports).
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+#include <cmath>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using tessera::test::run_binary;
+using tessera::test::run_binary_err;
+
+const std::string patterns = std::string(TESSERA_EXAMPLES) + "/patterns/";
+
+nlohmann::json run_json(const std::string& args, int want = 0) {
+  const auto r = run_binary(args + " --json");
+  INFO(args);
+  REQUIRE(r.code == want);
+  return nlohmann::json::parse(r.out);
+}
+
+// A pattern file in a scratch directory of this process.
+std::string write_pattern(const std::string& name, const std::string& body) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("tessera_cli_tlm_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << body;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("tlm run: one iPSC-860 message matches Bokhari's FORCED time", "[cli][tlm]") {
+  // 001 §2.2: t = 95 + 0.394 m + 10.3 d us. The preset rounds xi and tau to whole
+  // byte cycles (docs/machines.md), which costs at most 0.1 us per hop.
+  for (int d = 1; d <= 7; ++d) {
+    const int dst = (1 << d) - 1;
+    const std::string file = write_pattern(
+        "one_" + std::to_string(d) + ".json",
+        R"({"transfers": [{"src": 0, "dst": )" + std::to_string(dst) + R"(, "bytes": 1000}]})");
+    const auto j = run_json("run --model tlm --machine ipsc860 --fabric hypercube:7 --pattern " +
+                            file + " --protocol forced");
+    CHECK(j["verified"] == true);
+    const double bokhari = 95 + 0.394 * 1000 + 10.3 * d;
+    INFO("d " << d << " model " << j["time_us"].get<double>() << " Bokhari " << bokhari);
+    CHECK(std::abs(j["time_us"].get<double>() - bokhari) < 0.1 * d + 0.1);
+  }
+}
+
+TEST_CASE("tlm run: an UNFORCED iPSC-860 message pays reserve and ack", "[cli][tlm]") {
+  // 001 §2.2: above 100 bytes t = 164 + 0.398 m + 29.9 d us. One 1000-byte message
+  // over one hop (bcast on a 1-cube): reserve and ack are control messages, then the
+  // data. The preset's slope is the FORCED 0.394 us/byte, so allow 1 %.
+  const auto j = run_json(
+      "run --model tlm --machine ipsc860 --fabric hypercube:1 --collective bcast --bytes 1000 "
+      "--protocol unforced");
+  CHECK(j["verified"] == true);
+  CHECK(j["control_messages"] == 2);
+  const double bokhari = 164 + 0.398 * 1000 + 29.9 * 1;
+  CHECK(std::abs(j["time_us"].get<double>() - bokhari) / bokhari < 0.01);
+}
+
+TEST_CASE("tlm run: Bokhari's eight paths through edge 7->15 take more than 7x one", "[cli][tlm]") {
+  const auto one = run_json("run --model tlm --machine ipsc860 --fabric hypercube:7 --pattern " +
+                            patterns + "bokhari_single_path.json --protocol forced");
+  const auto eight = run_json("run --model tlm --machine ipsc860 --fabric hypercube:7 --pattern " +
+                              patterns + "bokhari_edge_contention.json --protocol forced");
+  CHECK(eight["verified"] == true);
+  CHECK(eight["per_transfer"].size() == 8);
+  const double t1 = one["time_us"].get<double>();
+  const double t8 = eight["time_us"].get<double>();
+  INFO("one " << t1 << " us, eight " << t8 << " us");
+  CHECK(t8 > 7 * t1);
+  // The shared edge carried all eight messages.
+  bool found = false;
+  for (const auto& l : eight["links"]) {
+    if (l["from"] == 7 && l["to"] == 15) {
+      found = true;
+      CHECK(l["messages"] == 8);
+    }
+  }
+  CHECK(found);
+  CHECK(eight["contention"]["blocked"].get<int>() > 0);
+}
+
+TEST_CASE("tlm run: node contention alone costs nothing", "[cli][tlm]") {
+  // Five paths meet at node 7 without sharing a link: each takes its lone time,
+  // xi + d (tau + 1) + k - 1 byte cycles with the preset's xi = 242, tau = 25.
+  const auto j = run_json("run --model tlm --machine ipsc860 --fabric hypercube:7 --pattern " +
+                          patterns + "node_contention.json --protocol forced");
+  CHECK(j["verified"] == true);
+  CHECK(j["contention"]["blocked"] == 0);
+  for (const auto& t : j["per_transfer"]) {
+    const auto d = static_cast<std::uint64_t>(
+        __builtin_popcount(t["src"].get<unsigned>() ^ t["dst"].get<unsigned>()));
+    CHECK(t["cycles"].get<std::uint64_t>() == 242 + d * 26 + 1000 - 1);
+  }
+}
+
+TEST_CASE("tlm run: AAP on the circuit hypercube takes T_aap", "[cli][tlm]") {
+  // 004 §3.2 with n = 4, k = 64, xi = 30, tau = 3: k(N-1) + (xi-1)(N-1) + (1+tau) n N/2.
+  const auto j = run_json(
+      "run --model tlm --fabric hypercube:4 --collective alltoall --algorithm aap --bytes 64 "
+      "--param xi=30 --param tau=3");
+  CHECK(j["switching"] == "circuit");
+  CHECK(j["verified"] == true);
+  CHECK(j["cycles"] == 64 * 15 + 29 * 15 + 4 * 4 * 16 / 2);
+  CHECK(j["per_step"].size() == 15);
+  CHECK(j["per_transfer"].size() == 16 * 15);
+}
+
+TEST_CASE("tlm run: MegaNode torus hops cost beta + tau L and four ports run at once",
+          "[cli][tlm]") {
+  // 002 §4: beta = 628 us, tau = 2.2 us/byte (preset: 0.1 us cycles). Tile 9 of a
+  // 4x4 torus sends 100 bytes to each neighbour and receives 100 from each, all at
+  // once: each takes one hop. Later, alone, 0 -> 10 is 2 columns and 2 rows: h = 4.
+  const std::string file = write_pattern("ports.json", R"({"transfers": [
+    {"src": 9, "dst": 10, "bytes": 100}, {"src": 9, "dst": 8, "bytes": 100},
+    {"src": 9, "dst": 13, "bytes": 100}, {"src": 9, "dst": 5, "bytes": 100},
+    {"src": 10, "dst": 9, "bytes": 100}, {"src": 8, "dst": 9, "bytes": 100},
+    {"src": 13, "dst": 9, "bytes": 100}, {"src": 5, "dst": 9, "bytes": 100},
+    {"src": 0, "dst": 10, "bytes": 100, "start": 100000}]})");
+  const auto j =
+      run_json("run --model tlm --machine meganode --fabric torus:4x4 --pattern " + file);
+  CHECK(j["verified"] == true);
+  const double hop_us = 628 + 2.2 * 100;
+  for (std::size_t i = 0; i < 8; ++i)
+    CHECK(std::abs(j["per_transfer"][i]["time_us"].get<double>() - hop_us) < 1e-6);
+  CHECK(std::abs(j["per_transfer"][8]["time_us"].get<double>() - 4 * hop_us) < 1e-6);
+}
+
+TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tlm]") {
+  auto err = [](const std::string& args) {
+    const auto r = run_binary_err(args);
+    CHECK(r.code == 2);
+    return r.err;
+  };
+  const std::string unknown =
+      write_pattern("unknown.json", R"({"transfers": [{"src": 0, "dst": 200, "bytes": 10}]})");
+  CHECK(err("run --model tlm --fabric hypercube:7 --pattern " + unknown) ==
+        "tessera: pattern transfer 0: tile 200 is not on the fabric (tiles 0..127)\n");
+  const std::string negative =
+      write_pattern("negative.json", R"({"transfers": [{"src": 0, "dst": 1, "bytes": -5}]})");
+  CHECK(err("run --model tlm --fabric hypercube:7 --pattern " + negative) ==
+        "tessera: --pattern transfer 0: bytes -5 is negative\n");
+  CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param width=0") ==
+        "tessera: circuit width 0 is not 1..4096 bytes\n");
+  CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param xi=5 "
+            "--param xi_held=9") == "tessera: circuit xi_held 9 exceeds xi 5\n");
+  CHECK(err("run --model tlm --fabric torus:4x4 --collective bcast --param tau=2000000") ==
+        "tessera: --param tau 2000000 is larger than 1048576\n");
+  CHECK(err("run --model tlm --fabric mesh:4x4 --machine ipsc860 --collective bcast") ==
+        "tessera: --machine ipsc860 is a hypercube, but --fabric mesh:4x4 is a mesh\n");
+  CHECK(err("run --model tlm --fabric hypercube:3 --machine cray --collective bcast") ==
+        "tessera: --machine 'cray' is not known (ipsc860, meganode)\n");
+  CHECK(err("run --model tlm --fabric hypercube:3 --switching bus --collective bcast") ==
+        "tessera: --switching 'bus' is not a switching of this build (ideal, circuit, "
+        "store-forward)\n");
+  CHECK(err("run --model tlm --fabric torus:4x4 --switching circuit --collective bcast") ==
+        "tessera: circuit switching needs a hypercube fabric\n");
+  CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param beta=3") ==
+        "tessera: --param 'beta' is not a parameter of circuit switching (xi, xi_held, tau, "
+        "width, control_xi, arbitration, blocking, retry, presetup, unforced_threshold, "
+        "max_cycles)\n");
+}

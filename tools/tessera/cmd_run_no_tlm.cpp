@@ -1,0 +1,14 @@
+// Builds without SystemC (the sanitizer build): --model tlm is refused.
+#include "run_request.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::cli {
+
+int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
+  (void)r;
+  (void)out;
+  (void)err;
+  throw input_error("--model 'tlm' is not available in this build (models: alphabeta)");
+}
+
+}  // namespace tessera::cli
