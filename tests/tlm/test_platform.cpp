@@ -13,7 +13,9 @@
 #include "isolated.hpp"
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/firmware/collective.hpp"
+#include "tessera/schedule/errors.hpp"
 #include "tessera/tlm/platform.hpp"
+#include "tessera/tlm/traffic.hpp"
 
 namespace tlmm = tessera::tlm_models;
 namespace fw = tessera::fw;
@@ -307,4 +309,82 @@ TEST_CASE("tlm: AAP' with pre-setup meets Boppana's T_aap' where the paper's ove
     const std::uint64_t t_aap = k.k * (N - 1) + (k.xi - 1) * (N - 1) + (1 + k.tau) * k.n * N / 2;
     CHECK(tlm_run(c, o).cycles == t_aap);
   }
+}
+
+TEST_CASE("traffic: the patterns send where BookSim's do", "[tlm][traffic]") {
+  // Destinations from the definitions: transpose (r, c) -> (c, r); bitcomp ~s;
+  // bitrev reverses the address bits; neighbor (r + 1, c + 1) with wraparound.
+  std::mt19937_64 rng{7};
+  tlmm::traffic_options t;
+  const tessera::fabric m8 = tessera::parse_fabric("mesh:8x8").value;
+  t.kind = tlmm::traffic_kind::transpose;
+  CHECK(tlmm::traffic_destination(m8, t, 1 * 8 + 5, rng) == 5 * 8 + 1);
+  CHECK(tlmm::traffic_destination(m8, t, 3 * 8 + 3, rng) == 3 * 8 + 3);  // diagonal: none
+  t.kind = tlmm::traffic_kind::bitcomp;
+  CHECK(tlmm::traffic_destination(m8, t, 0b000101, rng) == 0b111010);
+  t.kind = tlmm::traffic_kind::bitrev;
+  CHECK(tlmm::traffic_destination(m8, t, 0b000011, rng) == 0b110000);
+  t.kind = tlmm::traffic_kind::neighbor;
+  CHECK(tlmm::traffic_destination(m8, t, 7 * 8 + 7, rng) == 0);
+  t.kind = tlmm::traffic_kind::uniform;
+  std::vector<int> hits(64, 0);
+  for (int i = 0; i < 64000; ++i)
+    ++hits[tlmm::traffic_destination(m8, t, 10, rng)];
+  CHECK(hits[10] == 0);  // never itself
+  for (std::size_t d = 0; d < 64; ++d) {
+    if (d != 10) CHECK(std::abs(hits[d] - 1016) < 200);  // 64000 / 63 each
+  }
+  t.kind = tlmm::traffic_kind::hotspot;
+  t.hotspot = 9;
+  int hot = 0;
+  for (int i = 0; i < 40000; ++i)
+    hot += tlmm::traffic_destination(m8, t, 10, rng) == 9 ? 1 : 0;
+  // 1/4 directly plus 3/4 of the uniform 1/63.
+  CHECK(std::abs(hot / 40000.0 - (0.25 + 0.75 / 63)) < 0.01);
+  CHECK_THROWS_AS(tlmm::validate(tessera::parse_fabric("mesh:4x8").value,
+                                 tlmm::traffic_options{tlmm::traffic_kind::transpose}),
+                  tessera::input_error);
+}
+
+TEST_CASE("traffic: light load delivers every packet at zero-load latency or later",
+          "[tlm][traffic]") {
+  // Neighbor traffic on a store-and-forward torus: each packet makes two hops
+  // ((r, c) -> (r, c+1) -> (r+1, c+1)), each beta + tau L (002 §1), so no packet can
+  // take less than 2 (beta + tau L), and the first one made meets an empty network.
+  const std::string raw = run_isolated([] {
+    tlmm::traffic_options t;
+    t.kind = tlmm::traffic_kind::neighbor;
+    t.rate = 0.001;
+    t.cycles = 100000;
+    t.warmup = 0;
+    t.packet_flits = 8;
+    t.flit_bytes = 4;
+    tlmm::platform_options o;
+    o.sw = tlmm::switching::store_forward;
+    o.torus = {20, 1, 0};
+    const auto r = tlmm::run_traffic(tessera::parse_fabric("torus:4x4").value, t, o);
+    std::ostringstream os;
+    os << r.verified << ' ' << r.drained << ' ' << r.created << ' ' << r.delivered << ' '
+       << r.min_latency << ' ' << r.max_latency << ' ' << r.offered << ' ' << r.accepted_packets;
+    return os.str();
+  });
+  std::istringstream is(raw);
+  int verified = 0;
+  int drained = 0;
+  std::uint64_t created = 0;
+  std::uint64_t delivered = 0;
+  std::uint64_t min_lat = 0;
+  std::uint64_t max_lat = 0;
+  double offered = 0;
+  double accepted = 0;
+  is >> verified >> drained >> created >> delivered >> min_lat >> max_lat >> offered >> accepted;
+  INFO(raw);
+  CHECK(verified == 1);
+  CHECK(drained == 1);
+  CHECK(created == delivered);
+  const std::uint64_t hop = 20 + 1 * 32;
+  CHECK(min_lat == 2 * hop);
+  CHECK(max_lat >= min_lat);
+  CHECK(std::abs(offered - 0.001) < 0.0002);  // 1600 expected packets
+  CHECK(std::abs(accepted - offered) < 0.0001);
 }

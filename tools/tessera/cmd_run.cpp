@@ -14,7 +14,8 @@
 namespace tessera::cli {
 
 const char* const run_help =
-    R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --pattern FILE)
+    R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --pattern FILE |
+                                --traffic K [--rate R] [--packet-flits F] ...)
                    [--model alphabeta|tlm] [--switching S] [--machine M]
                    [--param key=value ...] [--root R] [--bytes M]
                    [--protocol raw|forced|unforced] [--prepost] [--send-ahead]
@@ -38,6 +39,12 @@ moves through the network model, and every byte every tile ends with is checked.
                    scatter, gather, alltoall, shift
   --pattern FILE   tlm only: JSON {"transfers": [{"src", "dst", "bytes", "start"}]};
                    each transfer posted at its start cycle, checked byte by byte
+  --traffic K      tlm only: synthetic traffic, BookSim-style: uniform, transpose,
+                   bitcomp, bitrev, hotspot (1/4 of packets to --hotspot T, default
+                   0), neighbor; with --rate R (packets/tile/cycle, default 0.01),
+                   --packet-flits F (8), --cycles C (10000), --warmup W (C/10),
+                   --seed S (1); reports average and maximum latency (creation to
+                   tail arrival) and accepted throughput
   --algorithm A    default per fabric (docs/collectives.md); see below
   --root R         root tile of bcast, reduce, scatter, gather (default 0)
   --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
@@ -234,7 +241,28 @@ run_request parse_request(const args& a) {
     r.model = *model;
   }
   r.pattern = a.get("pattern");
-  if (r.pattern) {
+  r.traffic = a.get("traffic");
+  r.rate = a.get("rate");
+  r.packet_flits = a.get("packet-flits");
+  r.cycles = a.get("cycles");
+  r.warmup = a.get("warmup");
+  r.seed = a.get("seed");
+  r.hotspot = a.get("hotspot");
+  if (!r.traffic) {
+    for (const char* o : {"rate", "packet-flits", "cycles", "warmup", "seed", "hotspot"}) {
+      if (a.get(o)) throw input_error("--" + std::string(o) + " goes with --traffic");
+    }
+  }
+  if (r.traffic && r.pattern)
+    throw input_error("--traffic and --pattern are two workloads; give one");
+  if (r.traffic) {
+    for (const char* o : {"collective", "algorithm", "root", "type", "op", "shift", "bytes"}) {
+      if (a.get(o)) throw input_error("--" + std::string(o) + " does not apply to --traffic");
+    }
+    if (a.flag("prepost") || a.flag("send-ahead") || a.get("protocol"))
+      throw input_error("--protocol, --prepost and --send-ahead do not apply to --traffic");
+    if (r.model != "tlm") throw input_error("--traffic needs --model tlm");
+  } else if (r.pattern) {
     for (const char* o : {"collective", "algorithm", "root", "type", "op", "shift"}) {
       if (a.get(o)) throw input_error("--" + std::string(o) + " does not apply to --pattern");
     }
@@ -356,10 +384,12 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o) {
 }
 
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a("run", argv,
-               {"fabric", "collective", "algorithm", "root", "bytes", "model", "param", "protocol",
-                "type", "op", "shift", "switching", "machine", "pattern"},
-               {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
+  const args a(
+      "run", argv,
+      {"fabric",   "collective", "algorithm",    "root",   "bytes",     "model",   "param",
+       "protocol", "type",       "op",           "shift",  "switching", "machine", "pattern",
+       "traffic",  "rate",       "packet-flits", "cycles", "warmup",    "seed",    "hotspot"},
+      {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
   if (a.flag("help")) {
     out << run_help;
     return 0;

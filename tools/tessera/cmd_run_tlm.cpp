@@ -14,6 +14,7 @@
 #include "tessera/tlm/machines.hpp"
 #include "tessera/tlm/pattern.hpp"
 #include "tessera/tlm/platform.hpp"
+#include "tessera/tlm/traffic.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -319,6 +320,84 @@ int run_pattern_cmd(const run_request& r, const setup& s, std::ostream& out, std
   return 0;
 }
 
+double parse_rate(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == nullptr || *end != '\0' || !(v > 0.0 && v <= 1.0))
+    throw input_error("--rate '" + text + "' is not a number in (0, 1] packets/tile/cycle");
+  return v;
+}
+
+int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std::ostream& err) {
+  tlmm::traffic_options t;
+  if (!tlmm::parse_traffic(*r.traffic, t.kind)) {
+    throw input_error(
+        "--traffic '" + *r.traffic +
+        "' is not a pattern (uniform, transpose, bitcomp, bitrev, hotspot, neighbor)");
+  }
+  if (r.rate) t.rate = parse_rate(*r.rate);
+  if (r.packet_flits)
+    t.packet_flits =
+        static_cast<std::uint32_t>(parse_count("packet-flits", *r.packet_flits, 1U << 20));
+  if (r.cycles) t.cycles = parse_count("cycles", *r.cycles, 1ULL << 40);
+  t.warmup = r.warmup ? parse_count("warmup", *r.warmup, 1ULL << 40) : t.cycles / 10;
+  if (r.seed) t.seed = parse_count("seed", *r.seed, ~0ULL);
+  if (r.hotspot)
+    t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *r.hotspot, 0xffffffffULL));
+  t.flit_bytes = s.o.sw == tlmm::switching::circuit ? s.o.circuit.width : 4;
+  const tlmm::traffic_outcome o = tlmm::run_traffic(r.c.f, t, s.o);
+  const double us = s.m != nullptr ? s.m->us_per_cycle : 0.0;
+  if (r.json) {
+    nlohmann::ordered_json j;
+    put_platform(j, r, s);
+    j["traffic"] = {{"pattern", tlmm::traffic_name(t.kind)},
+                    {"rate", t.rate},
+                    {"packet_flits", t.packet_flits},
+                    {"flit_bytes", t.flit_bytes},
+                    {"cycles", t.cycles},
+                    {"warmup", t.warmup},
+                    {"seed", t.seed}};
+    if (t.kind == tlmm::traffic_kind::hotspot) j["traffic"]["hotspot"] = t.hotspot;
+    j["params"] = params_json(s.o);
+    j["cycles"] = o.end;
+    j["verified"] = o.verified;
+    j["drained"] = o.drained;
+    if (!o.failure.empty()) j["failure"] = o.failure;
+    j["packets"] = {{"created", o.created},
+                    {"delivered", o.delivered},
+                    {"measured", o.measured},
+                    {"measured_delivered", o.measured_delivered}};
+    j["latency"] = {
+        {"average", o.avg_latency}, {"minimum", o.min_latency}, {"maximum", o.max_latency}};
+    if (us > 0) j["latency"]["average_us"] = o.avg_latency * us;
+    j["offered"] = o.offered;
+    j["accepted"] = {{"packets", o.accepted_packets}, {"flits", o.accepted_flits}};
+    j["links"] = links_json(o.links, o.end);
+    j["contention"] = contention_json(o.contention);
+    out << j.dump(2) << '\n';
+  } else {
+    std::ostringstream os;
+    os << tlmm::traffic_name(t.kind) << " traffic on " << r.fabric_spec << ", tlm "
+       << tlmm::switching_name(s.o.sw) << ", rate " << t.rate << " packets/tile/cycle, "
+       << t.packet_flits << "-flit packets, cycles " << t.warmup << ".." << t.cycles << '\n';
+    os << "  packets     " << o.created << " created, " << o.delivered << " delivered, "
+       << o.measured << " measured\n";
+    os << "  latency     average " << o.avg_latency << ", minimum " << o.min_latency << ", maximum "
+       << o.max_latency << " cycles\n";
+    os << "  throughput  offered " << o.offered << ", accepted " << o.accepted_packets
+       << " packets/tile/cycle (" << o.accepted_flits << " flits)\n";
+    os << "  verified    " << (o.verified ? "yes" : "NO") << (o.drained ? "" : " (not drained)")
+       << '\n';
+    out << os.str();
+  }
+  if (!o.verified) {
+    err << "tessera: " << o.failure << '\n';
+    return 1;
+  }
+  if (!o.drained) err << "tessera: note: " << o.failure << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
@@ -326,6 +405,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   const setup s = make_setup(r);
   if (r.pattern) return run_pattern_cmd(r, s, out, err);
+  if (r.traffic) return run_traffic_cmd(r, s, out, err);
 
   const tlmm::platform_outcome po = tlmm::run_collective(r.c, s.o);
   const nic::run_outcome& o = po.run;

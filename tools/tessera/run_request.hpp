@@ -31,6 +31,8 @@ struct run_request {
   std::optional<std::string> switching;
   std::optional<std::string> machine;
   std::optional<std::string> pattern;  // file
+  std::optional<std::string> traffic;  // kind; the options below go with it
+  std::optional<std::string> rate, packet_flits, cycles, warmup, seed, hotspot;
   bool json{false};
   bool all_transfers{false};
 };

@@ -107,6 +107,12 @@ tlm::tlm_sync_enum tlm_nic::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::t
   (void)delay;
   msg_extension* ext = nullptr;
   gp.get_extension(ext);
+  if (sink_ != nullptr) {
+    sink_(sink_ctx_, ext->header, now_cycles());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    phase = tlm::END_REQ;
+    return tlm::TLM_COMPLETED;
+  }
   nic::message m;
   m.header = ext->header;
   const std::byte* data = reinterpret_cast<const std::byte*>(gp.get_data_ptr());

@@ -47,6 +47,15 @@ class tlm_nic : public sc_core::sc_module {
   // Sleeps until the NIC changes (arrival, completion, control message).
   void idle() { sc_core::wait(changed_); }
 
+  // Synthetic traffic: a header-only data message of h.bytes wire bytes, fire and
+  // forget, and a sink that takes every arrival instead of the endpoint.
+  void post_packet(const msg_header& h) { send(h, {}, no_handle); }
+  using sink_fn = void (*)(void* ctx, const msg_header& h, std::uint64_t now);
+  void set_sink(sink_fn fn, void* ctx) {
+    sink_ = fn;
+    sink_ctx_ = ctx;
+  }
+
   [[nodiscard]] const sc_core::sc_event& changed() const { return changed_; }
   [[nodiscard]] std::uint32_t tile() const { return tile_; }
   [[nodiscard]] const std::vector<nic::drop_record>& drops() const { return drops_; }
@@ -78,6 +87,8 @@ class tlm_nic : public sc_core::sc_module {
   sc_core::sc_event delay_event_;
   sc_core::sc_event changed_;
   std::vector<nic::drop_record> drops_;
+  sink_fn sink_{nullptr};
+  void* sink_ctx_{nullptr};
 };
 
 static_assert(tile_nic<tlm_nic>);
