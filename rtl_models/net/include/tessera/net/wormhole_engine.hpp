@@ -1,0 +1,62 @@
+// Wormhole-switched 2D mesh (issue 4, docs/wormhole.md): input-buffered routers with
+// B-flit FIFOs and credits, XY routing, round-robin output arbitration, one flit per
+// channel per cycle. The engine schedules about two events per header hop and gets
+// every body flit from a max-plus closed form, so its cost does not grow with the
+// message length. tests/net/flit_reference.hpp simulates the same router flit by
+// flit, and the tests hold the two to exact agreement.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/net/engine.hpp"
+#include "tessera/runtime/fabric.hpp"
+
+namespace tessera::net {
+
+struct wormhole_params {
+  std::uint32_t width{4};         // bytes per flit, 1..4096
+  std::uint32_t router_delay{1};  // r: cycles a header spends in a router before it may leave
+  std::uint32_t buffer{4};        // B: flits per router input port, 1..65536
+  cycle_t alpha{0};               // software start-up per message, cycles
+  std::uint64_t packet_bytes{0};  // largest packet payload; 0 = one packet per message
+};
+
+// Throws tessera::input_error naming the first value out of range.
+void validate(const wormhole_params& p);
+
+// Flits of a packet with `payload` bytes: max(1, ceil(payload / width)).
+[[nodiscard]] std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width);
+
+class wormhole_engine final : public engine {
+ public:
+  // Throws tessera::input_error for a fabric that is not mesh:RxC or bad parameters.
+  wormhole_engine(const fabric& f, const wormhole_params& p);
+  ~wormhole_engine() override;
+  wormhole_engine(const wormhole_engine&) = delete;
+  wormhole_engine& operator=(const wormhole_engine&) = delete;
+
+  // Throws tessera::input_error for a tile outside the mesh or an absurd size.
+  void inject(const xfer& x, cycle_t now) override;
+  void arbitrate(cycle_t now) override;
+  [[nodiscard]] cycle_t next_event() const override;
+  void fire(cycle_t now) override;
+  [[nodiscard]] bool idle() const override;
+  // Links "E", "W", "S", "N" (from, to = the two tiles), then "inject" and "eject"
+  // (from = to = the tile). busy = cycles from a header crossing to its tail crossing,
+  // summed; messages = packets that crossed; max_queue = most headers requesting at once.
+  [[nodiscard]] std::vector<link_stat> links() const override;
+  // blocked = header grants that came later than the header could have left.
+  [[nodiscard]] contention_stat contention() const override;
+  [[nodiscard]] std::vector<std::string> stuck() const override;
+
+  [[nodiscard]] const wormhole_params& params() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace tessera::net
