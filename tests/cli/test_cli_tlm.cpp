@@ -167,12 +167,80 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
   CHECK(err("run --model tlm --fabric hypercube:3 --machine cray --collective bcast") ==
         "tessera: --machine 'cray' is not known (ipsc860, meganode)\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --switching bus --collective bcast") ==
-        "tessera: --switching 'bus' is not a switching of this build (ideal, circuit, "
-        "store-forward)\n");
+        "tessera: --switching 'bus' is not a switching mode (ideal, circuit, store-forward, "
+        "wormhole)\n");
   CHECK(err("run --model tlm --fabric torus:4x4 --switching circuit --collective bcast") ==
         "tessera: circuit switching needs a hypercube fabric\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param beta=3") ==
         "tessera: --param 'beta' is not a parameter of circuit switching (xi, xi_held, tau, "
         "width, control_xi, arbitration, blocking, retry, presetup, unforced_threshold, "
         "max_cycles)\n");
+}
+
+TEST_CASE("tlm run: wormhole distance costs little and zero load is the closed form",
+          "[cli][tlm][wormhole]") {
+  // docs/wormhole.md: at zero load a message of P packets of F flits over h hops takes
+  // alpha + (h + 1)(r + 1) + P F cycles (B >= r + 1). Defaults: width 4, r 1, B 4.
+  const std::string near =
+      write_pattern("near.json", R"({"transfers": [{"src": 0, "dst": 1, "bytes": 16384}]})");
+  const std::string far =
+      write_pattern("far.json", R"({"transfers": [{"src": 0, "dst": 255, "bytes": 16384}]})");
+  const auto one = run_json("run --model tlm --fabric mesh:16x16 --pattern " + near);
+  const auto thirty = run_json("run --model tlm --fabric mesh:16x16 --pattern " + far);
+  CHECK(one["switching"] == "wormhole");
+  CHECK(one["verified"] == true);
+  CHECK(thirty["verified"] == true);
+  const std::uint64_t flits = 16384 / 4;
+  CHECK(one["cycles"] == (1 + 1) * (1 + 1) + flits);
+  CHECK(thirty["cycles"] == (30 + 1) * (1 + 1) + flits);
+  CHECK(thirty["cycles"].get<double>() <= 1.05 * one["cycles"].get<double>());
+  // With alpha, r = 3 and 1 KB packets: alpha + (h + 1)(r + 1) + P F.
+  const auto pk = run_json(
+      "run --model tlm --fabric mesh:16x16 --param alpha=100 --param router_delay=3 "
+      "--param packet_bytes=1024 --pattern " +
+      far);
+  CHECK(pk["cycles"] == 100 + (30 + 1) * (3 + 1) + 16 * (1024 / 4));
+}
+
+TEST_CASE("tlm run: two worms crossing one link share it", "[cli][tlm][wormhole]") {
+  // 0 -> 3 and 1 -> 2 on a 1x4 mesh both need link 1 -> 2. Packetized (64-byte
+  // packets of 16 flits) they alternate on it: both finish later than alone, and the
+  // link carries all 2 x 1024 / 64 packets.
+  const std::string both = write_pattern("share.json", R"({"transfers": [
+    {"src": 0, "dst": 3, "bytes": 1024}, {"src": 1, "dst": 2, "bytes": 1024}]})");
+  const auto j =
+      run_json("run --model tlm --fabric mesh:1x4 --param packet_bytes=64 --pattern " + both);
+  CHECK(j["verified"] == true);
+  const std::uint64_t alone03 = (3 + 1) * 2 + 16 * 16;  // zero load, 16 packets of 16 flits
+  const std::uint64_t alone12 = (1 + 1) * 2 + 16 * 16;
+  CHECK(j["per_transfer"][0]["cycles"].get<std::uint64_t>() > alone03);
+  CHECK(j["per_transfer"][1]["cycles"].get<std::uint64_t>() > alone12);
+  // The shared link is busy for both messages' flits at least.
+  for (const auto& l : j["links"]) {
+    if (l["from"] == 1 && l["to"] == 2) {
+      CHECK(l["messages"] == 32);
+      CHECK(l["busy"].get<std::uint64_t>() >= 2 * 16 * 16);
+    }
+  }
+}
+
+TEST_CASE("tlm run: --payload-bytes times the full size with a verified sample", "[cli][tlm]") {
+  // The fabric charges each carried byte as bytes / payload-bytes bytes, so the
+  // timing must equal the run that carries every byte.
+  for (const char* fab : {"mesh:4x4", "hypercube:4"}) {
+    const std::string base =
+        std::string("run --model tlm --fabric ") + fab + " --collective alltoall --bytes 4096";
+    const auto full = run_json(base);
+    const auto sample = run_json(base + " --payload-bytes 64");
+    CHECK(full["verified"] == true);
+    CHECK(sample["verified"] == true);
+    CHECK(sample["cycles"] == full["cycles"]);
+    CHECK(sample["payload_bytes"] == 64);
+    CHECK(sample["per_step"][0]["bytes"] == full["per_step"][0]["bytes"]);
+    CHECK(sample["memory_bytes"].get<std::uint64_t>() < full["memory_bytes"].get<std::uint64_t>());
+  }
+  const auto r = run_binary_err(
+      "run --model tlm --fabric mesh:4x4 --collective alltoall --bytes 4096 --payload-bytes 100");
+  CHECK(r.code == 2);
+  CHECK(r.err == "tessera: --payload-bytes 100 does not divide --bytes 4096\n");
 }

@@ -60,6 +60,9 @@ moves through the network model, and every byte every tile ends with is checked.
   --prepost        post every receive, then a global barrier, before the first op
   --send-ahead     post the next op's send while the current one is in flight
                    (implied by presetup=1)
+  --payload-bytes P  tlm: carry and verify P bytes of every M-byte unit and charge
+                   the fabric for M (P divides --bytes M); for runs whose data would
+                   not fit in memory, e.g. a 16x32 complete exchange of 16 KB blocks
   --type T         i32 (default), u32, i64, u64, f32, f64 (reductions)
   --op O           sum (default), min, max, band, bor, bxor (reductions)
   --shift Q        the q of the circular shift, 0 < q < p (default 1)
@@ -248,6 +251,9 @@ run_request parse_request(const args& a) {
   r.warmup = a.get("warmup");
   r.seed = a.get("seed");
   r.hotspot = a.get("hotspot");
+  r.payload_bytes = a.get("payload-bytes");
+  if (r.payload_bytes && (r.model != "tlm" || r.traffic || r.pattern))
+    throw input_error("--payload-bytes goes with --model tlm and a --collective");
   if (!r.traffic) {
     for (const char* o : {"rate", "packet-flits", "cycles", "warmup", "seed", "hotspot"}) {
       if (a.get(o)) throw input_error("--" + std::string(o) + " goes with --traffic");
@@ -384,12 +390,12 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o) {
 }
 
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a(
-      "run", argv,
-      {"fabric",   "collective", "algorithm",    "root",   "bytes",     "model",   "param",
-       "protocol", "type",       "op",           "shift",  "switching", "machine", "pattern",
-       "traffic",  "rate",       "packet-flits", "cycles", "warmup",    "seed",    "hotspot"},
-      {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
+  const args a("run", argv,
+               {"fabric",  "collective", "algorithm", "root",         "bytes",        "model",
+                "param",   "protocol",   "type",      "op",           "shift",        "switching",
+                "machine", "pattern",    "traffic",   "rate",         "packet-flits", "cycles",
+                "warmup",  "seed",       "hotspot",   "payload-bytes"},
+               {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
   if (a.flag("help")) {
     out << run_help;
     return 0;

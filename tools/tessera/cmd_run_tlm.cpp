@@ -56,6 +56,8 @@ const char* keys_of(tlmm::switching s) {
       return "xi, xi_held, tau, width, control_xi, arbitration, blocking, retry, presetup";
     case tlmm::switching::store_forward:
       return "beta, tau, packet_bytes";
+    case tlmm::switching::wormhole:
+      return "width, router_delay, buffer, alpha, packet_bytes";
   }
   return "";
 }
@@ -109,6 +111,18 @@ void apply_param(tlmm::platform_options& o, const std::string& key, const std::s
       if (key == "packet_bytes")
         return void(o.torus.packet_bytes = parse_count(name, v, 1ULL << 30));
       break;
+    case tlmm::switching::wormhole: {
+      auto u32 = [&](unsigned long long max) {
+        return static_cast<std::uint32_t>(parse_count(name, v, max));
+      };
+      if (key == "width") return void(o.wormhole.width = u32(1U << 31));
+      if (key == "router_delay") return void(o.wormhole.router_delay = u32(1U << 31));
+      if (key == "buffer") return void(o.wormhole.buffer = u32(1U << 31));
+      if (key == "alpha") return void(o.wormhole.alpha = parse_count(name, v, big));
+      if (key == "packet_bytes")
+        return void(o.wormhole.packet_bytes = parse_count(name, v, 1ULL << 30));
+      break;
+    }
   }
   throw input_error("--param '" + key + "' is not a parameter of " + tlmm::switching_name(o.sw) +
                     " switching (" + keys_of(o.sw) + ", unforced_threshold, max_cycles)");
@@ -136,6 +150,13 @@ nlohmann::ordered_json params_json(const tlmm::platform_options& o) {
     }
     case tlmm::switching::store_forward:
       p = {{"beta", o.torus.beta}, {"tau", o.torus.tau}, {"packet_bytes", o.torus.packet_bytes}};
+      break;
+    case tlmm::switching::wormhole:
+      p = {{"width", o.wormhole.width},
+           {"router_delay", o.wormhole.router_delay},
+           {"buffer", o.wormhole.buffer},
+           {"alpha", o.wormhole.alpha},
+           {"packet_bytes", o.wormhole.packet_bytes}};
       break;
   }
   p["unforced_threshold"] = o.unforced_threshold;
@@ -231,7 +252,7 @@ setup make_setup(const run_request& r) {
     tlmm::switching sw{};
     if (!tlmm::parse_switching(*r.switching, sw))
       throw input_error("--switching '" + *r.switching +
-                        "' is not a switching of this build (ideal, circuit, store-forward)");
+                        "' is not a switching mode (ideal, circuit, store-forward, wormhole)");
     if (s.m != nullptr && sw != s.o.sw)
       throw input_error("--switching " + *r.switching + " contradicts --machine " + *r.machine +
                         " (" + std::string(s.m->switching) + ")");
@@ -344,7 +365,9 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
   if (r.seed) t.seed = parse_count("seed", *r.seed, ~0ULL);
   if (r.hotspot)
     t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *r.hotspot, 0xffffffffULL));
-  t.flit_bytes = s.o.sw == tlmm::switching::circuit ? s.o.circuit.width : 4;
+  t.flit_bytes = s.o.sw == tlmm::switching::circuit    ? s.o.circuit.width
+                 : s.o.sw == tlmm::switching::wormhole ? s.o.wormhole.width
+                                                       : 4;
   const tlmm::traffic_outcome o = tlmm::run_traffic(r.c.f, t, s.o);
   const double us = s.m != nullptr ? s.m->us_per_cycle : 0.0;
   if (r.json) {
@@ -407,13 +430,30 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   if (r.pattern) return run_pattern_cmd(r, s, out, err);
   if (r.traffic) return run_traffic_cmd(r, s, out, err);
 
-  const tlmm::platform_outcome po = tlmm::run_collective(r.c, s.o);
+  fw::collective_params c = r.c;
+  tlmm::platform_options opt = s.o;
+  if (r.payload_bytes) {
+    const auto p = parse_count("payload-bytes", *r.payload_bytes, r.c.bytes);
+    if (p == 0 || r.c.bytes % p != 0) {
+      throw input_error("--payload-bytes " + *r.payload_bytes + " does not divide --bytes " +
+                        std::to_string(r.c.bytes));
+    }
+    const fw::collective_info& ci = fw::info(r.c.coll);
+    if (ci.reduction && p % elem_bytes(r.c.type) != 0) {
+      throw input_error("--payload-bytes " + *r.payload_bytes + " is not a multiple of the " +
+                        std::to_string(elem_bytes(r.c.type)) + "-byte element");
+    }
+    c.bytes = static_cast<std::uint32_t>(p);
+    opt.wire_scale = r.c.bytes / p;
+  }
+  const tlmm::platform_outcome po = tlmm::run_collective(c, opt);
   const nic::run_outcome& o = po.run;
   const double us = s.m != nullptr ? s.m->us_per_cycle : 0.0;  // 0: no machine, no time_us
   if (r.json) {
     nlohmann::ordered_json j;
     put_platform(j, r, s);
     put_collective(j, r);
+    if (r.payload_bytes) j["payload_bytes"] = c.bytes;
     j["params"] = params_json(s.o);
     put_outcome(j, o, us);
     put_steps_tiles(j, o);

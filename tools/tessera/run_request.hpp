@@ -33,6 +33,7 @@ struct run_request {
   std::optional<std::string> pattern;  // file
   std::optional<std::string> traffic;  // kind; the options below go with it
   std::optional<std::string> rate, packet_flits, cycles, warmup, seed, hotspot;
+  std::optional<std::string> payload_bytes;  // tlm: bytes carried per --bytes timed
   bool json{false};
   bool all_transfers{false};
 };

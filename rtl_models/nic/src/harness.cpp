@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 #include <sstream>
+#include <string_view>
 #include <unordered_set>
 
 #include "tessera/firmware/payload.hpp"
@@ -196,7 +197,10 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
     if (memory_ > o.memory_limit) {
       std::ostringstream os;
       os << "the run needs more than " << (o.memory_limit >> 20) << " MiB of tile memory (--bytes "
-         << c.bytes << " on " << p_ << " tiles); use fewer bytes or tiles";
+         << c.bytes << " on " << p_ << " tiles); use fewer bytes or tiles"
+         << (std::string_view{o.model} == "tlm" ? ", or --payload-bytes to time the full size"
+                                                  " with a verified sample of each block"
+                                                : "");
       throw input_error(os.str());
     }
   }

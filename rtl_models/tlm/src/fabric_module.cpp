@@ -2,8 +2,9 @@
 
 namespace tessera::tlm_models {
 
-fabric_module::fabric_module(const sc_core::sc_module_name& name, net::engine& engine)
-    : sc_core::sc_module(name), in("in"), out("out"), engine_{engine} {
+fabric_module::fabric_module(const sc_core::sc_module_name& name, net::engine& engine,
+                             std::uint64_t wire_scale)
+    : sc_core::sc_module(name), in("in"), out("out"), engine_{engine}, wire_scale_{wire_scale} {
   in.register_nb_transport_fw(this, &fabric_module::nb_transport_fw);
   out.register_nb_transport_bw(this, &fabric_module::nb_transport_bw);
   engine_.set_listener(this);
@@ -24,8 +25,8 @@ tlm::tlm_sync_enum fabric_module::nb_transport_fw(int port, tlm::tlm_generic_pay
   x.id = ext->id;
   x.src = h.src;
   x.dst = h.dst;
-  x.bytes = h.bytes;
   x.control = h.kind != msg_kind::data;
+  x.bytes = x.control ? 0 : h.bytes * wire_scale_;
   pending_[x.id] = pending{&gp, 0};
   engine_.inject(x, now_cycles());
   dirty_ = true;
@@ -53,7 +54,9 @@ void fabric_module::delivered(std::uint64_t id, net::cycle_t t) {
   msg_extension* ext = nullptr;
   gp.get_extension(ext);
   const msg_header h = ext->header;
-  log_.push_back(nic::transfer_record{h, it->second.start, t});
+  msg_header charged = h;
+  if (h.kind == msg_kind::data) charged.bytes = h.bytes * wire_scale_;
+  log_.push_back(nic::transfer_record{charged, it->second.start, t});
   pending_.erase(it);
   last_ = t;
   sc_core::sc_time zero = sc_core::SC_ZERO_TIME;

@@ -1,5 +1,6 @@
 #include "tessera/tlm/platform.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "tessera/schedule/errors.hpp"
@@ -16,12 +17,15 @@ const char* switching_name(switching s) {
       return "circuit";
     case switching::store_forward:
       return "store-forward";
+    case switching::wormhole:
+      return "wormhole";
   }
   return "?";
 }
 
 bool parse_switching(std::string_view s, switching& out) {
-  for (const switching v : {switching::ideal, switching::circuit, switching::store_forward}) {
+  for (const switching v :
+       {switching::ideal, switching::circuit, switching::store_forward, switching::wormhole}) {
     if (s == switching_name(v)) {
       out = v;
       return true;
@@ -40,7 +44,7 @@ switching default_switching(const fabric& f) {
     case fabric_kind::mesh:
       break;
   }
-  return switching::ideal;
+  return switching::wormhole;
 }
 
 std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
@@ -51,6 +55,8 @@ std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options
       return std::make_unique<net::circuit_engine>(f, o.circuit);
     case switching::store_forward:
       return std::make_unique<net::torus_engine>(f, o.torus);
+    case switching::wormhole:
+      return std::make_unique<net::wormhole_engine>(f, o.wormhole);
   }
   throw input_error("unknown switching");
 }
@@ -68,6 +74,20 @@ std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {
         return o.torus.beta + o.torus.tau * bytes;
       const std::uint64_t q = (bytes + o.torus.packet_bytes - 1) / o.torus.packet_bytes;
       return q * o.torus.beta + o.torus.tau * bytes;
+    }
+    case switching::wormhole: {
+      // One hop at zero load: alpha + (h + 1)(r + 1) + P F with h = 1 (docs/wormhole.md).
+      const net::wormhole_params& w = o.wormhole;
+      const std::uint64_t unit =
+          w.packet_bytes == 0 ? std::max<std::uint64_t>(bytes, 1) : w.packet_bytes;
+      const std::uint64_t packets = bytes == 0 ? 1 : (bytes + unit - 1) / unit;
+      std::uint64_t flits = 0;
+      for (std::uint64_t i = 0, left = bytes; i < packets; ++i) {
+        const std::uint64_t b = std::min(left, unit);
+        left -= b;
+        flits += net::packet_flits(b, w.width);
+      }
+      return w.alpha + 2 * (std::uint64_t{w.router_delay} + 1) + flits;
     }
   }
   return 0;
@@ -116,17 +136,18 @@ platform_outcome run_collective(const fw::collective_params& c, const platform_o
   std::unique_ptr<net::engine> engine = make_engine(c.f, o);  // validates the parameters
   nic::harness_options ho;
   ho.exec.proto = o.proto;
-  ho.exec.unforced_threshold = o.unforced_threshold;
+  // x * s > T exactly when x > floor(T / s): the protocol switch sees wire bytes.
+  ho.exec.unforced_threshold = o.unforced_threshold / o.wire_scale;
   ho.exec.prepost = o.prepost;
   ho.exec.send_ahead = o.send_ahead || (o.sw == switching::circuit && o.circuit.presetup);
-  ho.exec.idle_cycles = one_hop_cycles(o, c.bytes);
+  ho.exec.idle_cycles = one_hop_cycles(o, std::uint64_t{c.bytes} * o.wire_scale);
   ho.memory_limit = o.memory_limit;
   ho.model = "tlm";
   harness_t h{c, ho};
   const std::uint32_t p = h.tiles();
 
   quiet_systemc();
-  fabric_module fab{"fabric", *engine};
+  fabric_module fab{"fabric", *engine, o.wire_scale};
   std::vector<std::unique_ptr<tlm_nic>> nics;
   std::vector<std::unique_ptr<tile_module>> tiles;
   nics.reserve(p);
@@ -152,6 +173,8 @@ platform_outcome run_collective(const fw::collective_params& c, const platform_o
   }
   platform_outcome out;
   out.run = h.finish(now_cycles(), fab.transfers(), drops, unreceived);
+  for (nic::tile_report& t : out.run.tiles)
+    t.bytes *= o.wire_scale;
   if (!h.failed() && h.done() < p && now_cycles() >= o.max_cycles) {
     out.run.failure = "the run did not finish within " + std::to_string(o.max_cycles) +
                       " cycles (--param max_cycles)";

@@ -31,9 +31,12 @@ class fabric_module : public sc_core::sc_module, private net::listener {
   tlm_utils::multi_passthrough_target_socket<fabric_module> in;      // from each NIC
   tlm_utils::multi_passthrough_initiator_socket<fabric_module> out;  // to each NIC
 
-  fabric_module(const sc_core::sc_module_name& name, net::engine& engine);
+  // wire_scale: each data byte is charged as this many on the fabric (platform.hpp).
+  fabric_module(const sc_core::sc_module_name& name, net::engine& engine,
+                std::uint64_t wire_scale = 1);
 
-  // Every message that reached its destination, in delivery order.
+  // Every message that reached its destination, in delivery order, with the bytes
+  // the fabric charged.
   [[nodiscard]] const std::vector<nic::transfer_record>& transfers() const { return log_; }
   [[nodiscard]] std::uint64_t in_flight() const { return pending_.size(); }
   [[nodiscard]] std::uint64_t last_activity() const { return last_; }
@@ -53,6 +56,7 @@ class fabric_module : public sc_core::sc_module, private net::listener {
   };
 
   net::engine& engine_;
+  std::uint64_t wire_scale_;
   std::unordered_map<std::uint64_t, pending> pending_;
   std::vector<nic::transfer_record> log_;
   sc_core::sc_event wake_;

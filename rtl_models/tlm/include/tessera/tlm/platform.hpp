@@ -14,17 +14,18 @@
 #include "tessera/net/circuit_engine.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/torus_engine.hpp"
+#include "tessera/net/wormhole_engine.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/message.hpp"
 
 namespace tessera::tlm_models {
 
-enum class switching : std::uint8_t { ideal, circuit, store_forward };
+enum class switching : std::uint8_t { ideal, circuit, store_forward, wormhole };
 
 const char* switching_name(switching s);
 bool parse_switching(std::string_view s, switching& out);
-// mesh: wormhole (when built), hypercube: circuit, torus and ring: store-forward.
+// mesh: wormhole, hypercube: circuit, torus and ring: store-forward.
 switching default_switching(const fabric& f);
 
 struct platform_options {
@@ -32,10 +33,15 @@ struct platform_options {
   net::alphabeta_params ideal{};
   net::circuit_params circuit{};
   net::torus_params torus{};
+  net::wormhole_params wormhole{};
   protocol proto{protocol::raw};
   std::uint64_t unforced_threshold{100};
   bool prepost{false};
   bool send_ahead{false};  // implied by circuit.presetup (the NIC needs the next message)
+  // Every data byte a tile sends is charged as wire_scale bytes on the fabric: a run
+  // can carry (and verify) a sample of each block while timing the full size, for
+  // runs whose real data would not fit in memory. 1: what is carried is what is timed.
+  std::uint64_t wire_scale{1};
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
   std::uint64_t max_cycles{std::uint64_t{1} << 50};  // a run still going then fails
 };
