@@ -8,13 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
 #include "tessera/schedule/errors.hpp"
 
 namespace tessera::cli {
 
 const char* const reproduce_help =
-    R"(usage: tessera reproduce <paper> [--json]
+    R"(usage: tessera reproduce <paper> [--model analytic|tlm] [--json]
 
 A seed paper's measured results recomputed beside the paper's values.
 
@@ -24,25 +25,39 @@ papers:
            the paper's model T = sum over steps of alpha + L max(beta, f beta_sat) with
            gamma = 1 and f the exact per-step link load. alpha and beta are fitted by
            least squares on Table 2's 4 x 4 column (the `delta` fit); every other cell
-           is a prediction. Model: analytic.
+           is a prediction. --model analytic (default): that formula.
+           --model tlm: every cell a complete exchange on the TLM wormhole mesh
+           with the delta preset (docs/delta.md), alpha and beta_sat fitted the
+           same way with the platform; slow (about a minute).
 
 JSON: {"paper", "model", "fit", "rows": [{"table", "algorithm", "mesh", "bytes",
 "paper", "simulated", "deviation", "fitted"}], "tables": [{"table", "mean_abs_deviation",
 "max_abs_deviation"}]}; times in seconds, deviation = (simulated - paper) / paper.
 )";
 
-int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   std::vector<std::string> rest;
   bool json_out = false;
-  for (const std::string& a : argv) {
+  std::string model = "analytic";
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
     if (a == "--help" || a == "-h") {
       out << reproduce_help;
       return 0;
     }
     if (a == "--json") {
       json_out = true;
+    } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
+      if (a == "--model") {
+        if (i + 1 >= argv.size()) throw input_error("--model needs a value (analytic, tlm)");
+        model = argv[++i];
+      } else {
+        model = a.substr(8);
+      }
+      if (model != "analytic" && model != "tlm")
+        throw input_error("--model '" + model + "' is not analytic or tlm");
     } else if (a.rfind("--", 0) == 0) {
-      throw input_error("option " + a + " is not known to reproduce (options: --json)");
+      throw input_error("option " + a + " is not known to reproduce (options: --model, --json)");
     } else {
       rest.push_back(a);
     }
@@ -52,6 +67,8 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   if (rest[0] != "thakur") {
     throw input_error("paper '" + rest[0] + "' has nothing to reproduce yet (available: thakur)");
   }
+
+  if (model == "tlm") return reproduce_thakur_tlm(json_out, out, err);
 
   const analytic::delta_fit fit = analytic::fit_delta();
   const auto rows = analytic::thakur_reproduction(fit);

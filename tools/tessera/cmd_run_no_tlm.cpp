@@ -11,4 +11,11 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   throw input_error("--model 'tlm' is not available in this build (models: alphabeta)");
 }
 
+int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {
+  (void)json;
+  (void)out;
+  (void)err;
+  throw input_error("--model 'tlm' is not available in this build (models: analytic)");
+}
+
 }  // namespace tessera::cli

@@ -50,4 +50,8 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o);
 // Runs on the TLM platform; throws input_error when this build has no SystemC.
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err);
 
+// `tessera reproduce thakur --model tlm`: every cell of Tables 2-6 on the platform with
+// the delta preset (cmd_run_tlm.cpp); input_error without SystemC.
+int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err);
+
 }  // namespace tessera::cli

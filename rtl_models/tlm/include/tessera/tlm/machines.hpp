@@ -46,6 +46,16 @@ inline const std::vector<machine>& machines() {
        0.1,
        {{"beta", "6280"}, {"tau", "22"}},
        "002 Bermond, Michallon, Trystram §4: beta = 628 us, tau = 2.2 us/byte"},
+      // 000 Thakur et al.: a wormhole mesh, one byte per flit, one cycle = beta_sat.
+      // alpha and beta_sat fitted with the platform to Table 2's 4 x 4 column
+      // (tlm/delta.hpp, docs/delta.md).
+      {"delta",
+       fabric_kind::mesh,
+       "wormhole",
+       0.12560,
+       {{"width", "1"}, {"router_delay", "1"}, {"buffer", "4"}, {"alpha", "2534"}},
+       "000 Thakur, Choudhary, Fox Table 2 (4 x 4 column), fitted: T = alpha + L max(beta, "
+       "f beta_sat), beta = 2 beta_sat"},
   };
   return table;
 }

@@ -1,6 +1,7 @@
-// SystemC elaborates once per process, but one test case often wants several
-// platform runs. run_isolated runs a function in a forked child and returns the text
-// it produced; the parent never touches SystemC. The child must not use Catch2.
+// SystemC elaborates once per process, but a test case or a reproduction often
+// wants several platform runs. run_isolated runs a function in a forked child and
+// returns the text it produced; the parent never touches SystemC. A child that dies
+// yields "error: ...". (In tests the child must not use Catch2.)
 #pragma once
 
 #include <sys/wait.h>
@@ -9,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-namespace tessera::test {
+namespace tessera::tlm_models {
 
 template <typename F>
 std::string run_isolated(F&& f) {
@@ -50,4 +51,4 @@ std::string run_isolated(F&& f) {
   return out;
 }
 
-}  // namespace tessera::test
+}  // namespace tessera::tlm_models
