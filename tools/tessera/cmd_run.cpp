@@ -31,7 +31,8 @@ moves through the network model, and every byte every tile ends with is checked.
                      to the fabric over TLM sockets (docs/tlm.md)
   --switching S      tlm only: ideal (alpha-beta), circuit (hypercube default),
                      store-forward (torus and ring default)
-  --machine M        tlm only: ipsc860 (circuit hypercube), meganode (torus); sets
+  --machine M        tlm only: ipsc860 (circuit hypercube), meganode (torus), delta
+                     (wormhole mesh); sets
                      the switching and its parameters and reports time_us
                      (docs/machines.md); --param overrides single values
   --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
