@@ -244,3 +244,31 @@ TEST_CASE("tlm run: --payload-bytes times the full size with a verified sample",
   CHECK(r.code == 2);
   CHECK(r.err == "tessera: --payload-bytes 100 does not divide --bytes 4096\n");
 }
+
+TEST_CASE("tlm run: --routes installs forwarding entries on store-and-forward ports",
+          "[cli][tlm]") {
+  // ring:8, 0 -> 1 sent the long way on the -1 port: 7 hops of beta + tau L.
+  std::string routes = R"({"routes": [)";
+  for (const int t : {0, 7, 6, 5, 4, 3, 2})
+    routes += (t == 0 ? "" : ", ") + std::string(R"({"tile": )") + std::to_string(t) +
+              R"(, "dst": 1, "port": "-1"})";
+  routes += "]}";
+  const std::string file = write_pattern("detour_routes.json", routes);
+  const std::string one =
+      write_pattern("one_hop.json", R"({"transfers": [{"src": 0, "dst": 1, "bytes": 10}]})");
+  const auto j =
+      run_json("run --model tlm --fabric ring:8 --param beta=5 --param tau=1 --pattern " + one +
+               " --routes " + file);
+  CHECK(j["cycles"] == 7 * (5 + 1 * 10));
+  const std::string loop = write_pattern(
+      "loop_routes.json",
+      R"({"routes": [{"tile": 3, "dst": 6, "port": "+1"}, {"tile": 4, "dst": 6, "port": "-1"}]})");
+  const auto r =
+      run_binary_err("run --model tlm --fabric ring:8 --pattern " + one + " --routes " + loop);
+  CHECK(r.code == 2);
+  CHECK(r.err == "tessera: forwarding to tile 6 loops: from tile 2 it never arrives\n");
+  const auto w =
+      run_binary_err("run --model tlm --fabric hypercube:3 --collective bcast --routes " + loop);
+  CHECK(w.code == 2);
+  CHECK(w.err == "tessera: forwarding tables (--routes) apply to store-forward switching\n");
+}

@@ -107,3 +107,39 @@ TEST_CASE("torus: bad parameters and fabrics are refused", "[torus]") {
                     Catch::Contains("beta 2199023255552"));
   CHECK_THROWS_AS(net::torus_engine(fab("hypercube:3"), net::torus_params{}), tessera::input_error);
 }
+
+TEST_CASE("torus: forwarding entries override dimension order", "[torus]") {
+  // ring:8, 0 -> 1 forced the long way round on the -1 port: 0, 7, 6, ..., 1 is 7
+  // hops of beta + tau L each.
+  const tessera::fabric f = fab("ring:8");
+  std::vector<net::forwarding_entry> detour;
+  for (const std::uint32_t t : {0U, 7U, 6U, 5U, 4U, 3U, 2U})
+    detour.push_back({t, 1, 1});
+  net::torus_engine e{f, net::torus_params{5, 1, 0}};
+  e.set_forwarding(detour);
+  const auto r = net::replay(e, {msg(1, 0, 1, 10), msg(2, 0, 2, 10, 1000)});
+  CHECK(r[0].delivered == 7 * 15);
+  CHECK(r[1].delivered - 1000 == 2 * 15);  // other destinations keep dimension order
+  // A table towards one root on a torus: every tile of row 0 sends west, column 0
+  // north; tile 5 (row 1, col 1) -> 0 then goes W to 4 and N to 0 (XY would do the
+  // same), while tile 6 is sent N first: 6 -> 2 -> 1 -> 0.
+  net::torus_engine t{fab("torus:4x4"), net::torus_params{5, 1, 0}};
+  t.set_forwarding({{6, 0, 3}, {2, 0, 1}, {1, 0, 1}});
+  const auto q = net::replay(t, {msg(1, 6, 0, 10)});
+  CHECK(q[0].delivered == 3 * 15);
+  bool used_north = false;
+  for (const auto& l : t.links())
+    used_north = used_north || (l.from == 6 && l.to == 2);
+  CHECK(used_north);
+}
+
+TEST_CASE("torus: forwarding that loops or uses a missing link is refused", "[torus]") {
+  net::torus_engine e{fab("ring:8"), net::torus_params{5, 1, 0}};
+  // 3 -> 4 and 4 -> 3 for destination 6: a walk from 3 or 4 never arrives.
+  CHECK_THROWS_WITH(e.set_forwarding({{3, 6, 0}, {4, 6, 1}}),
+                    Catch::Contains("forwarding to tile 6 loops"));
+  net::torus_engine m{fab("mesh:3x3"), net::torus_params{5, 1, 0}};
+  CHECK_THROWS_WITH(m.set_forwarding({{0, 8, 1}}), Catch::Contains("has no link on that port"));
+  // A refused table leaves the engine as it was: dimension order still works.
+  CHECK(net::replay(e, {msg(1, 3, 6, 10)})[0].delivered == 3 * 15);
+}

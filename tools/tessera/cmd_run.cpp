@@ -61,6 +61,9 @@ moves through the network model, and every byte every tile ends with is checked.
   --prepost        post every receive, then a global barrier, before the first op
   --send-ahead     post the next op's send while the current one is in flight
                    (implied by presetup=1)
+  --routes FILE    tlm store-forward: explicit forwarding entries, JSON
+                   {"routes": [{"tile", "dst", "port"}]} (port E, W, S, N, +1, -1);
+                   tiles without an entry keep dimension order
   --payload-bytes P  tlm: carry and verify P bytes of every M-byte unit and charge
                    the fabric for M (P divides --bytes M); for runs whose data would
                    not fit in memory, e.g. a 16x32 complete exchange of 16 KB blocks
@@ -253,6 +256,8 @@ run_request parse_request(const args& a) {
   r.seed = a.get("seed");
   r.hotspot = a.get("hotspot");
   r.payload_bytes = a.get("payload-bytes");
+  r.routes = a.get("routes");
+  if (r.routes && r.model != "tlm") throw input_error("--routes needs --model tlm");
   if (r.payload_bytes && (r.model != "tlm" || r.traffic || r.pattern))
     throw input_error("--payload-bytes goes with --model tlm and a --collective");
   if (!r.traffic) {
@@ -391,11 +396,11 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o) {
 }
 
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a("run", argv,
-               {"fabric",  "collective", "algorithm", "root",         "bytes",        "model",
-                "param",   "protocol",   "type",      "op",           "shift",        "switching",
-                "machine", "pattern",    "traffic",   "rate",         "packet-flits", "cycles",
-                "warmup",  "seed",       "hotspot",   "payload-bytes"},
+  const args a("run", argv, {"fabric",  "collective",    "algorithm", "root",    "bytes",
+                             "model",   "param",         "protocol",  "type",    "op",
+                             "shift",   "switching",     "machine",   "pattern", "traffic",
+                             "rate",    "packet-flits",  "cycles",    "warmup",  "seed",
+                             "hotspot", "payload-bytes", "routes"},
                {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
   if (a.flag("help")) {
     out << run_help;

@@ -233,6 +233,46 @@ std::vector<tlmm::pattern_transfer> load_pattern(const std::string& file) {
   return out;
 }
 
+std::vector<net::forwarding_entry> load_routes(const std::string& file, const fabric& f) {
+  std::ifstream in(file);
+  if (!in) throw input_error("--routes '" + file + "' cannot be read");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw input_error("--routes '" + file + "' is not JSON: " + std::string(e.what()));
+  }
+  if (!j.is_object() || !j.contains("routes") || !j["routes"].is_array())
+    throw input_error("--routes '" + file + "' has no \"routes\" array");
+  const bool ring = f.kind == fabric_kind::ring;
+  std::vector<net::forwarding_entry> out;
+  std::size_t i = 0;
+  for (const auto& e : j["routes"]) {
+    const std::string where = "--routes entry " + std::to_string(i++);
+    if (!e.is_object() || !e.contains("tile") || !e.contains("dst") || !e.contains("port"))
+      throw input_error(where + " needs tile, dst and port");
+    if (!e["tile"].is_number_unsigned() || !e["dst"].is_number_unsigned())
+      throw input_error(where + ": tile and dst must be whole numbers");
+    net::forwarding_entry fe;
+    fe.tile = e["tile"].get<std::uint32_t>();
+    fe.dst = e["dst"].get<std::uint32_t>();
+    const auto& port = e["port"];
+    const std::string name = port.is_string() ? port.get<std::string>() : port.dump();
+    if (port.is_number_unsigned()) {
+      fe.port = port.get<std::uint32_t>();
+    } else if (!ring && (name == "E" || name == "W" || name == "S" || name == "N")) {
+      fe.port = name == "E" ? 0U : name == "W" ? 1U : name == "S" ? 2U : 3U;
+    } else if (ring && (name == "+1" || name == "-1")) {
+      fe.port = name == "+1" ? 0U : 1U;
+    } else {
+      throw input_error(where + ": port " + name + " is not " +
+                        (ring ? "+1 or -1" : "E, W, S or N"));
+    }
+    out.push_back(fe);
+  }
+  return out;
+}
+
 struct setup {
   tlmm::platform_options o;
   const tlmm::machine* m{nullptr};
@@ -269,6 +309,11 @@ setup make_setup(const run_request& r) {
   }
   for (const auto& [k, v] : r.params)
     apply_param(s.o, k, v);
+  if (r.routes) {
+    if (s.o.sw != tlmm::switching::store_forward)
+      throw input_error("forwarding tables (--routes) apply to store-forward switching");
+    s.o.forwarding = load_routes(*r.routes, f);
+  }
   s.o.proto = r.proto;
   s.o.prepost = r.prepost;
   s.o.send_ahead = r.send_ahead;

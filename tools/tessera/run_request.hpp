@@ -34,6 +34,7 @@ struct run_request {
   std::optional<std::string> traffic;  // kind; the options below go with it
   std::optional<std::string> rate, packet_flits, cycles, warmup, seed, hotspot;
   std::optional<std::string> payload_bytes;  // tlm: bytes carried per --bytes timed
+  std::optional<std::string> routes;         // tlm store-forward: forwarding table file
   bool json{false};
   bool all_transfers{false};
 };

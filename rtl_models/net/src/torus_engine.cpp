@@ -25,6 +25,70 @@ torus_engine::torus_engine(const fabric& f, torus_params p) : f_{f}, p_{p} {
   is_dirty_.assign(ports_.size(), false);
 }
 
+std::uint32_t torus_engine::next_port(std::uint32_t at, std::uint32_t dst) const {
+  if (!forward_.empty()) {
+    const auto it = forward_.find(std::uint64_t{at} * f_.tiles() + dst);
+    if (it != forward_.end()) return it->second;
+  }
+  std::uint32_t out = 0;
+  bool first = true;
+  for_each_hop(f_, tile_id{at}, tile_id{dst}, [&](link_id l) {
+    if (first) out = link_port(f_, l);
+    first = false;
+  });
+  return out;
+}
+
+void torus_engine::route(std::uint32_t src, std::uint32_t dst,
+                         std::vector<std::uint32_t>& path) const {
+  path.clear();
+  if (forward_.empty()) {
+    for_each_hop(f_, tile_id{src}, tile_id{dst}, [&](link_id l) { path.push_back(l.value()); });
+    return;
+  }
+  // set_forwarding proved every walk arrives within p hops.
+  for (std::uint32_t at = src; at != dst;) {
+    const std::uint32_t out = next_port(at, dst);
+    path.push_back(make_link(f_, tile_id{at}, out).value());
+    at = neighbour(f_, tile_id{at}, out)->value();
+  }
+}
+
+void torus_engine::set_forwarding(const std::vector<forwarding_entry>& entries) {
+  const std::uint32_t p = f_.tiles();
+  std::unordered_map<std::uint64_t, std::uint32_t> table;
+  std::vector<std::uint32_t> dsts;
+  for (const forwarding_entry& e : entries) {
+    const std::string name = "forwarding entry (tile " + std::to_string(e.tile) + ", dst " +
+                             std::to_string(e.dst) + ", port " + std::to_string(e.port) + ")";
+    if (e.tile >= p || e.dst >= p) throw input_error(name + " names a tile off the fabric");
+    if (e.tile == e.dst) throw input_error(name + " forwards a message already at its destination");
+    if (e.port >= f_.ports() || !neighbour(f_, tile_id{e.tile}, e.port))
+      throw input_error(name + ": the tile has no link on that port");
+    table[std::uint64_t{e.tile} * p + e.dst] = e.port;
+    dsts.push_back(e.dst);
+  }
+  std::sort(dsts.begin(), dsts.end());
+  dsts.erase(std::unique(dsts.begin(), dsts.end()), dsts.end());
+  std::swap(forward_, table);
+  // Every walk towards a destination with entries must arrive: follow it from every
+  // tile, at most p hops. (Destinations without entries keep dimension order, which
+  // arrives, and a walk towards them never consults an entry.)
+  for (const std::uint32_t d : dsts) {
+    for (std::uint32_t s = 0; s < p; ++s) {
+      std::uint32_t at = s;
+      for (std::uint32_t hops = 0; at != d; ++hops) {
+        if (hops >= p) {
+          std::swap(forward_, table);
+          throw input_error("forwarding to tile " + std::to_string(d) + " loops: from tile " +
+                            std::to_string(s) + " it never arrives");
+        }
+        at = neighbour(f_, tile_id{at}, next_port(at, d))->value();
+      }
+    }
+  }
+}
+
 void torus_engine::enqueue(std::uint32_t link, const packet& pk) {
   ports_[link].arriving.push_back(pk);
   if (!is_dirty_[link]) {
@@ -47,7 +111,7 @@ void torus_engine::inject(const xfer& x, cycle_t now) {
   m.path.clear();
   m.arrived = 0;
   m.started = false;
-  for_each_hop(f_, tile_id{x.src}, tile_id{x.dst}, [&](link_id l) { m.path.push_back(l.value()); });
+  route(x.src, x.dst, m.path);
   const std::uint64_t bytes = x.control ? 0 : x.bytes;
   const std::uint64_t unit =
       p_.packet_bytes == 0 ? std::max<std::uint64_t>(bytes, 1) : p_.packet_bytes;

@@ -48,13 +48,18 @@ switching default_switching(const fabric& f) {
 }
 
 std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
+  if (!o.forwarding.empty() && o.sw != switching::store_forward)
+    throw input_error("forwarding tables (--routes) apply to store-forward switching");
   switch (o.sw) {
     case switching::ideal:
       return std::make_unique<net::alphabeta_engine>(f.tiles(), o.ideal);
     case switching::circuit:
       return std::make_unique<net::circuit_engine>(f, o.circuit);
-    case switching::store_forward:
-      return std::make_unique<net::torus_engine>(f, o.torus);
+    case switching::store_forward: {
+      auto e = std::make_unique<net::torus_engine>(f, o.torus);
+      if (!o.forwarding.empty()) e->set_forwarding(o.forwarding);
+      return e;
+    }
     case switching::wormhole:
       return std::make_unique<net::wormhole_engine>(f, o.wormhole);
   }

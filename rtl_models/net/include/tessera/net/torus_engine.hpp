@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "tessera/net/engine.hpp"
@@ -32,9 +33,24 @@ struct torus_params {
 // Throws input_error naming the offending value.
 void validate(const torus_params& p);
 
+// Explicit forwarding: a message at `tile` headed for `dst` leaves on `port` instead
+// of its dimension-order port. Entries for one destination form a forwarding table
+// (a tree's edges towards a root, a detour); tiles without an entry keep dimension
+// order.
+struct forwarding_entry {
+  std::uint32_t tile{0};
+  std::uint32_t dst{0};
+  std::uint32_t port{0};
+};
+
 class torus_engine final : public engine {
  public:
   torus_engine(const fabric& f, torus_params p);
+
+  // Installs forwarding entries. Throws input_error naming the entry when a port has
+  // no link, a tile is off the fabric, or some route to an entry's destination
+  // would loop instead of arriving.
+  void set_forwarding(const std::vector<forwarding_entry>& entries);
 
   void inject(const xfer& x, cycle_t now) override;
   void arbitrate(cycle_t now) override;
@@ -72,6 +88,9 @@ class torus_engine final : public engine {
   };
 
   void enqueue(std::uint32_t link, const packet& pk);
+  // The port a message at `at` takes towards `dst`.
+  std::uint32_t next_port(std::uint32_t at, std::uint32_t dst) const;
+  void route(std::uint32_t src, std::uint32_t dst, std::vector<std::uint32_t>& path) const;
 
   fabric f_;
   torus_params p_;
@@ -80,7 +99,8 @@ class torus_engine final : public engine {
   std::vector<port> ports_;
   std::vector<std::uint32_t> dirty_;
   std::vector<bool> is_dirty_;
-  event_queue<packet> events_;  // a packet finishing a hop
+  std::unordered_map<std::uint64_t, std::uint32_t> forward_;  // tile * p + dst -> port
+  event_queue<packet> events_;                                // a packet finishing a hop
   contention_stat cont_{};
   std::uint64_t live_{0};
 };

@@ -34,6 +34,7 @@ struct platform_options {
   net::circuit_params circuit{};
   net::torus_params torus{};
   net::wormhole_params wormhole{};
+  std::vector<net::forwarding_entry> forwarding;  // store-forward: explicit routes
   protocol proto{protocol::raw};
   std::uint64_t unforced_threshold{100};
   bool prepost{false};
