@@ -3,6 +3,11 @@
 // (../shared/seeds/001_7cf2891e56d981e0.txt) and one-line errors for bad input.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -181,4 +186,22 @@ TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]"
   const auto bad = tessera::test::run_cli({"reproduce", "bokhari"});
   CHECK(bad.code == 2);
   CHECK(bad.err == "tessera: paper 'bokhari' has nothing to reproduce yet (available: thakur)\n");
+}
+
+TEST_CASE("run --schedule on the alpha-beta model matches the collective it was made from",
+          "[cli]") {
+  // Grama's pairwise all-to-all on a 3-cube, m = 64, ts = 37, tw = 3:
+  // (ts + tw m)(p - 1) = (37 + 192) 7 whether run from the generator or its file.
+  const auto s = tessera::test::run_cli({"schedule", "--fabric", "hypercube:3", "--collective",
+                                         "alltoall", "--algorithm", "pairwise", "--bytes", "64"});
+  REQUIRE(s.code == 0);
+  const std::string file = "sched_pairwise_" + std::to_string(::getpid()) + ".json";
+  std::ofstream(file) << s.out;
+  const auto r = run({"--fabric", "hypercube:3", "--schedule", file, "--param", "ts=37", "--param",
+                      "tw=3", "--json"});
+  std::remove(file.c_str());
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["verified"] == true);
+  CHECK(j["cycles"] == (37 + 3 * 64) * 7);
 }

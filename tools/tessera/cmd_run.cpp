@@ -1,3 +1,4 @@
+#include <fstream>
 #include <ostream>
 #include <sstream>
 
@@ -9,12 +10,14 @@
 #include "tessera/analytic/grama.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/json_io.hpp"
 #include "workload.hpp"
 
 namespace tessera::cli {
 
 const char* const run_help =
-    R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --pattern FILE |
+    R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --schedule FILE |
+                                --pattern FILE |
                                 --traffic K [--rate R] [--packet-flits F] ...)
                    [--model alphabeta|tlm] [--switching S] [--machine M]
                    [--param key=value ...] [--root R] [--bytes M]
@@ -38,6 +41,10 @@ moves through the network model, and every byte every tile ends with is checked.
   --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
   --collective C   bcast, reduce, allgather, reduce-scatter, allreduce, prefix,
                    scatter, gather, alltoall, shift
+  --schedule FILE  a schedule JSON (docs/schedule-format.md, `tessera schedule`
+                   writes them): every tile runs its op stream, every block the
+                   delivery contract names (or, without one, every message) is
+                   checked byte by byte
   --pattern FILE   tlm only: JSON {"transfers": [{"src", "dst", "bytes", "start"}]};
                    each transfer posted at its start cycle, checked byte by byte
   --traffic K      tlm only: synthetic traffic, BookSim-style: uniform, transpose,
@@ -257,6 +264,7 @@ run_request parse_request(const args& a) {
   r.hotspot = a.get("hotspot");
   r.payload_bytes = a.get("payload-bytes");
   r.routes = a.get("routes");
+  r.schedule_file = a.get("schedule");
   if (r.routes && r.model != "tlm") throw input_error("--routes needs --model tlm");
   if (r.payload_bytes && (r.model != "tlm" || r.traffic || r.pattern))
     throw input_error("--payload-bytes goes with --model tlm and a --collective");
@@ -274,6 +282,8 @@ run_request parse_request(const args& a) {
     if (a.flag("prepost") || a.flag("send-ahead") || a.get("protocol"))
       throw input_error("--protocol, --prepost and --send-ahead do not apply to --traffic");
     if (r.model != "tlm") throw input_error("--traffic needs --model tlm");
+  } else if (r.schedule_file) {
+    // the file carries the op streams
   } else if (r.pattern) {
     for (const char* o : {"collective", "algorithm", "root", "type", "op", "shift"}) {
       if (a.get(o)) throw input_error("--" + std::string(o) + " does not apply to --pattern");
@@ -330,6 +340,20 @@ ab::run_options alphabeta_options(const run_request& r) {
 }
 
 }  // namespace
+
+nic::prepared_schedule load_schedule_file(const run_request& r) {
+  std::ifstream in(*r.schedule_file, std::ios::binary);
+  if (!in) throw input_error("--schedule '" + *r.schedule_file + "' cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const schedule s = schedule_from_json(text.str());
+  if (s.tiles != r.c.f.tiles()) {
+    throw input_error("--schedule '" + *r.schedule_file + "' is for " + std::to_string(s.tiles) +
+                      " tiles, but --fabric " + r.fabric_spec + " has " +
+                      std::to_string(r.c.f.tiles()));
+  }
+  return nic::prepare(s);
+}
 
 void put_collective(nlohmann::ordered_json& j, const run_request& r) {
   const fw::collective_info& ci = fw::info(r.c.coll);
@@ -400,7 +424,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
                              "model",   "param",         "protocol",  "type",    "op",
                              "shift",   "switching",     "machine",   "pattern", "traffic",
                              "rate",    "packet-flits",  "cycles",    "warmup",  "seed",
-                             "hotspot", "payload-bytes", "routes"},
+                             "hotspot", "payload-bytes", "routes",    "schedule"},
                {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
   if (a.flag("help")) {
     out << run_help;
@@ -408,6 +432,35 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   }
   const run_request r = parse_request(a);
   if (r.model == "tlm") return run_tlm(r, out, err);
+  if (r.schedule_file) {
+    const nic::prepared_schedule ps = load_schedule_file(r);
+    const ab::run_options opt = alphabeta_options(r);
+    const ab::run_outcome o = ab::run_schedule(ps, opt);
+    if (r.json) {
+      nlohmann::ordered_json j;
+      j["command"] = "run";
+      j["model"] = "alphabeta";
+      j["fabric"] = r.fabric_spec;
+      j["tiles"] = r.c.f.tiles();
+      j["schedule"] = *r.schedule_file;
+      j["protocol"] = std::string(protocol_name(r.proto));
+      j["params"] = {{"ts", opt.prm.ts}, {"tw", opt.prm.tw}};
+      put_outcome(j, o, 0.0);
+      put_steps_tiles(j, o);
+      out << j.dump(2) << '\n';
+    } else {
+      std::ostringstream os;
+      os << "schedule " << *r.schedule_file << " on " << r.fabric_spec
+         << ", alphabeta ts = " << opt.prm.ts << " tw = " << opt.prm.tw << '\n';
+      print_outcome(os, o);
+      out << os.str();
+    }
+    if (!o.verified) {
+      err << "tessera: " << o.failure << '\n';
+      return 1;
+    }
+    return 0;
+  }
 
   const ab::run_options opt = alphabeta_options(r);
   const ab::run_outcome o = ab::run_collective(r.c, opt);

@@ -479,6 +479,34 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   const setup s = make_setup(r);
   if (r.pattern) return run_pattern_cmd(r, s, out, err);
   if (r.traffic) return run_traffic_cmd(r, s, out, err);
+  if (r.schedule_file) {
+    const nic::prepared_schedule ps = load_schedule_file(r);
+    const tlmm::platform_outcome po = tlmm::run_schedule(r.c.f, ps, s.o);
+    const double us = s.m != nullptr ? s.m->us_per_cycle : 0.0;
+    if (r.json) {
+      nlohmann::ordered_json j;
+      put_platform(j, r, s);
+      j["schedule"] = *r.schedule_file;
+      j["protocol"] = std::string(protocol_name(r.proto));
+      j["params"] = params_json(s.o);
+      put_outcome(j, po.run, us);
+      put_steps_tiles(j, po.run);
+      j["links"] = links_json(po.links, po.run.cycles);
+      j["contention"] = contention_json(po.contention);
+      out << j.dump(2) << '\n';
+    } else {
+      std::ostringstream os;
+      os << "schedule " << *r.schedule_file << " on " << r.fabric_spec << ", tlm "
+         << tlmm::switching_name(s.o.sw) << '\n';
+      print_outcome(os, po.run);
+      out << os.str();
+    }
+    if (!po.run.verified) {
+      err << "tessera: " << po.run.failure << '\n';
+      return 1;
+    }
+    return 0;
+  }
 
   fw::collective_params c = r.c;
   tlmm::platform_options opt = s.o;

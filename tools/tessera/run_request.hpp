@@ -14,6 +14,7 @@
 
 #include "tessera/firmware/collective.hpp"
 #include "tessera/nic/harness.hpp"
+#include "tessera/nic/schedule_run.hpp"
 #include "tessera/runtime/message.hpp"
 
 namespace tessera::cli {
@@ -35,6 +36,7 @@ struct run_request {
   std::optional<std::string> rate, packet_flits, cycles, warmup, seed, hotspot;
   std::optional<std::string> payload_bytes;  // tlm: bytes carried per --bytes timed
   std::optional<std::string> routes;         // tlm store-forward: forwarding table file
+  std::optional<std::string> schedule_file;  // a schedule JSON instead of a collective
   bool json{false};
   bool all_transfers{false};
 };
@@ -47,6 +49,9 @@ void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us
 void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o);
 // The text report's cycles, verification, messages and steps lines.
 void print_outcome(std::ostream& os, const nic::run_outcome& o);
+
+// Reads and prepares --schedule FILE for the fabric; input_error names the problem.
+nic::prepared_schedule load_schedule_file(const run_request& r);
 
 // Runs on the TLM platform; throws input_error when this build has no SystemC.
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err);

@@ -167,7 +167,7 @@ class fold_cache {
 };
 
 harness_base::harness_base(const fw::collective_params& c, const harness_options& o)
-    : c_{c}, o_{o}, p_{c.f.tiles()}, slot_{fw::layout{c}.slot_bytes()} {
+    : harness_core{c.f.tiles()}, c_{c}, o_{o}, slot_{fw::layout{c}.slot_bytes()} {
   // Refuse runs too long to finish: ops and block ids handled grow as p * steps and
   // p * steps * blocks per op (a ring all-gather on 65536 tiles is 4e9 messages).
   {
@@ -229,11 +229,9 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
       setup_failure_ = "tile " + std::to_string(t) + ": initial blocks do not fit its store";
     mem_.push_back(std::move(m));
   }
-  finished_.assign(p_, false);
-  finish_.assign(p_, 0);
 }
 
-void harness_base::note(std::uint32_t t, tile_state s, std::uint64_t now) {
+void harness_core::note(std::uint32_t t, tile_state s, std::uint64_t now) {
   if (s == tile_state::done && !finished_[t]) {
     finished_[t] = true;
     finish_[t] = now;
@@ -242,13 +240,14 @@ void harness_base::note(std::uint32_t t, tile_state s, std::uint64_t now) {
   if (s == tile_state::failed && failed_ < 0) failed_ = t;
 }
 
-run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
+run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_record>& transfers,
                                  const std::vector<drop_record>& drops,
                                  const std::vector<msg_header>& unreceived,
                                  const std::vector<tile_fault>& faults,
                                  const std::vector<tile_wait>& waits,
                                  const std::vector<std::uint64_t>& messages,
-                                 const std::vector<std::uint64_t>& bytes) {
+                                 const std::vector<std::uint64_t>& bytes,
+                                 const std::vector<std::uint32_t>& peak_blocks) const {
   run_outcome out;
   out.memory_bytes = memory_;
   out.tiles.resize(p_);
@@ -256,7 +255,7 @@ run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_r
     out.tiles[t].finish = finish_[t];
     out.tiles[t].messages = messages[t];
     out.tiles[t].bytes = bytes[t];
-    out.tiles[t].peak_blocks = plans_[t].peak_blocks;
+    out.tiles[t].peak_blocks = peak_blocks[t];
     out.cycles = std::max(out.cycles, finish_[t]);
   }
   if (done_ < p_) out.cycles = now;  // where the run stopped
@@ -319,8 +318,22 @@ run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_r
     os << "tile " << h.dst << " was sent block " << h.first_block << " by tile " << h.src
        << " (step " << h.tag << ") but never received it";
     out.failure = os.str();
-    return out;
   }
+  return out;
+}
+
+run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
+                                 const std::vector<drop_record>& drops,
+                                 const std::vector<msg_header>& unreceived,
+                                 const std::vector<tile_fault>& faults,
+                                 const std::vector<tile_wait>& waits,
+                                 const std::vector<std::uint64_t>& messages,
+                                 const std::vector<std::uint64_t>& bytes) {
+  std::vector<std::uint32_t> peak(p_);
+  for (std::uint32_t t = 0; t < p_; ++t)
+    peak[t] = plans_[t].peak_blocks;
+  run_outcome out = settle(now, transfers, drops, unreceived, faults, waits, messages, bytes, peak);
+  if (!out.completed || !out.failure.empty()) return out;
   fold_cache expect{c_};
   for (std::uint32_t t = 0; t < p_; ++t) {
     const fw::mismatch m = fw::verify_tile(c_, t, mem_[t]->store, expect);

@@ -100,13 +100,12 @@ std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {
 
 namespace {
 
-using harness_t = nic::collective_harness<tlm_nic>;
-
+template <typename Harness>
 class tile_module : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(tile_module);
 
-  tile_module(const sc_core::sc_module_name& name, std::uint32_t t, harness_t& h, tlm_nic& n)
+  tile_module(const sc_core::sc_module_name& name, std::uint32_t t, Harness& h, tlm_nic& n)
       : sc_core::sc_module(name), t_{t}, h_{&h}, nic_{&n} {
     SC_THREAD(run);
   }
@@ -125,7 +124,7 @@ class tile_module : public sc_core::sc_module {
   }
 
   std::uint32_t t_;
-  harness_t* h_;
+  Harness* h_;
   tlm_nic* nic_;
 };
 
@@ -135,26 +134,14 @@ void quiet_systemc() {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
 }
 
-}  // namespace
-
-platform_outcome run_collective(const fw::collective_params& c, const platform_options& o) {
-  std::unique_ptr<net::engine> engine = make_engine(c.f, o);  // validates the parameters
-  nic::harness_options ho;
-  ho.exec.proto = o.proto;
-  // x * s > T exactly when x > floor(T / s): the protocol switch sees wire bytes.
-  ho.exec.unforced_threshold = o.unforced_threshold / o.wire_scale;
-  ho.exec.prepost = o.prepost;
-  ho.exec.send_ahead = o.send_ahead || (o.sw == switching::circuit && o.circuit.presetup);
-  ho.exec.idle_cycles = one_hop_cycles(o, std::uint64_t{c.bytes} * o.wire_scale);
-  ho.memory_limit = o.memory_limit;
-  ho.model = "tlm";
-  harness_t h{c, ho};
+// Elaborates the tiles, NICs and fabric around a harness and runs to the end.
+template <typename Harness>
+platform_outcome run_platform(Harness& h, net::engine& engine, const platform_options& o) {
   const std::uint32_t p = h.tiles();
-
   quiet_systemc();
-  fabric_module fab{"fabric", *engine, o.wire_scale};
+  fabric_module fab{"fabric", engine, o.wire_scale};
   std::vector<std::unique_ptr<tlm_nic>> nics;
-  std::vector<std::unique_ptr<tile_module>> tiles;
+  std::vector<std::unique_ptr<tile_module<Harness>>> tiles;
   nics.reserve(p);
   tiles.reserve(p);
   for (std::uint32_t t = 0; t < p; ++t) {
@@ -164,8 +151,8 @@ platform_outcome run_collective(const fw::collective_params& c, const platform_o
     h.attach(t, *nics.back());
   }
   for (std::uint32_t t = 0; t < p; ++t) {
-    tiles.push_back(
-        std::make_unique<tile_module>(("tile_" + std::to_string(t)).c_str(), t, h, *nics[t]));
+    tiles.push_back(std::make_unique<tile_module<Harness>>(("tile_" + std::to_string(t)).c_str(), t,
+                                                           h, *nics[t]));
   }
   sc_core::sc_start(cycles(o.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
 
@@ -185,9 +172,41 @@ platform_outcome run_collective(const fw::collective_params& c, const platform_o
                       " cycles (--param max_cycles)";
   }
   out.transfers = fab.transfers();
-  out.links = engine->links();
-  out.contention = engine->contention();
+  out.links = engine.links();
+  out.contention = engine.contention();
   return out;
+}
+
+nic::harness_options harness_for(const platform_options& o, std::uint64_t idle_bytes) {
+  nic::harness_options ho;
+  ho.exec.proto = o.proto;
+  // x * s > T exactly when x > floor(T / s): the protocol switch sees wire bytes.
+  ho.exec.unforced_threshold = o.unforced_threshold / o.wire_scale;
+  ho.exec.prepost = o.prepost;
+  ho.exec.send_ahead = o.send_ahead || (o.sw == switching::circuit && o.circuit.presetup);
+  ho.exec.idle_cycles = one_hop_cycles(o, idle_bytes * o.wire_scale);
+  ho.memory_limit = o.memory_limit;
+  ho.model = "tlm";
+  return ho;
+}
+
+}  // namespace
+
+platform_outcome run_collective(const fw::collective_params& c, const platform_options& o) {
+  std::unique_ptr<net::engine> engine = make_engine(c.f, o);  // validates the parameters
+  nic::collective_harness<tlm_nic> h{c, harness_for(o, c.bytes)};
+  return run_platform(h, *engine, o);
+}
+
+platform_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s,
+                              const platform_options& o) {
+  if (f.tiles() != s.sched.tiles) {
+    throw input_error("the schedule is for " + std::to_string(s.sched.tiles) +
+                      " tiles, the fabric has " + std::to_string(f.tiles()));
+  }
+  std::unique_ptr<net::engine> engine = make_engine(f, o);
+  nic::schedule_harness<tlm_nic> h{s, harness_for(o, s.slot)};
+  return run_platform(h, *engine, o);
 }
 
 }  // namespace tessera::tlm_models

@@ -10,6 +10,7 @@
 #include "tessera/alphabeta/network.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/nic/harness.hpp"
+#include "tessera/nic/schedule_run.hpp"
 #include "tessera/runtime/message.hpp"
 
 namespace tessera::ab {
@@ -31,5 +32,8 @@ using nic::tile_report;
 // Throws input_error when the run would need more than opt.memory_limit or exceed the
 // work bounds above.
 run_outcome run_collective(const fw::collective_params& c, const run_options& opt);
+
+// A schedule file's op streams (nic/schedule_run.hpp), every block checked.
+run_outcome run_schedule(const nic::prepared_schedule& s, const run_options& opt);
 
 }  // namespace tessera::ab

@@ -99,11 +99,12 @@ struct tile_memory {
 std::string wait_text(const tile_wait& w);
 std::string fault_text(std::uint32_t t, const tile_fault& f);
 
-// The parts of a run that do not depend on the NIC type.
-class harness_base {
+// What every run shares whatever its workload and NIC: finish times, the first
+// failed tile, and the outcome's statistics and failure line.
+class harness_core {
  public:
-  // Throws input_error when the run is too large or needs too much memory.
-  harness_base(const fw::collective_params& c, const harness_options& o);
+  explicit harness_core(std::uint32_t tiles)
+      : p_{tiles}, finished_(tiles, false), finish_(tiles, 0) {}
 
   [[nodiscard]] std::uint32_t tiles() const { return p_; }
   [[nodiscard]] bool failed() const { return failed_ >= 0; }
@@ -112,6 +113,33 @@ class harness_base {
  protected:
   // Records tile t's state after a poll at time `now`.
   void note(std::uint32_t t, tile_state s, std::uint64_t now);
+  // Cycles, per-step and per-tile statistics, and the failure line (a tile fault, a
+  // FORCED loss, a deadlock, a message never received); completed is true when every
+  // tile ran to its end. The workload's own byte checks come after.
+  run_outcome settle(std::uint64_t now, const std::vector<transfer_record>& transfers,
+                     const std::vector<drop_record>& drops,
+                     const std::vector<msg_header>& unreceived,
+                     const std::vector<tile_fault>& faults, const std::vector<tile_wait>& waits,
+                     const std::vector<std::uint64_t>& messages,
+                     const std::vector<std::uint64_t>& bytes,
+                     const std::vector<std::uint32_t>& peak_blocks) const;
+
+  std::uint32_t p_;
+  std::vector<bool> finished_;
+  std::vector<std::uint64_t> finish_;
+  std::uint32_t done_{0};
+  std::int64_t failed_{-1};
+  std::uint64_t memory_{0};
+  std::string setup_failure_;
+};
+
+// The parts of a collective run that do not depend on the NIC type.
+class harness_base : public harness_core {
+ public:
+  // Throws input_error when the run is too large or needs too much memory.
+  harness_base(const fw::collective_params& c, const harness_options& o);
+
+ protected:
   // The outcome from the tiles' end states and the network's report.
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
@@ -122,16 +150,9 @@ class harness_base {
 
   fw::collective_params c_;
   harness_options o_;
-  std::uint32_t p_;
   std::uint32_t slot_;
   std::vector<tile_plan> plans_;
   std::vector<std::unique_ptr<tile_memory>> mem_;
-  std::vector<bool> finished_;
-  std::vector<std::uint64_t> finish_;
-  std::uint32_t done_{0};
-  std::int64_t failed_{-1};
-  std::uint64_t memory_{0};
-  std::string setup_failure_;
 };
 
 template <typename Nic>

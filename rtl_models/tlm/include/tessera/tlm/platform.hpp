@@ -16,6 +16,7 @@
 #include "tessera/net/torus_engine.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/nic/harness.hpp"
+#include "tessera/nic/schedule_run.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/message.hpp"
 
@@ -64,5 +65,9 @@ std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes);
 
 // Runs the collective; every tile's data is verified as in nic::harness.
 platform_outcome run_collective(const fw::collective_params& c, const platform_options& o);
+
+// A schedule file's op streams on the platform, every block checked.
+platform_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s,
+                              const platform_options& o);
 
 }  // namespace tessera::tlm_models

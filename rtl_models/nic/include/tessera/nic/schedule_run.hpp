@@ -1,0 +1,127 @@
+// Running a schedule file (docs/schedule-format.md) for real, on any host network
+// model: every tile executes its op stream on the tile runtime, data moves as blocks,
+// and every block a tile must end with is checked byte by byte.
+//
+// A schedule names blocks only when it wants to; prepare() makes every message carry
+// blocks: a send without a block list gets a synthetic block of its size (ids from
+// first_synthetic up), and a receive without one expects exactly what the matching
+// send carries (the k-th message from a source, per source, in order). Blocks start
+// where the delivery contract says, or, without one, at the tile that sends them
+// before it ever receives them. Contract blocks must end where the contract wants
+// them; everything else must end at the tiles that received it. A block a combine
+// changes is checked for presence and length, not bytes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "tessera/nic/harness.hpp"
+#include "tessera/runtime/executor.hpp"
+#include "tessera/schedule/schedule.hpp"
+
+namespace tessera::nic {
+
+struct prepared_schedule {
+  schedule sched;  // every data op has its block ids
+  std::uint32_t first_synthetic{0};
+  std::unordered_map<std::uint32_t, std::uint32_t> length;  // block id -> bytes
+  std::vector<std::vector<std::uint32_t>> initial;          // per tile
+  std::vector<std::vector<std::uint32_t>> wanted;           // per tile
+  std::unordered_set<std::uint32_t> combined;               // contents change
+  std::uint32_t slot{1};                                    // the longest block
+};
+
+// Throws input_error when a receive has no matching send, or block sizes clash.
+prepared_schedule prepare(const schedule& s);
+
+// One tile's op stream as the executor's program.
+class schedule_program {
+ public:
+  schedule_program(const tile_program& p) : p_{&p} {}  // NOLINT: implicit on purpose
+  bool next(op& out, std::span<block_id> send, std::span<block_id> recv) {
+    if (i_ >= p_->ops.size()) return false;
+    const sched_op& o = p_->ops[i_++];
+    out = op{o.kind, o.step, o.to, o.from, o.send_count, o.recv_count, o.count, o.flags};
+    const auto s = p_->send_blocks(o);
+    const auto r = p_->recv_blocks(o);
+    for (std::size_t k = 0; k < s.size(); ++k)
+      send[k] = block_id{s[k]};
+    for (std::size_t k = 0; k < r.size(); ++k)
+      recv[k] = block_id{r[k]};
+    return true;
+  }
+
+ private:
+  const tile_program* p_;
+  std::size_t i_{0};
+};
+
+// Plans memory, loads the initial blocks and checks the end state; the model adds the
+// NICs and the clock, as with collective_harness.
+class schedule_harness_base : public harness_core {
+ public:
+  schedule_harness_base(const prepared_schedule& ps, const harness_options& o);
+
+ protected:
+  run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
+                     const std::vector<drop_record>& drops,
+                     const std::vector<msg_header>& unreceived,
+                     const std::vector<tile_fault>& faults, const std::vector<tile_wait>& waits,
+                     const std::vector<std::uint64_t>& messages,
+                     const std::vector<std::uint64_t>& bytes);
+
+  const prepared_schedule* ps_;
+  harness_options o_;
+  std::vector<std::uint32_t> peak_;
+  std::vector<std::uint32_t> max_blocks_;
+  std::vector<std::unique_ptr<tile_memory>> mem_;
+};
+
+template <typename Nic>
+class schedule_harness : public schedule_harness_base {
+ public:
+  using exec = executor<Nic, schedule_program>;
+  using schedule_harness_base::schedule_harness_base;
+
+  void attach(std::uint32_t t, Nic& nic) {
+    if (ex_.size() <= t) ex_.resize(t + 1);
+    tile_memory& m = *mem_[t];
+    typename exec::buffers b{m.send_ids,       m.recv_ids,       m.tx,      m.rx, m.posted,
+                             m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx};
+    executor_config cfg = o_.exec;
+    cfg.tiles = p_;
+    ex_[t] = std::make_unique<exec>(tile_id{t}, nic, schedule_program{ps_->sched.programs[t]},
+                                    m.store, b, cfg);
+  }
+
+  tile_state poll(std::uint32_t t, std::uint64_t now) {
+    const tile_state s = ex_[t]->poll();
+    note(t, s, now);
+    return s;
+  }
+
+  run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
+                     const std::vector<drop_record>& drops,
+                     const std::vector<msg_header>& unreceived) {
+    std::vector<tile_fault> faults(p_);
+    std::vector<tile_wait> waits(p_);
+    std::vector<std::uint64_t> messages(p_);
+    std::vector<std::uint64_t> bytes(p_);
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      faults[t] = ex_[t]->fault();
+      waits[t] = ex_[t]->waiting();
+      messages[t] = ex_[t]->messages_sent();
+      bytes[t] = ex_[t]->bytes_sent();
+    }
+    return schedule_harness_base::finish(now, transfers, drops, unreceived, faults, waits, messages,
+                                         bytes);
+  }
+
+ private:
+  std::vector<std::unique_ptr<exec>> ex_;
+};
+
+}  // namespace tessera::nic
