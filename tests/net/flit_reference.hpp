@@ -4,17 +4,46 @@
 // geometry with the project (XY routing is recomputed here). Slow on purpose: every
 // flit of every packet is moved one cycle at a time; use small meshes and packets.
 //
+// Router: five input ports (0 E, 1 W, 2 S, 3 N by direction of travel, 4 local), each
+// with `vcs` virtual-channel FIFOs of B flits. An input VC FIFO sends at most one flit per
+// cycle, its front as it stood at the start of the cycle. A header holds one VC of each
+// channel it crosses until its tail has crossed that channel. How the VCs of one
+// physical channel (router output) share it is chosen by `share`:
+//   round_robin  the real router: the output carries at most one flit per cycle, chosen
+//                round robin over its VCs that have a ready flit and a free slot behind;
+//   fixed        the engine's model (docs/wormhole.md, "Virtual channels"): each VC
+//                carries at most one flit every `vcs` cycles, also from a packet's tail to
+//                the next packet's header on that VC, and VCs do not compete otherwise.
+// With vcs = 1 the two are the same router.
+//
 // Per cycle t:
 //   1. A NIC whose previous message has left starts the next one posted by t.
-//   2. Moves are found by repeated passes until none is added. A flit moves at most
-//      once per cycle, each input sends at most one flit (its front at the start of
-//      the cycle), each channel carries at most one flit. A flit may enter a buffer
-//      that is full at the start of the cycle if a flit leaves it in the same cycle
-//      (credits come back at once), which is why passes repeat.
-//   3. A head flit at the front of an input, r cycles after it arrived, requests the
-//      output of its XY route; a free output with a free slot behind it is granted
-//      round robin over inputs 0..4 starting at the output's pointer, which then moves
-//      just past the winner. The output stays with that input until the tail crosses.
+//   2. Moves are found in rounds until a round moves no header. A flit moves at most
+//      once per cycle. A flit may enter a VC FIFO that is full at the start of the
+//      cycle if a flit leaves it earlier in the same cycle (credits come back at once).
+//      a. Body flits, to a fixed point: an output sends the next flit of a packet that
+//         holds one of its VCs when the flit is at the front of its input FIFO, arrived
+//         before t, and has a free slot behind the output (round_robin: if the output
+//         has not carried a flit this cycle, one such VC, round robin from the output's
+//         pointer, which then moves just past it; fixed: every such VC whose last flit
+//         crossed at least vcs cycles ago). The NIC puts the next body flit of its packet
+//         on the injection channel when t >= (its previous flit's cycle) + inject_gap and
+//         the VC it holds in the local input has a free slot.
+//      b. Headers, decided for every output on the state at the start of this step and
+//         then applied (a slot freed by a header is seen in the next round, as the
+//         engine sees it). An output that has not carried a header this cycle
+//         (round_robin: no flit at all) and has a free VC with a free slot behind it
+//         (lowest index first; fixed: its last tail crossed at least vcs cycles ago)
+//         grants it to one ready header: a head flit at the front of an input VC, r
+//         cycles after it arrived, whose input VC holds no output, routed XY to this
+//         output. Round robin over the 5 x vcs input VCs (index port * vcs + vc) from the
+//         output's pointer, which then moves just past the winner. The header crosses at
+//         once. The NIC's header takes the lowest VC of the local input with a free slot,
+//         at t >= start + alpha for the first packet of a message and
+//         t >= (previous flit's cycle) + inject_gap for later ones.
+//   3. A message is delivered the cycle after the tail of its last packet to arrive
+//      crossed the ejection channel (packets of one message can overtake each other on
+//      different VCs).
 #pragma once
 
 #include <algorithm>
@@ -28,12 +57,17 @@
 
 namespace tessera::net::reference {
 
+enum class link_share { round_robin, fixed };
+
 struct flit_params {
   std::uint32_t width{4};
   std::uint32_t router_delay{1};
   std::uint32_t buffer{4};
   std::uint64_t alpha{0};
   std::uint64_t packet_bytes{0};
+  std::uint32_t inject_gap{1};
+  std::uint32_t vcs{1};
+  link_share share{link_share::round_robin};
 };
 
 struct message {
@@ -52,17 +86,28 @@ struct outcome {
 class flit_mesh {
  public:
   flit_mesh(std::uint32_t rows, std::uint32_t cols, flit_params p)
-      : rows_{rows},
-        cols_{cols},
-        p_{p},
-        routers_(std::size_t{rows} * cols),
-        nics_(routers_.size()) {}
+      : rows_{rows}, cols_{cols}, p_{p}, nvc_{std::max<std::uint32_t>(1, p.vcs)} {
+    routers_.resize(std::size_t{rows} * cols);
+    for (router& r : routers_) {
+      for (auto& port : r.in)
+        port.resize(nvc_);
+      for (auto& h : r.holder)
+        h.assign(nvc_, none);
+      for (auto& c : r.tail_at)
+        c.assign(nvc_, never);
+      for (auto& c : r.sent_at)
+        c.assign(nvc_, never);
+      r.owns.assign(std::size_t{ports} * nvc_, none);
+    }
+    nics_.resize(routers_.size());
+  }
 
   // Results in the order of `msgs`; a NIC sends its messages in posting order, ties in
   // the order of `msgs`.
   std::vector<outcome> run(const std::vector<message>& msgs, std::uint64_t max_cycles = 5'000'000) {
     msgs_ = msgs;
     out_.assign(msgs.size(), outcome{});
+    pending_.assign(msgs.size(), 0);
     std::vector<std::size_t> order(msgs.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
@@ -81,21 +126,25 @@ class flit_mesh {
  private:
   static constexpr std::uint32_t ports = 5;  // 0 E, 1 W, 2 S, 3 N (direction of travel), 4 local
   static constexpr int none = -1;
+  static constexpr std::uint64_t never = ~std::uint64_t{0};
 
   struct flit {
     std::size_t msg{0};
-    std::uint64_t index{0};  // within its packet
-    std::uint64_t count{1};  // flits in its packet
-    bool last_packet{false};
-    std::uint64_t arrive{0};  // first cycle it may leave the buffer it is in
+    std::uint64_t index{0};   // within its packet
+    std::uint64_t count{1};   // flits in its packet
+    std::uint64_t arrive{0};  // first cycle it may leave the FIFO it is in
     [[nodiscard]] bool head() const { return index == 0; }
     [[nodiscard]] bool tail() const { return index + 1 == count; }
   };
 
   struct router {
-    std::array<std::deque<flit>, ports> in;  // input FIFOs, indexed by arrival direction
-    std::array<int, ports> holder{none, none, none, none, none};  // output -> input
-    std::array<std::uint32_t, ports> rr{};
+    std::array<std::vector<std::deque<flit>>, ports> in;    // [arrival direction][vc]
+    std::array<std::vector<int>, ports> holder;             // [output][vc] -> input VC or none
+    std::array<std::vector<std::uint64_t>, ports> tail_at;  // [output][vc]: last tail crossing
+    std::array<std::vector<std::uint64_t>, ports> sent_at;  // [output][vc]: last flit crossing
+    std::array<std::uint32_t, ports> rr{};                  // header pointer over input VCs
+    std::array<std::uint32_t, ports> vrr{};                 // flit pointer over output VCs
+    std::vector<int> owns;                                  // [input VC] -> output * vcs + vc
   };
 
   struct nic {
@@ -106,8 +155,17 @@ class flit_mesh {
     std::uint64_t packets{1};
     std::uint64_t index{0};  // next flit of the current packet
     std::uint64_t count{1};
-    std::uint64_t header_at{0};  // earliest cycle the current packet's head may go
+    std::uint32_t vc{0};         // VC of the local input the current packet holds
+    std::uint64_t header_at{0};  // earliest cycle the first packet's head may go
+    std::uint64_t next_at{0};    // earliest cycle for the next flit of this message (pacing)
     std::uint64_t free_at{0};    // the cycle after the previous message's last flit
+  };
+
+  // Per-cycle bookkeeping.
+  struct cycle_state {
+    std::vector<std::vector<bool>> sent;       // [router][input VC] already sent a flit
+    std::vector<std::array<int, ports>> used;  // [router][output]: 0 free, 1 body, 2 header
+    std::vector<bool> nic_used;
   };
 
   [[nodiscard]] std::uint32_t xy_output(std::uint32_t at, std::uint32_t dst) const {
@@ -161,127 +219,218 @@ class flit_mesh {
       n.index = 0;
       n.count = flit_count(msgs_[m], 0);
       n.header_at = t + p_.alpha;
+      n.next_at = 0;
+      pending_[m] = n.packets;
       out_[m].started = t;
     }
+  }
+
+  // A free slot in VC v of the FIFO behind output o of router x, counting flits that
+  // left it earlier this cycle. The ejection channel has no FIFO.
+  [[nodiscard]] bool has_room(std::uint32_t x, std::uint32_t o, std::uint32_t v) const {
+    if (o == 4) return true;
+    return routers_[next_router(x, o)].in[o][v].size() < p_.buffer;
+  }
+
+  // Whether VC v of output o is held by a packet whose next flit can cross it now.
+  [[nodiscard]] bool body_ready(std::uint32_t x, std::uint32_t o, std::uint32_t v, std::uint64_t t,
+                                const cycle_state& cs) const {
+    const router& r = routers_[x];
+    const int h = r.holder[o][v];
+    if (h == none) return false;
+    const auto iv = static_cast<std::uint32_t>(h);
+    const std::deque<flit>& q = r.in[iv / nvc_][iv % nvc_];
+    if (cs.sent[x][iv] || q.empty() || q.front().arrive > t) return false;
+    if (fixed() && r.sent_at[o][v] != never && t < r.sent_at[o][v] + nvc_) return false;
+    return has_room(x, o, v);
+  }
+
+  // The input VC whose ready header the output pointer reaches first, or none.
+  [[nodiscard]] int header_candidate(std::uint32_t x, std::uint32_t o, std::uint64_t t,
+                                     const cycle_state& cs) const {
+    const router& r = routers_[x];
+    const std::uint32_t n = ports * nvc_;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t iv = (r.rr[o] + k) % n;
+      const std::deque<flit>& q = r.in[iv / nvc_][iv % nvc_];
+      if (cs.sent[x][iv] || q.empty()) continue;
+      const flit& f = q.front();
+      if (!f.head() || f.arrive + p_.router_delay > t) continue;
+      if (r.owns[iv] != none) continue;  // a body of an earlier packet is still due
+      if (xy_output(x, msgs_[f.msg].dst) != o) continue;
+      return static_cast<int>(iv);
+    }
+    return none;
+  }
+
+  // Lowest free VC of output o with a slot behind it. A VC whose tail crossed at c is
+  // free from c + 1 (fixed: c + vcs).
+  [[nodiscard]] int free_vc(std::uint32_t x, std::uint32_t o, std::uint64_t t) const {
+    const router& r = routers_[x];
+    const std::uint64_t after = fixed() ? nvc_ : 1;
+    for (std::uint32_t v = 0; v < nvc_; ++v) {
+      const std::uint64_t tail = r.tail_at[o][v];
+      if (r.holder[o][v] == none && (tail == never || t >= tail + after) && has_room(x, o, v))
+        return static_cast<int>(v);
+    }
+    return none;
+  }
+
+  [[nodiscard]] bool fixed() const { return p_.share == link_share::fixed; }
+
+  // Moves the front of input VC iv of router x over output o on its VC v.
+  std::size_t move(std::uint32_t x, std::uint32_t o, std::uint32_t v, std::uint32_t iv,
+                   std::uint64_t t, cycle_state& cs) {
+    router& r = routers_[x];
+    flit f = r.in[iv / nvc_][iv % nvc_].front();
+    r.in[iv / nvc_][iv % nvc_].pop_front();
+    cs.sent[x][iv] = true;
+    if (cs.used[x][o] != 2) cs.used[x][o] = f.head() ? 2 : 1;
+    r.vrr[o] = (v + 1) % nvc_;
+    r.sent_at[o][v] = t;
+    if (f.tail()) {
+      r.holder[o][v] = none;
+      r.owns[iv] = none;
+      r.tail_at[o][v] = t;
+    }
+    if (o == 4) {
+      if (f.tail() && --pending_[f.msg] == 0) {
+        out_[f.msg].delivered = t + 1;
+        return 1;
+      }
+      return 0;
+    }
+    f.arrive = t + 1;
+    routers_[next_router(x, o)].in[o][v].push_back(f);
+    return 0;
   }
 
   // One cycle; returns the messages delivered in it.
   std::size_t step(std::uint64_t t) {
     const std::size_t tiles = routers_.size();
-    std::vector<std::array<bool, ports>> sent(tiles);  // input already sent a flit
-    std::vector<std::array<bool, ports>> used(tiles);  // output already carried a flit
-    std::vector<bool> injected(tiles, false);
-    for (auto& a : sent)
-      a.fill(false);
-    for (auto& a : used)
-      a.fill(false);
+    cycle_state& cs = cs_;  // reused: only cleared here
+    cs.sent.resize(tiles);
+    for (auto& a : cs.sent)
+      a.assign(std::size_t{ports} * nvc_, false);
+    cs.used.resize(tiles);
+    for (auto& a : cs.used)
+      a.fill(0);
+    cs.nic_used.assign(tiles, false);
     std::size_t delivered = 0;
-    bool moved = true;
-    while (moved) {
-      moved = false;
+    while (true) {
+      // a. Body flits to a fixed point.
+      bool moved = true;
+      while (moved) {
+        moved = false;
+        for (std::uint32_t x = 0; x < tiles; ++x) {
+          for (std::uint32_t o = 0; o < ports; ++o) {
+            if (!fixed() && cs.used[x][o] != 0) continue;
+            const router& r = routers_[x];
+            for (std::uint32_t k = 0; k < nvc_; ++k) {
+              const std::uint32_t v = (r.vrr[o] + k) % nvc_;
+              if (!body_ready(x, o, v, t, cs)) continue;
+              const auto iv = static_cast<std::uint32_t>(r.holder[o][v]);
+              delivered += move(x, o, v, iv, t, cs);
+              moved = true;
+              if (!fixed()) break;
+            }
+          }
+        }
+        for (std::uint32_t s = 0; s < tiles; ++s) {
+          if (inject_body(s, t, cs)) moved = true;
+        }
+      }
+      // b. Headers, at most one per output per cycle, all decided on the state at the
+      //    start of the round (a slot a header frees is seen by the next round).
+      struct grant {
+        std::uint32_t x, o, v, iv;
+      };
+      std::vector<grant> grants;
       for (std::uint32_t x = 0; x < tiles; ++x) {
         for (std::uint32_t o = 0; o < ports; ++o) {
-          if (used[x][o]) continue;
-          const int i = candidate(x, o, t, sent[x]);
-          if (i == none || !has_room(x, o)) continue;
-          const auto in = static_cast<std::uint32_t>(i);
-          router& r = routers_[x];
-          if (r.holder[o] == none) {
-            r.holder[o] = i;
-            r.rr[o] = (in + 1) % ports;
-          }
-          flit f = r.in[in].front();
-          r.in[in].pop_front();
-          sent[x][in] = true;
-          used[x][o] = true;
-          moved = true;
-          if (f.tail()) r.holder[o] = none;
-          if (o == 4) {
-            if (f.tail() && f.last_packet) {
-              out_[f.msg].delivered = t + 1;
-              ++delivered;
-            }
-          } else {
-            f.arrive = t + 1;
-            routers_[next_router(x, o)].in[o].push_back(f);
-          }
+          if (cs.used[x][o] == 2 || (!fixed() && cs.used[x][o] != 0)) continue;
+          const int iv = header_candidate(x, o, t, cs);
+          if (iv == none) continue;  // an output that exists: a header is routed to it
+          const int v = free_vc(x, o, t);
+          if (v == none) continue;
+          grants.push_back({x, o, static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(iv)});
         }
       }
+      std::vector<int> nic_vc(tiles, none);
+      for (std::uint32_t s = 0; s < tiles; ++s)
+        nic_vc[s] = nic_header_vc(s, t, cs);
+      for (const grant& g : grants) {
+        router& r = routers_[g.x];
+        r.holder[g.o][g.v] = static_cast<int>(g.iv);
+        r.owns[g.iv] = static_cast<int>(g.o * nvc_ + g.v);
+        r.rr[g.o] = (g.iv + 1) % (ports * nvc_);
+        delivered += move(g.x, g.o, g.v, g.iv, t, cs);
+      }
+      bool headers = !grants.empty();
       for (std::uint32_t s = 0; s < tiles; ++s) {
-        if (!injected[s] && inject(s, t)) {
-          injected[s] = true;
-          moved = true;
-        }
+        if (nic_vc[s] == none) continue;
+        nics_[s].vc = static_cast<std::uint32_t>(nic_vc[s]);
+        push_nic_flit(s, t, cs);
+        headers = true;
       }
+      if (!headers) break;
     }
     return delivered;
   }
 
-  // The input that may send on output o of router x in cycle t, or none.
-  int candidate(std::uint32_t x, std::uint32_t o, std::uint64_t t,
-                const std::array<bool, ports>& sent) const {
-    const router& r = routers_[x];
-    if (r.holder[o] != none) {
-      const auto i = static_cast<std::uint32_t>(r.holder[o]);
-      if (sent[i] || r.in[i].empty() || r.in[i].front().arrive > t) return none;
-      return r.holder[o];
-    }
-    for (std::uint32_t k = 0; k < ports; ++k) {
-      const std::uint32_t i = (r.rr[o] + k) % ports;
-      if (sent[i] || r.in[i].empty()) continue;
-      const flit& f = r.in[i].front();
-      if (!f.head() || f.arrive + p_.router_delay > t) continue;
-      if (owns_an_output(r, i)) continue;  // a body of an earlier packet is still due
-      if (xy_output(x, msgs_[f.msg].dst) != o) continue;
-      return static_cast<int>(i);
-    }
-    return none;
+  std::deque<flit>& nic_fifo(std::uint32_t s, std::uint32_t v) { return routers_[s].in[4][v]; }
+  [[nodiscard]] const std::deque<flit>& nic_fifo(std::uint32_t s, std::uint32_t v) const {
+    return routers_[s].in[4][v];
   }
 
-  static bool owns_an_output(const router& r, std::uint32_t i) {
-    for (int h : r.holder)
-      if (h == static_cast<int>(i)) return true;
-    return false;
-  }
-
-  // A free slot in the buffer behind output o, counting flits that left this cycle.
-  [[nodiscard]] bool has_room(std::uint32_t x, std::uint32_t o) const {
-    if (o == 4) return true;
-    return routers_[next_router(x, o)].in[o].size() < p_.buffer;
-  }
-
-  bool inject(std::uint32_t s, std::uint64_t t) {
+  void push_nic_flit(std::uint32_t s, std::uint64_t t, cycle_state& cs) {
     nic& n = nics_[s];
-    if (!n.active) return false;
-    if (n.index == 0 && t < n.header_at) return false;
-    std::deque<flit>& q = routers_[s].in[4];
-    if (q.size() >= p_.buffer) return false;
     flit f;
     f.msg = n.msg;
     f.index = n.index;
     f.count = n.count;
-    f.last_packet = n.packet + 1 == n.packets;
     f.arrive = t + 1;
-    q.push_back(f);
-    if (++n.index < n.count) return true;
+    nic_fifo(s, n.vc).push_back(f);
+    cs.nic_used[s] = true;
+    n.next_at = t + p_.inject_gap;
+    if (++n.index < n.count) return;
     if (++n.packet < n.packets) {
       n.index = 0;
       n.count = flit_count(msgs_[n.msg], n.packet);
-      n.header_at = t + 1;
-      return true;
+      return;
     }
     n.active = false;
     n.free_at = t + 1;
+  }
+
+  bool inject_body(std::uint32_t s, std::uint64_t t, cycle_state& cs) {
+    nic& n = nics_[s];
+    if (!n.active || n.index == 0 || cs.nic_used[s] || t < n.next_at) return false;
+    if (nic_fifo(s, n.vc).size() >= p_.buffer) return false;
+    push_nic_flit(s, t, cs);
     return true;
+  }
+
+  // The VC of the local input the NIC's next header would take now, or none.
+  [[nodiscard]] int nic_header_vc(std::uint32_t s, std::uint64_t t, const cycle_state& cs) const {
+    const nic& n = nics_[s];
+    if (!n.active || n.index != 0 || cs.nic_used[s]) return none;
+    if (t < (n.packet == 0 ? n.header_at : n.next_at)) return none;
+    for (std::uint32_t v = 0; v < nvc_; ++v)
+      if (nic_fifo(s, v).size() < p_.buffer) return static_cast<int>(v);
+    return none;
   }
 
   std::uint32_t rows_;
   std::uint32_t cols_;
   flit_params p_;
+  std::uint32_t nvc_;
   std::vector<router> routers_;
   std::vector<nic> nics_;
   std::vector<message> msgs_;
   std::vector<outcome> out_;
+  std::vector<std::uint64_t> pending_;  // packets of each message not yet delivered
+  cycle_state cs_;
 };
 
 }  // namespace tessera::net::reference

@@ -3,6 +3,11 @@
 // the model's rules; the seed is Thakur, Choudhary, Fox, "Complete Exchange on a
 // Wormhole Routed Mesh" (../shared/seeds/000_59d2238f27277512.txt): 2D mesh, XY routing,
 // wormhole switching, where a message's time barely depends on distance.
+//
+// The engine must equal the reference exactly when the reference shares a channel's VCs
+// the engine's way (link_share::fixed; with one VC that is the only way). Against the
+// real router (link_share::round_robin) the tests hold it to the bounds derived in
+// docs/wormhole.md, "Virtual channels".
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -51,10 +56,13 @@ std::vector<timing> run_engine(const fabric& f, const wormhole_params& p,
   return out;
 }
 
+// The engine's model by default; link_share::round_robin is the real VC router.
 std::vector<timing> run_reference(const fabric& f, const wormhole_params& p,
-                                  const std::vector<job>& jobs) {
-  reference::flit_mesh mesh(f.rows, f.cols,
-                            {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes});
+                                  const std::vector<job>& jobs,
+                                  reference::link_share share = reference::link_share::fixed) {
+  reference::flit_mesh mesh(
+      f.rows, f.cols,
+      {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes, p.inject_gap, p.vcs, share});
   std::vector<reference::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.bytes, j.control, j.at});
@@ -67,7 +75,8 @@ std::vector<timing> run_reference(const fabric& f, const wormhole_params& p,
 std::string describe(const wormhole_params& p) {
   return "width " + std::to_string(p.width) + " r " + std::to_string(p.router_delay) + " B " +
          std::to_string(p.buffer) + " alpha " + std::to_string(p.alpha) + " packet_bytes " +
-         std::to_string(p.packet_bytes);
+         std::to_string(p.packet_bytes) + " gap " + std::to_string(p.inject_gap) + " vcs " +
+         std::to_string(p.vcs);
 }
 
 // Engine and reference agree on every start and delivery; returns the engine's times.
@@ -90,10 +99,57 @@ std::uint32_t hops(const fabric& f, std::uint32_t a, std::uint32_t b) {
 }
 
 // Zero-load time of a message of P packets of F flits each: every router costs its r
-// cycles plus one channel crossing, and the packets follow back to back.
+// cycles plus one channel crossing, and the packets follow back to back (g = s = 1).
 cycle_t zero_load(std::uint32_t h, const wormhole_params& p, std::uint64_t packets,
                   std::uint64_t flits) {
   return p.alpha + (h + 1) * (cycle_t{p.router_delay} + 1) + packets * flits;
+}
+
+// Zero-load time of one packet of F flits with the NIC pacing at g and s cycles per flit
+// on every link and the ejection (docs/wormhole.md, "Paced injection"): the tail leaves
+// the NIC g(F-1) after the header and then crosses h + 1 channels, or it follows the
+// header at s per flit; with r + 1 > gB the body bunches behind the header first.
+cycle_t paced_zero_load(std::uint32_t h, const wormhole_params& p, std::uint64_t flits,
+                        std::uint64_t s) {
+  const std::uint64_t g = p.inject_gap;
+  const std::uint64_t r = p.router_delay;
+  const std::uint64_t bunch = std::min<std::uint64_t>(h + 1, (flits - 1) / p.buffer);
+  const std::uint64_t lag = r + 1 > g * p.buffer ? bunch * (r + 1 - g * p.buffer) : 0;
+  const std::uint64_t nic_bound = g * (flits - 1) + h + 1 + lag;
+  const std::uint64_t header_bound = s * (flits - 1) + (h + 1) * (r + 1);
+  return p.alpha + 1 + std::max(nic_bound, header_bound);
+}
+
+std::int64_t diff(cycle_t a, cycle_t b) {
+  return static_cast<std::int64_t>(a) - static_cast<std::int64_t>(b);
+}
+
+// Random traffic on a 4x4 mesh, the same generator for every test that uses it.
+struct random_case {
+  wormhole_params p;
+  std::vector<job> jobs;
+};
+random_case random_traffic(std::uint32_t seed, std::uint32_t gap, std::uint32_t vcs) {
+  std::mt19937 rng(seed);  // raw draws only: distributions differ between libraries
+  auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+  random_case c;
+  c.p.width = 1 + draw(4);
+  c.p.router_delay = draw(3);
+  c.p.buffer = 1 + draw(4);
+  c.p.alpha = draw(2) * draw(5);
+  c.p.packet_bytes = draw(2) == 0 ? 0 : 4 + draw(12);
+  c.p.inject_gap = gap;
+  c.p.vcs = vcs;
+  for (int i = 0; i < 50; ++i) {
+    job j;
+    j.src = draw(16);
+    j.dst = draw(16);
+    j.bytes = draw(40);
+    j.at = draw(80);
+    j.control = draw(8) == 0;
+    c.jobs.push_back(j);
+  }
+  return c;
 }
 
 }  // namespace
@@ -118,7 +174,7 @@ TEST_CASE("zero-load packet latency is (h+1)(r+1)+F, engine and flit reference",
   }
 }
 
-TEST_CASE("alpha delays the first header; a message starts when posted or when the NIC frees",
+TEST_CASE("alpha delays the first header and a message starts when posted or when the NIC frees",
           "[wormhole]") {
   const fabric f = fabric::mesh(2, 3);
   const wormhole_params p{.width = 2, .router_delay = 2, .buffer = 3, .alpha = 7};
@@ -162,7 +218,7 @@ TEST_CASE("a message of P packets takes alpha+(h+1)(r+1)+P*F at zero load when B
   }
 }
 
-TEST_CASE("with B <= r back-to-back packets leave gaps; engine and reference agree on them",
+TEST_CASE("with B <= r back-to-back packets leave gaps and engine and reference agree on them",
           "[wormhole]") {
   // Packet p+1's header waits r cycles in the source router while packet p still fills
   // the B slots ahead of it, so the stream runs slower than one flit per cycle
@@ -433,4 +489,299 @@ TEST_CASE("bad parameters and messages are input errors naming the value", "[wor
   wormhole_engine e(f, {});
   CHECK_THROWS_AS(e.inject(xfer{1, 0, 16, 4, false, 0}, 0), input_error);
   CHECK_THROWS_WITH(e.inject(xfer{1, 0, 16, 4, false, 0}, 0), Catch::Contains("tile 16"));
+}
+
+// ---- paced injection (inject_gap) ----
+
+TEST_CASE("paced injection: a lone packet takes 1 + max(g(F-1) + h + 1 + lag, (h+1)(r+1) + F - 1)",
+          "[wormhole]") {
+  // docs/wormhole.md, "Paced injection". The issue's (h+1)(r+1) + (F-1)g + 1 holds for
+  // r = 0 only: body flits pay no router delay, so with r > 0 the tail catches up with
+  // the header's r per hop while the NIC is still pacing (the reference decides).
+  const fabric f = fabric::mesh(4, 4);
+  const std::vector<std::uint32_t> dsts{0, 1, 3, 7, 15};  // 0, 1, 3, 4, 6 hops
+  for (std::uint32_t gap : {2U, 3U, 5U}) {
+    for (std::uint32_t r : {0U, 1U, 3U}) {
+      for (std::uint32_t b : {1U, 2U, 4U}) {
+        for (std::uint64_t flits : {1ULL, 2ULL, 5ULL, 9ULL, 40ULL}) {
+          for (std::uint32_t dst : dsts) {
+            const wormhole_params p{.width = 4, .router_delay = r, .buffer = b, .inject_gap = gap};
+            const std::uint32_t h = hops(f, 0, dst);
+            const auto t = require_agreement(f, p, {{0, dst, flits * 4, 0}});
+            INFO(describe(p) << " F " << flits << " h " << h);
+            CHECK(t[0].delivered == paced_zero_load(h, p, flits, 1));
+            if (r == 0) CHECK(t[0].delivered == (h + 1) * (r + 1) + (flits - 1) * gap + 1);
+          }
+        }
+      }
+    }
+  }
+  // r = 1, g = 2, h = 3, F = 9: the tail leaves the NIC at 16 and crosses 4 channels;
+  // the issue's formula would say 4 x 2 + 8 x 2 + 1 = 25.
+  const wormhole_params p{.width = 4, .router_delay = 1, .buffer = 4, .inject_gap = 2};
+  CHECK(require_agreement(f, p, {{0, 3, 36, 0}})[0].delivered == 21);
+}
+
+TEST_CASE("paced injection: P packets take (P-1) g F more than one when B >= r + 1", "[wormhole]") {
+  // The NIC's stream is paced across packets: packet p+1's header leaves g after packet
+  // p's tail, so the NIC sends one flit every g cycles for the whole message; with
+  // B >= r + 1 nothing downstream holds it back (docs/wormhole.md, "Paced injection").
+  const fabric f = fabric::mesh(3, 4);
+  for (std::uint32_t gap : {2U, 3U}) {
+    for (std::uint32_t r : {0U, 1U, 2U}) {
+      for (std::uint32_t extra : {0U, 2U}) {
+        for (std::uint64_t packets : {2ULL, 5ULL}) {
+          for (std::uint64_t flits : {1ULL, 3ULL, 8ULL}) {
+            for (std::uint32_t dst : {3U, 11U}) {
+              const wormhole_params p{.width = 4,
+                                      .router_delay = r,
+                                      .buffer = r + 1 + extra,
+                                      .alpha = 3,
+                                      .packet_bytes = flits * 4,
+                                      .inject_gap = gap};
+              const auto t = require_agreement(f, p, {{0, dst, packets * flits * 4, 0}});
+              INFO(describe(p) << " P " << packets << " F " << flits << " dst " << dst);
+              CHECK(t[0].delivered ==
+                    (packets - 1) * gap * flits + paced_zero_load(hops(f, 0, dst), p, flits, 1));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("paced injection: the next message starts the cycle after the last flit left the NIC",
+          "[wormhole]") {
+  const fabric f = fabric::mesh(2, 3);
+  const wormhole_params p{.width = 2, .router_delay = 2, .buffer = 3, .alpha = 7, .inject_gap = 3};
+  const auto t = require_agreement(f, p, {{0, 5, 10, 3}, {0, 1, 4, 4}});
+  // Five flits, the header at 3 + 7 and then one every 3 cycles: the last at 10 + 12.
+  CHECK(t[1].started == 3 + 7 + 4 * 3 + 1);
+  CHECK(t[1].delivered == t[1].started + paced_zero_load(hops(f, 0, 1), p, 2, 1));
+}
+
+// ---- virtual channels (vcs) ----
+
+TEST_CASE("virtual channels: a lone packet, the engine's shares against the real router",
+          "[wormhole]") {
+  // The engine gives each VC 1/vcs of every link, so a lone packet's body follows its
+  // header at s = vcs cycles per flit; the real router lets it use the whole link. With
+  // g >= s the NIC is the slower of the two except while the body catches up with the
+  // header's r per hop: at most (h+1) r cycles (docs/wormhole.md, "Virtual channels").
+  const fabric f = fabric::mesh(4, 4);
+  for (std::uint32_t vcs : {2U, 3U}) {
+    for (std::uint32_t gap : {1U, vcs, vcs + 1}) {
+      for (std::uint32_t r : {0U, 1U, 3U}) {
+        for (std::uint32_t b : {1U, 4U}) {
+          for (std::uint64_t flits : {1ULL, 5ULL, 40ULL}) {
+            for (std::uint32_t dst : {1U, 7U, 15U}) {
+              const wormhole_params p{
+                  .width = 4, .router_delay = r, .buffer = b, .inject_gap = gap, .vcs = vcs};
+              const std::uint32_t h = hops(f, 0, dst);
+              const auto e = require_agreement(f, p, {{0, dst, flits * 4, 0}});
+              const auto real =
+                  run_reference(f, p, {{0, dst, flits * 4, 0}}, reference::link_share::round_robin);
+              INFO(describe(p) << " F " << flits << " h " << h);
+              CHECK(e[0].delivered == paced_zero_load(h, p, flits, vcs));
+              CHECK(real[0].delivered == paced_zero_load(h, p, flits, 1));
+              CHECK(e[0].delivered >= real[0].delivered);
+              if (gap >= vcs) {
+                CHECK(e[0].delivered - real[0].delivered <= (h + 1) * cycle_t{r});
+              } else {
+                CHECK(e[0].delivered - real[0].delivered <= (vcs - 1) * (flits - 1));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Thakur sharing (vcs 2, gap 2): two messages on a link cost nothing, more share it",
+          "[wormhole]") {
+  // Thakur et al.: T = alpha + L max(beta, f beta_sat) with beta = 2 beta_sat on the
+  // Delta. A NIC that injects at half the link rate (gap 2) and two VCs per link: f = 2
+  // messages on one link each keep their own half; f = 4 take twice as long. With one
+  // packet per message a VC is held for a whole message, so of f = 3 two run at full
+  // speed and the third waits for a VC (about 2x); split into packets, the three share
+  // the link (about 3/2, Thakur's 3 beta_sat). Row 1 x 2n, message s -> s + n for s < n:
+  // all n cross link n-1 -> n; every message has n hops.
+  const std::uint64_t bytes = 4096;  // 1024 flits
+  for (std::uint64_t packet_bytes : {0ULL, 64ULL}) {
+    for (std::uint32_t n : {2U, 3U, 4U}) {
+      const wormhole_params p{.packet_bytes = packet_bytes, .inject_gap = 2, .vcs = 2};
+      const fabric f = fabric::mesh(1, 2 * n);
+      std::vector<job> jobs;
+      for (std::uint32_t s = 0; s < n; ++s)
+        jobs.push_back({s, s + n, bytes, 0});
+      const auto e = require_agreement(f, p, jobs);  // exact against the engine's shares
+      const auto real = run_reference(f, p, jobs, reference::link_share::round_robin);
+      const auto e_alone = run_engine(f, p, {jobs[0]});
+      const auto real_alone = run_reference(f, p, {jobs[0]}, reference::link_share::round_robin);
+      // Engine against the real router, per message (docs/wormhole.md, "Virtual
+      // channels"): single packets within (h+1)(r + (s-1)B) + (h+2)s, packets within 1%.
+      const auto bound = packet_bytes == 0
+                             ? (n + 1) * (p.router_delay + (p.vcs - 1) * p.buffer) + (n + 2) * p.vcs
+                             : real_alone[0].delivered / 100;
+      std::vector<double> re;
+      std::vector<double> rr;
+      for (std::size_t i = 0; i < n; ++i) {
+        INFO("n " << n << " packet_bytes " << packet_bytes << " message " << i);
+        CHECK(std::abs(diff(e[i].delivered, real[i].delivered)) <=
+              static_cast<std::int64_t>(bound));
+        re.push_back(static_cast<double>(e[i].delivered) /
+                     static_cast<double>(e_alone[0].delivered));
+        rr.push_back(static_cast<double>(real[i].delivered) /
+                     static_cast<double>(real_alone[0].delivered));
+      }
+      std::sort(re.begin(), re.end());
+      std::sort(rr.begin(), rr.end());
+      INFO("n " << n << " packet_bytes " << packet_bytes);
+      for (const auto* x : {&re, &rr}) {
+        const std::vector<double>& v = *x;
+        if (n == 2) {
+          CHECK(v[1] <= 1.01);  // two on a link: as fast as alone
+        } else if (n == 3 && packet_bytes == 0) {
+          CHECK(v[1] <= 1.01);  // two hold the VCs
+          CHECK(v[2] >= 1.95);  // the third waits for one of them
+          CHECK(v[2] <= 2.05);
+        } else if (n == 3) {
+          CHECK(v[0] >= 1.45);  // all three share: 3/2
+          CHECK(v[2] <= 1.55);
+        } else {
+          CHECK(v[3] >= 1.95);  // four: twice as long
+          CHECK(v[3] <= 2.05);
+        }
+      }
+      if (n == 2 && packet_bytes == 0) {
+        // The engine's two VCs each carry their worm at the NIC's rate: exactly alone.
+        CHECK(e[0].delivered == e_alone[0].delivered);
+      }
+    }
+  }
+}
+
+TEST_CASE("two worms on the two VCs of a link: neither waits, the link counts both", "[wormhole]") {
+  const fabric f = fabric::mesh(1, 4);
+  const wormhole_params p{.inject_gap = 2, .vcs = 2};
+  wormhole_engine e(f, p);
+  const auto r = replay(e, {{xfer{1, 0, 2, 256, false, 0}, 0}, {xfer{2, 1, 3, 256, false, 0}, 0}});
+  CHECK(e.contention().blocked == 0);
+  bool seen = false;
+  for (const link_stat& s : e.links()) {
+    if (s.name != "E" || s.from != 1) continue;
+    seen = true;
+    CHECK(s.messages == 2);
+    // 64 flits each at 2 cycles per flit: each holds its VC 2 x 63 + 1 cycles.
+    CHECK(s.busy == 2 * (2 * 63 + 1));
+  }
+  CHECK(seen);
+  CHECK(r[0].delivered == paced_zero_load(2, p, 64, 2));
+  CHECK(r[1].delivered == paced_zero_load(2, p, 64, 2));
+}
+
+TEST_CASE("randomized traffic with paced NICs and VCs: engine equals the reference's shares",
+          "[wormhole]") {
+  const fabric f = fabric::mesh(4, 4);
+  for (std::uint32_t vcs : {1U, 2U, 3U}) {
+    for (std::uint32_t gap : {1U, 2U, 3U}) {
+      for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+        const random_case c = random_traffic(seed, gap, vcs);
+        INFO("seed " << seed);
+        require_agreement(f, c.p, c.jobs);
+      }
+    }
+  }
+}
+
+TEST_CASE("randomized meshes, buffers and long messages: engine equals the reference's shares",
+          "[wormhole]") {
+  // Up to 5x5, B up to 80 (per-packet tables and maps in the engine), r up to 4, gap up
+  // to 5, vcs up to 4, packets of 1..40 bytes or whole messages up to 300 bytes.
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed);
+    auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+    const std::uint32_t rows = 1 + draw(5);
+    const std::uint32_t cols = 1 + draw(5);
+    const fabric f = fabric::mesh(rows, cols);
+    wormhole_params p;
+    p.width = 1 + draw(4);
+    p.router_delay = draw(5);
+    p.buffer = 1 + draw(draw(4) == 0 ? 80 : 8);
+    p.alpha = draw(2) * draw(5);
+    p.packet_bytes = draw(2) == 0 ? 0 : 1 + draw(40);
+    p.inject_gap = 1 + draw(5);
+    p.vcs = 1 + draw(4);
+    std::vector<job> jobs;
+    const int n = 10 + static_cast<int>(draw(40));
+    for (int i = 0; i < n; ++i)
+      jobs.push_back({draw(rows * cols), draw(rows * cols), draw(draw(4) == 0 ? 300 : 40),
+                      draw(1 + draw(200)), draw(8) == 0});
+    INFO("seed " << seed << " mesh " << rows << "x" << cols);
+    require_agreement(f, p, jobs);
+  }
+}
+
+TEST_CASE("randomized traffic: the engine's VC shares against the real router, per run",
+          "[wormhole]") {
+  // Short random messages are the worst case for the fixed shares (docs/wormhole.md,
+  // "Virtual channels"): bursts that the real router sends at full rate and, per message,
+  // arbitration races that a one-cycle difference turns around. Per run the summed
+  // latency stays within [0.9, 1.25 max(1, vcs / gap)] of the real router's.
+  const fabric f = fabric::mesh(4, 4);
+  for (std::uint32_t vcs : {2U, 3U}) {
+    for (std::uint32_t gap : {1U, 2U, 3U}) {
+      for (std::uint32_t seed = 1; seed <= 8; ++seed) {
+        const random_case c = random_traffic(seed, gap, vcs);
+        const auto e = run_engine(f, c.p, c.jobs);
+        const auto real = run_reference(f, c.p, c.jobs, reference::link_share::round_robin);
+        double sum_e = 0;
+        double sum_real = 0;
+        for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+          sum_e += static_cast<double>(e[i].delivered - c.jobs[i].at);
+          sum_real += static_cast<double>(real[i].delivered - c.jobs[i].at);
+        }
+        const double ratio = sum_e / sum_real;
+        INFO(describe(c.p) << " seed " << seed << " ratio " << ratio);
+        CHECK(ratio >= 0.9);
+        CHECK(ratio <= 1.25 * std::max(1.0, static_cast<double>(vcs) / gap));
+      }
+    }
+  }
+}
+
+TEST_CASE("with one VC the reference's two ways of sharing a link are the same router",
+          "[wormhole]") {
+  const fabric f = fabric::mesh(4, 4);
+  for (std::uint32_t gap : {1U, 3U}) {
+    for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+      const random_case c = random_traffic(seed, gap, 1);
+      const auto a = run_reference(f, c.p, c.jobs, reference::link_share::fixed);
+      const auto b = run_reference(f, c.p, c.jobs, reference::link_share::round_robin);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].started == b[i].started);
+        CHECK(a[i].delivered == b[i].delivered);
+      }
+    }
+  }
+}
+
+TEST_CASE("bad inject_gap and vcs are input errors naming the value", "[wormhole]") {
+  const fabric f = fabric::mesh(4, 4);
+  auto message_of = [&](const wormhole_params& p) {
+    try {
+      wormhole_engine e(f, p);
+    } catch (const input_error& ex) {
+      return std::string(ex.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message_of({.vcs = 0}).find("vcs 0 is out of range 1..16") != std::string::npos);
+  CHECK(message_of({.vcs = 17}).find("vcs 17") != std::string::npos);
+  CHECK(message_of({.inject_gap = 0}).find("inject_gap 0 is out of range 1..1024") !=
+        std::string::npos);
+  CHECK(message_of({.inject_gap = 1025}).find("inject_gap 1025") != std::string::npos);
+  CHECK(message_of({.inject_gap = 1024, .vcs = 16}) == "no error");
 }

@@ -9,6 +9,14 @@
 // and, for the first flits behind another packet in a buffer, that packet's own times.
 // A query can be unknown (a header it needs has not moved yet); the caller then waits
 // on the worm that is missing and is retried when that worm makes progress.
+//
+// With inject_gap g > 1 the injection row of the max-plus graph weighs g per flit, so
+// flit times go through the paced injection row T0(f) (docs/wormhole.md, "Paced
+// injection"). With vcs V > 1 each channel has V VCs, each with its own buffer chain, and
+// each VC carries at most one flit every V cycles on a link or the ejection (a fixed
+// share of the physical channel), so those rows weigh s = V per flit (docs/wormhole.md,
+// "Virtual channels"). Plain and general queries are separate functions so that the
+// plain model stays as cheap as it was.
 #include "tessera/net/wormhole_engine.hpp"
 
 #include <algorithm>
@@ -18,6 +26,7 @@
 #include <limits>
 #include <queue>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/errors.hpp"
@@ -59,10 +68,14 @@ cycle_t as_cycle(std::int64_t v) {
 template <typename Payload>
 class window_queue {
  public:
+  // span: a power of two; cycles ahead of the earliest pending event that are bucketed.
+  explicit window_queue(std::size_t span)
+      : span_{span}, mask_{span - 1}, words_{span / 64}, buckets_(span), used_(span / 64, 0) {}
+
   void push(cycle_t t, const Payload& p) {
     if (t < base_) throw std::logic_error("wormhole engine: an event was scheduled in the past");
     ++count_;
-    if (t - base_ < span) {
+    if (t - base_ < span_) {
       put(t, p);
     } else {
       far_.push(item{t, seq_++, p});
@@ -71,9 +84,9 @@ class window_queue {
   [[nodiscard]] bool empty() const { return count_ == 0; }
   [[nodiscard]] cycle_t next() const {
     if (count_ == 0) return never;
-    const std::size_t start = base_ & mask;
-    for (std::size_t i = 0; i < words; ++i) {
-      const std::size_t w = (start / 64 + i) % words;
+    const std::size_t start = base_ & mask_;
+    for (std::size_t i = 0; i < words_; ++i) {
+      const std::size_t w = (start / 64 + i) & (words_ - 1);
       std::uint64_t bits = used_[w];
       if (i == 0) bits &= ~std::uint64_t{0} << (start % 64);
       if (bits != 0) return time_of(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
@@ -86,22 +99,19 @@ class window_queue {
   // Pops the oldest event due at `now` (never earlier than any pending event).
   bool pop_due(cycle_t now, Payload& out) {
     slide(now);
-    bucket& b = buckets_[now & mask];
+    bucket& b = buckets_[now & mask_];
     if (b.head == b.items.size()) return false;
     out = b.items[b.head++];
     --count_;
     if (b.head == b.items.size()) {
       b.items.clear();
       b.head = 0;
-      used_[(now & mask) / 64] &= ~(std::uint64_t{1} << ((now & mask) % 64));
+      used_[(now & mask_) / 64] &= ~(std::uint64_t{1} << ((now & mask_) % 64));
     }
     return true;
   }
 
  private:
-  static constexpr std::size_t span = 16384;
-  static constexpr std::size_t mask = span - 1;
-  static constexpr std::size_t words = span / 64;
   struct item {
     cycle_t t;
     std::uint64_t seq;
@@ -114,10 +124,10 @@ class window_queue {
   };
 
   [[nodiscard]] cycle_t time_of(std::size_t slot) const {
-    return base_ + ((slot - (base_ & mask)) & mask);
+    return base_ + ((slot - (base_ & mask_)) & mask_);
   }
   void put(cycle_t t, const Payload& p) {
-    const std::size_t slot = t & mask;
+    const std::size_t slot = t & mask_;
     buckets_[slot].items.push_back(p);
     used_[slot / 64] |= std::uint64_t{1} << (slot % 64);
   }
@@ -126,17 +136,20 @@ class window_queue {
     if (now <= base_) return;
     if (next() < now) throw std::logic_error("wormhole engine: fired past a pending event");
     base_ = now;
-    while (!far_.empty() && far_.top().t - base_ < span) {
+    while (!far_.empty() && far_.top().t - base_ < span_) {
       put(far_.top().t, far_.top().p);
       far_.pop();
     }
   }
 
+  std::size_t span_;
+  std::size_t mask_;
+  std::size_t words_;
   cycle_t base_{0};
   std::size_t count_{0};
   std::uint64_t seq_{0};
-  std::vector<bucket> buckets_ = std::vector<bucket>(span);
-  std::vector<std::uint64_t> used_ = std::vector<std::uint64_t>(words, 0);
+  std::vector<bucket> buckets_;
+  std::vector<std::uint64_t> used_;
   std::priority_queue<item, std::vector<item>, std::greater<>> far_;
 };
 
@@ -148,6 +161,8 @@ void validate(const wormhole_params& p) {
   check_range("router_delay", p.router_delay, 0, 1'000'000);
   check_range("alpha", p.alpha, 0, 1'000'000'000'000);
   check_range("packet_bytes", p.packet_bytes, 0, max_message_bytes);
+  check_range("inject_gap", p.inject_gap, 1, 1024);
+  check_range("vcs", p.vcs, 1, 16);
 }
 
 std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width) {
@@ -166,21 +181,51 @@ struct wormhole_engine::impl {
     std::uint64_t kept{0};  // collection epoch that found it still usable
   };
 
+  // What paced injection and VC shares add to a packet, kept out of the plain model's way.
+  struct general_state {
+    // Paced injection: g0[k] = max_{j<=k} t0[j] - gBj; cxp[k] = max over buffers j <= k
+    // and 1 <= f' < B of X(f', j) - g(jB + f'), computed in order.
+    std::vector<std::int64_t> g0;
+    std::vector<std::int64_t> cxp;
+    // VC share s > 1: ms[j] = max_{1<=f'<B} X(f', j) - s f' per buffer, as needed;
+    // msq[j] = max_{i>=j} ms[i] - sBi, once asked for the whole suffix.
+    std::vector<std::int64_t> ms;
+    std::vector<std::int64_t> msq;
+    // Leave times of the last min(F, B) flits from each buffer, as other packets ask
+    // for them (cross terms), so chains of packets are not walked again (0 = unknown).
+    std::vector<cycle_t> memo;
+    std::unique_ptr<std::unordered_map<std::uint64_t, cycle_t>> memo_far;
+
+    void clear() {
+      g0.clear();
+      cxp.clear();
+      ms.clear();
+      msq.clear();
+      memo.clear();
+      memo_far.reset();
+    }
+  };
+
   struct worm {
     std::uint32_t msg{0};
-    std::uint64_t index{0};           // packet number within its message
-    bool last{false};                 // last packet of its message
-    std::uint64_t flits{1};           // F
-    std::uint32_t hops{0};            // h
-    std::vector<std::uint32_t> chan;  // h + 2 channel ids
-    std::vector<cycle_t> t0;          // header crossing of channel k, as granted
-    std::vector<std::int64_t> pre;    // pre[k] = max_{j<=k} t0[j] - j
-    std::vector<std::int64_t> suf;    // suf[k] = max_{j>=k} t0[j] - B j, once t0 is complete
-    std::vector<ahead_link> ahead;    // per buffer 0..h; reset once it cannot matter
-    std::vector<cycle_t> tail;        // tail crossing of channel k, first tail_done known
-    std::vector<cycle_t> credit;      // buffer k: when its slot for the next header frees
+    std::uint64_t index{0};             // packet number within its message
+    bool last{false};                   // last packet of its message
+    std::uint64_t flits{1};             // F
+    std::uint32_t hops{0};              // h
+    std::vector<std::uint32_t> chan;    // h + 2 channel ids
+    std::vector<std::uint8_t> vc;       // VC held on channel k, as granted
+    std::vector<cycle_t> t0;            // header crossing of channel k, as granted
+    std::vector<std::int64_t> pre;      // pre[k] = max_{j<=k} t0[j] - j
+    std::vector<std::int64_t> suf;      // suf[k] = max_{j>=k} t0[j] - sB j, once t0 is complete
+    std::unique_ptr<general_state> gs;  // g > 1 or s > 1 only (ext())
+    std::vector<ahead_link> ahead;      // per buffer 0..h; reset once it cannot matter
+    std::vector<cycle_t> tail;          // tail crossing of channel k, first tail_done known
+    std::vector<cycle_t> credit;        // buffer k: when its slot for the next header frees
     std::uint32_t tail_done{0};
     std::uint32_t credit_done{0};
+    // Links in ahead[] that can still add a cross term (set at a grant, dropped once
+    // dominated; collect() may cut more without counting). 0: every X is 0.
+    std::uint32_t live_links{0};
     std::uint32_t released{0};
     cycle_t ready_since{0};  // when the header started requesting its next channel
     bool front_wait{false};  // waiting to learn when the packet ahead leaves the buffer
@@ -197,7 +242,9 @@ struct wormhole_engine::impl {
     // because allocation was a third of the cost of runs with many short packets.
     void recycle() {
       chan.clear();
+      vc.clear();
       t0.clear();
+      if (gs) gs->clear();
       pre.clear();
       suf.clear();
       ahead.clear();
@@ -205,7 +252,7 @@ struct wormhole_engine::impl {
       credit.clear();
       waiters.clear();
       reached.clear();
-      tail_done = credit_done = released = 0;
+      tail_done = credit_done = released = live_links = 0;
       ready_since = 0;
       front_wait = finished = false;
       live = root = 0;
@@ -218,20 +265,25 @@ struct wormhole_engine::impl {
     worm* missing{nullptr};
   };
 
-  enum class ev_kind : std::uint8_t { free, ready, nic, deliver };
+  // free: VC `vc` of channel `id` is available again; touch: channel `id` may grant
+  // again (it granted a header last cycle with requests and free VCs left).
+  enum class ev_kind : std::uint8_t { free, ready, nic, deliver, touch };
   struct event {
     ev_kind kind{ev_kind::free};
+    std::uint8_t vc{0};
     std::uint32_t id{0};  // channel, tile or message slot
     worm* w{nullptr};     // ready: the requesting header (alive: it is still active)
   };
 
+  // A physical channel. Its per-input-VC request slots and per-VC buffer links live in
+  // req_slots / vc_last (contiguous, indexed by channel).
   struct channel {
-    std::array<worm*, n_inputs> req{};  // the header at the front of each input, if any
     std::uint32_t nreq{0};
-    std::uint32_t rr{0};  // next input to be scanned first
-    bool held{false};     // granted and not yet available to the next header
+    std::uint32_t rr{0};         // next input VC to be scanned first
+    std::uint32_t free_mask{0};  // VCs available to the next header
+    cycle_t granted_at{never};   // one header per physical channel per cycle
     bool touched{false};
-    ahead_link last;  // newest packet to enter the buffer at this channel's end
+    bool retouch{false};  // a touch event is pending
     cycle_t busy{0};
     std::uint64_t packets{0};
     std::uint32_t max_queue{0};
@@ -243,7 +295,9 @@ struct wormhole_engine::impl {
     std::uint64_t created{0};
     bool live{false};
     bool started{false};
-    worm* current{nullptr};  // newest packet, for stuck()
+    std::uint64_t tails_left{1};  // packets whose ejection tail time is not known yet
+    cycle_t latest{0};            // latest ejection tail among those known
+    worm* current{nullptr};       // newest packet, for stuck()
   };
 
   struct nic {
@@ -258,7 +312,22 @@ struct wormhole_engine::impl {
   wormhole_params p;
   std::uint32_t tiles;
   std::int64_t depth;  // B, signed for the closed form's negative terms
+  // The event window: channel releases are pushed about one packet's duration ahead (a
+  // 16 KB worm at one byte per flit: 16K cycles, 32K when paced at 2 or with two VCs).
+  [[nodiscard]] std::size_t params_span() const {
+    if (p.packet_bytes == 0) return general ? 65536 : 16384;
+    const std::uint64_t cycles =
+        packet_flits(p.packet_bytes, p.width) * std::max<std::uint64_t>(p.inject_gap, p.vcs);
+    return std::clamp<std::size_t>(std::bit_ceil(2 * cycles), 4096, 65536);
+  }
+  std::int64_t gap;     // g = inject_gap
+  std::uint32_t nvc;    // V = vcs
+  std::int64_t share;   // s: cycles per flit of one VC on a link or ejection channel (= V)
+  std::int64_t sdepth;  // sB
+  bool general;         // g > 1 or s > 1: flit_time_general
   std::vector<channel> ch;
+  std::vector<worm*> req_slots;     // channel * 5V + input VC: the header at its front
+  std::vector<ahead_link> vc_last;  // channel * V + VC: newest packet to enter its buffer
   std::vector<nic> nics;
   std::vector<message> msgs;
   std::vector<std::uint32_t> free_msgs;
@@ -270,13 +339,27 @@ struct wormhole_engine::impl {
   std::vector<worm*> active;  // packets with times still to compute
   std::vector<worm*> retry;
   std::vector<std::uint32_t> touched;
-  window_queue<event> events;
+  std::vector<std::uint32_t> starting;  // tiles whose NIC starts a message posted now
+  window_queue<event> events{params_span()};
   contention_stat cont{};
   cycle_t now_{0};
 
   impl(wormhole_engine& o, const fabric& fabric_in, const wormhole_params& params)
-      : owner{o}, fab{fabric_in}, p{params}, tiles{fabric_in.tiles()}, depth{params.buffer} {
+      : owner{o},
+        fab{fabric_in},
+        p{params},
+        tiles{fabric_in.tiles()},
+        depth{params.buffer},
+        gap{params.inject_gap},
+        nvc{params.vcs},
+        share{params.vcs},
+        sdepth{std::int64_t{params.vcs} * params.buffer},
+        general{params.inject_gap > 1 || params.vcs > 1} {
     ch.resize(std::size_t{6} * tiles);
+    for (channel& c : ch)
+      c.free_mask = (std::uint32_t{1} << nvc) - 1;
+    req_slots.assign(ch.size() * n_inputs * nvc, nullptr);
+    vc_last.assign(ch.size() * nvc, ahead_link{});
     nics.resize(tiles);
   }
 
@@ -290,8 +373,19 @@ struct wormhole_engine::impl {
 
   // ---- queries (docs/wormhole.md, "closed form") ----
 
-  // Crossing time of flit f of w over its channel k.
+  static general_state& ext(worm& w) {
+    if (!w.gs) w.gs = std::make_unique<general_state>();
+    return *w.gs;
+  }
+
+  // Crossing time of flit f of w over its channel k (docs/wormhole.md, "Closed form").
+  // This is the plain model, s = g = 1; flit_time_general covers paced injection and VC
+  // shares.
   answer flit_time(worm& w, std::uint64_t f, std::uint32_t k) {
+    return general ? flit_time_general(w, f, k) : flit_time_plain(w, f, k);
+  }
+
+  answer flit_time_plain(worm& w, std::uint64_t f, std::uint32_t k) {
     const std::uint32_t last = w.hops + 1;
     const std::uint64_t up = f / p.buffer;
     const std::uint32_t kmax = up >= last - k ? last : k + static_cast<std::uint32_t>(up);
@@ -319,6 +413,218 @@ struct wormhole_engine::impl {
     return {t, nullptr};
   }
 
+  // flit_time when g > 1 or s > 1. Rows k >= 1 weigh s per flit (a VC's share of the
+  // link), the injection row g (docs/wormhole.md, "Paced injection", "Virtual channels").
+  [[gnu::noinline]] answer flit_time_general(worm& w, std::uint64_t f, std::uint32_t k) {
+    const std::uint32_t last = w.hops + 1;
+    const std::uint64_t up = f / p.buffer;
+    const std::uint32_t kmax = up >= last - k ? last : k + static_cast<std::uint32_t>(up);
+    if (w.t0.size() <= kmax) return {0, &w};
+    if (k == 0) return paced_row(w, f);
+    const std::int64_t sf = share * as_i64(f);
+    // Header bases at k' <= k, along row k then left.
+    std::int64_t best = w.pre[k] + sf + k;
+    if (gap > share) {
+      // Paths that step down the injection row: T0(f) + k.
+      const answer a = paced_row(w, f);
+      if (a.missing != nullptr) return a;
+      best = std::max(best, as_i64(a.t) + k);
+    }
+    if (kmax > k) {
+      // Header bases at k' > k, reached by back-pressure steps.
+      std::int64_t m = std::numeric_limits<std::int64_t>::min();
+      if (kmax == last && w.suf.size() == last + std::size_t{1}) {
+        m = w.suf[k + 1];
+      } else {
+        for (std::uint32_t j = k + 1; j <= kmax; ++j)
+          m = std::max(m, as_i64(w.t0[j]) - sdepth * j);
+      }
+      best = std::max(best, m + sf + sdepth * k);
+    }
+    if (share > 1) {
+      if (w.live_links == 0) return {as_cycle(best), nullptr};
+      const answer c = cross_rows(w, f, k);
+      if (c.missing != nullptr) return c;
+      return {std::max(as_cycle(best), c.t), nullptr};
+    }
+    cycle_t t = as_cycle(best);
+    const std::uint64_t rem = f % p.buffer;
+    if (rem != 0 && k + up <= w.hops) {
+      // s = 1: the one cross term not dominated by a header (the plain model's).
+      const answer y = stream_leave(w, k + static_cast<std::uint32_t>(up), p.buffer - rem);
+      if (y.missing != nullptr) return y;
+      t = std::max(t, y.t);
+    }
+    return {t, nullptr};
+  }
+
+  // Cross terms of a row k >= 1 query when s > 1 (docs/wormhole.md, "Virtual
+  // channels"). Buffers j < k are dominated by the header term at j + 1; the rest are
+  //   buffer k:        X(f',k) + s(f - f'),                      1 <= f' <= min(B-1, f)
+  //   buffers j > k:   X(f',j) - s f' - sBj + s f + sBk,         f' + (j-k)B <= f
+  // Whole buffers come from ms (per buffer max of X(f',j) - s f'), the partly usable
+  // ones flit by flit. Returns 0 when there is no cross term.
+  answer cross_rows(worm& w, std::uint64_t f, std::uint32_t k) {
+    std::int64_t best = 0;
+    const std::int64_t sf = share * as_i64(f);
+    const std::uint64_t b = p.buffer;
+    if (k <= w.hops) {
+      if (f + 1 >= b) {
+        const answer a = buffer_max(w, k);
+        if (a.missing != nullptr) return a;
+        best = std::max(best, ext(w).ms[k] + sf);
+      } else {
+        for (std::uint64_t fp = f; fp >= 1; --fp) {
+          const answer y = stream_leave(w, k, b - fp);
+          if (y.missing != nullptr) return y;
+          if (y.t == 0) break;
+          best = std::max(best, as_i64(y.t) - share * as_i64(fp) + sf);
+        }
+      }
+    }
+    const std::uint64_t up = f / b;
+    if (up == 0 || k >= w.hops) return {as_cycle(best), nullptr};
+    const std::int64_t base = sf + sdepth * k;
+    // Whole buffers k+1 .. k+up-1 (up to h). The header has left all of them.
+    if (up >= 2) {
+      const std::uint64_t top = k + up - 1;
+      std::int64_t m = std::numeric_limits<std::int64_t>::min();
+      general_state& g = ext(w);
+      if (top >= w.hops) {
+        if (g.msq.empty()) {
+          for (std::uint32_t j = 1; j <= w.hops; ++j) {
+            const answer a = buffer_max(w, j);
+            if (a.missing != nullptr) return a;
+          }
+          g.msq.resize(w.hops + std::size_t{1});
+          for (std::uint32_t j = w.hops; j >= 1; --j) {
+            const std::int64_t v = g.ms[j] - sdepth * j;
+            g.msq[j] = j == w.hops ? v : std::max(v, g.msq[j + 1]);
+          }
+        }
+        m = g.msq[k + 1];
+      } else {
+        for (auto j = static_cast<std::uint32_t>(k + 1); j <= top; ++j) {
+          const answer a = buffer_max(w, j);
+          if (a.missing != nullptr) return a;
+          m = std::max(m, g.ms[j] - sdepth * j);
+        }
+      }
+      best = std::max(best, m + base);
+    }
+    // Buffer k + up, flits f' <= f mod B.
+    if (k + up <= w.hops) {
+      const auto j = static_cast<std::uint32_t>(k + up);
+      for (std::uint64_t fp = f % b; fp >= 1; --fp) {
+        const answer y = stream_leave(w, j, b - fp);
+        if (y.missing != nullptr) return y;
+        if (y.t == 0) break;
+        best = std::max(best, as_i64(y.t) - share * as_i64(fp) - sdepth * j + base);
+      }
+    }
+    return {as_cycle(best), nullptr};
+  }
+
+  // ms[j] = max_{1<=f'<B} X(f', j) - s f' (very negative when nothing ahead matters).
+  answer buffer_max(worm& w, std::uint32_t j) {
+    general_state& g = ext(w);
+    if (g.ms.empty()) g.ms.assign(w.hops + std::size_t{1}, unknown_max);
+    if (g.ms[j] != unknown_max) return {0, nullptr};
+    std::int64_t v = std::numeric_limits<std::int64_t>::min() / 4;
+    for (std::uint64_t fp = p.buffer - 1; fp >= 1; --fp) {
+      const answer y = stream_leave(w, j, p.buffer - fp);
+      if (y.missing != nullptr) return y;
+      if (y.t == 0) break;
+      v = std::max(v, as_i64(y.t) - share * as_i64(fp));
+    }
+    g.ms[j] = v;
+    return {0, nullptr};
+  }
+  static constexpr std::int64_t unknown_max = std::numeric_limits<std::int64_t>::max();
+
+  // T0(f), the crossing of channel 0 by flit f (docs/wormhole.md, "Paced injection").
+  // With m = floor(f / B), when g >= s:
+  //   T0(f) = g f + max( max over k' <= min(h+1, m) of t0[k'] - gBk',
+  //                      max over buffers j <= min(h, m), 1 <= f' < B, jB + f' <= f
+  //                          of X(f', j) - g(jB + f') ).
+  // Buffers below m contribute their whole cross maximum (cxp, computed once per worm);
+  // buffer m only its flits f' <= f mod B. When g < s a path gains nothing by stepping
+  // down row 0 after its first step up:
+  //   T0(f) = max( t0[0] + g f,  X(f',0) + g(f - f') for f' <= min(f, B-1),  t(f-B, 1) ).
+  [[gnu::noinline]] answer paced_row(worm& w, std::uint64_t f) {
+    if (gap < share) {
+      std::int64_t best = as_i64(w.t0[0]) + gap * as_i64(f);
+      for (std::uint64_t fp = w.live_links == 0 ? 0 : std::min<std::uint64_t>(f, p.buffer - 1);
+           fp >= 1; --fp) {
+        const answer y = stream_leave(w, 0, p.buffer - fp);
+        if (y.missing != nullptr) return y;
+        if (y.t == 0) break;
+        best = std::max(best, as_i64(y.t) + gap * as_i64(f - fp));
+      }
+      if (f >= p.buffer) {
+        const answer a = flit_time(w, f - p.buffer, 1);
+        if (a.missing != nullptr) return a;
+        best = std::max(best, as_i64(a.t));
+      }
+      return {as_cycle(best), nullptr};
+    }
+    const std::uint64_t m = f / p.buffer;
+    const std::uint32_t last = w.hops + 1;
+    const std::uint32_t kk = m >= last ? last : static_cast<std::uint32_t>(m);
+    std::int64_t best = ext(w).g0[kk];
+    if (w.live_links == 0) return {as_cycle(best + gap * as_i64(f)), nullptr};
+    if (m >= 1) {
+      const std::uint32_t hi = m - 1 >= w.hops ? w.hops : static_cast<std::uint32_t>(m - 1);
+      const answer a = ensure_cross(w, hi);
+      if (a.missing != nullptr) return a;
+      best = std::max(best, ext(w).cxp[hi]);
+    }
+    if (m <= w.hops) {
+      const auto j = static_cast<std::uint32_t>(m);
+      // Nearest flit ahead first; once one is missing from the stream so are the rest.
+      for (std::uint64_t fp = f % p.buffer; fp >= 1; --fp) {
+        const answer y = stream_leave(w, j, p.buffer - fp);
+        if (y.missing != nullptr) return y;
+        if (y.t == 0) break;
+        best = std::max(best, as_i64(y.t) - gap * as_i64(m * p.buffer + fp));
+      }
+    }
+    return {as_cycle(best + gap * as_i64(f)), nullptr};
+  }
+
+  // Extends cxp through buffer hi (the header has left buffers 0..hi, so every flit that
+  // was ahead of it there has left too).
+  answer ensure_cross(worm& w, std::uint32_t hi) {
+    general_state& g = ext(w);
+    while (g.cxp.size() <= hi) {
+      const auto j = static_cast<std::uint32_t>(g.cxp.size());
+      std::int64_t v = std::numeric_limits<std::int64_t>::min();
+      for (std::uint64_t fp = p.buffer - 1; fp >= 1; --fp) {
+        const answer y = stream_leave(w, j, p.buffer - fp);
+        if (y.missing != nullptr) return y;
+        if (y.t == 0) break;
+        v = std::max(v, as_i64(y.t) - gap * as_i64(std::uint64_t{j} * p.buffer + fp));
+      }
+      g.cxp.push_back(j == 0 ? v : std::max(v, g.cxp.back()));
+    }
+    return {0, nullptr};
+  }
+
+  // The packet q just ahead of w's header in buffer k (q's buffer out - 1) left it early
+  // enough that nothing ahead can matter any more: its tail left by t0[k] + w(B - 1).
+  // The B - 1 flits ahead leave at least one cycle apart, and at least s apart when they
+  // all belong to q; a cross term weighs s per flit on a link buffer and g on the
+  // injection buffer. A packet shorter than B also reads the flit B - F ahead for its
+  // credit, which only the plain bound (w = 1) covers (docs/wormhole.md, "Cross terms").
+  [[nodiscard]] bool ahead_gone(const worm& w, std::uint32_t k, const worm& q,
+                                std::uint32_t out) const {
+    if (!general) return q.tail[out] + 1 <= w.t0[k] + p.buffer;
+    const std::int64_t spread = w.flits >= p.buffer && q.flits + 1 >= p.buffer
+                                    ? (k == 0 ? std::min(gap, share) : share)
+                                    : 1;
+    return q.tail[out] <= w.t0[k] + as_cycle(spread * (depth - 1));
+  }
+
   // When the flit d places ahead of w's header in buffer k left that buffer; 0 when it
   // cannot constrain anything (it left early enough, or there is no such flit).
   answer stream_leave(worm& w, std::uint32_t k, std::uint64_t d) {
@@ -326,21 +632,57 @@ struct wormhole_engine::impl {
     if (a->w) {
       worm& q = *a->w;
       const std::uint32_t out = a->k + 1;
-      // Everything ahead left by t0[k] + B - 1: every term it could add is dominated
-      // (docs/wormhole.md, "cross terms"). Forget it once the header itself has left.
-      if (q.tail_done > out && q.tail[out] + 1 <= w.t0[k] + p.buffer) {
-        if (w.t0.size() > k + std::size_t{1}) a->w = nullptr;
+      // Everything ahead left early enough: every term it could add is dominated
+      // (docs/wormhole.md, "Cross terms"). Forget it once the header itself has left.
+      if (q.tail_done > out && ahead_gone(w, k, q, out)) {
+        if (w.t0.size() > k + std::size_t{1}) {
+          a->w = nullptr;
+          --w.live_links;
+        }
         return {0, nullptr};
       }
     }
     while (a->w) {
       worm& q = *a->w;
-      if (d <= q.flits) return flit_time(q, q.flits - d, a->k + 1);
+      if (d <= q.flits) return leave_time(q, a->k, d);
       d -= q.flits;
       a = &q.ahead[a->k];
     }
     return {0, nullptr};
   }
+
+  // When flit F - d of q (1 <= d <= min(F, B)) left q's buffer k, memoized: a table
+  // when it is small, a map otherwise (large B).
+  [[gnu::noinline]] answer leave_time(worm& q, std::uint32_t k, std::uint64_t d) {
+    // With g = s = 1 a query asks for one cross term, so nothing is asked twice.
+    if (!general) return flit_time(q, q.flits - d, k + 1);
+    const std::uint64_t width = std::min<std::uint64_t>(q.flits, p.buffer);
+    const std::uint64_t at = k * width + (d - 1);
+    const bool table = (q.hops + std::uint64_t{1}) * width <= memo_table;
+    {
+      general_state& g = ext(q);
+      if (table) {
+        if (g.memo.empty()) g.memo.assign((q.hops + std::size_t{1}) * width, 0);
+        if (g.memo[at] != 0) return {g.memo[at], nullptr};
+      } else if (g.memo_far) {
+        if (const auto it = g.memo_far->find(at); it != g.memo_far->end())
+          return {it->second, nullptr};
+      }
+    }
+    const answer a = flit_time(q, q.flits - d, k + 1);
+    if (a.missing == nullptr) {
+      general_state& g = ext(q);  // the query may have allocated q's state
+      if (table) {
+        g.memo[at] = a.t;
+      } else {
+        if (!g.memo_far)
+          g.memo_far = std::make_unique<std::unordered_map<std::uint64_t, cycle_t>>();
+        g.memo_far->emplace(at, a.t);
+      }
+    }
+    return a;
+  }
+  static constexpr std::uint64_t memo_table = 1024;
 
   // Buffer k of w frees the slot the next header needs when flit S+F-B of the buffer's
   // stream leaves it (S = w's first flit there).
@@ -374,10 +716,11 @@ struct wormhole_engine::impl {
   // Computes every tail and credit time that has become known, in path order, and
   // schedules the channel releases they complete. Why a release is never in the past
   // when it becomes known: every term of the closed form is a header crossing plus a
-  // non-negative weight (f + k - k', or f - B(k' - k) with k' <= k + floor(f/B)), and a
-  // cross term is another packet's flit time of the same shape. A value becomes
-  // computable when the last header it needs is granted, which is now, so it is >= now.
-  // release() checks it (docs/wormhole.md, "events and laziness").
+  // non-negative weight (s f + k - k', s(f - B(k' - k)) with k' <= k + floor(f/B), or the
+  // paced row's g(f - k'B) with k'B <= f), and a cross term is another packet's flit
+  // time of the same shape plus a non-negative weight. A value becomes computable when
+  // the last header it needs is granted, which is now, so it is >= now. release()
+  // checks it (docs/wormhole.md, "Events and laziness").
   void progress(worm& w) {
     if (w.finished) return;
     const std::uint32_t last = w.hops + 1;
@@ -410,13 +753,14 @@ struct wormhole_engine::impl {
     if (w.released == last + 1) finish(w);
   }
 
+  // A VC of a link or the ejection carries one flit per s cycles, across packets too.
   void release(worm& w, std::uint32_t k) {
     channel& c = ch[w.chan[k]];
-    cycle_t avail = w.tail[k] + 1;
+    cycle_t avail = w.tail[k] + (k == 0 ? 1 : static_cast<cycle_t>(share));
     if (k <= w.hops) avail = std::max(avail, w.credit[k]);
     if (avail < now_) throw std::logic_error("wormhole engine: a channel release fell in the past");
     c.busy += w.tail[k] - w.t0[k] + 1;
-    events.push(avail, {ev_kind::free, w.chan[k], nullptr});
+    events.push(avail, {ev_kind::free, w.vc[k], w.chan[k], nullptr});
   }
 
   void on_tail(worm& w, std::uint32_t k) {
@@ -424,8 +768,9 @@ struct wormhole_engine::impl {
     if (k == 0) {
       message& m = msgs[w.msg];
       if (!w.last) {
+        // The NIC paces a message's flits, across its packets too.
         worm* next = make_worm(w.msg);
-        events.push(t + 1, {ev_kind::ready, 0, next});
+        events.push(t + p.inject_gap, {ev_kind::ready, 0, 0, next});
       } else {
         nic& n = nics[m.x.src];
         n.busy = false;
@@ -433,7 +778,14 @@ struct wormhole_engine::impl {
         if (!n.queue.empty()) schedule_nic(m.x.src, n.free_at);
       }
     }
-    if (k == w.hops + 1 && w.last) events.push(t + 1, {ev_kind::deliver, w.msg, nullptr});
+    if (k == w.hops + 1 && nvc == 1) {
+      if (w.last) events.push(t + 1, {ev_kind::deliver, 0, w.msg, nullptr});
+    } else if (k == w.hops + 1) {
+      // On different VCs a later packet can arrive first: deliver after the latest tail.
+      message& m = msgs[w.msg];
+      m.latest = std::max(m.latest, t);
+      if (--m.tails_left == 0) events.push(m.latest + 1, {ev_kind::deliver, 0, w.msg, nullptr});
+    }
   }
 
   void finish(worm& w) {
@@ -459,10 +811,13 @@ struct wormhole_engine::impl {
         return;
       }
       e = std::max(e, q.tail[out] + 1);
-      if (q.tail[out] + 1 <= w.t0[k] + p.buffer) a.w = nullptr;
+      if (ahead_gone(w, k, q, out)) {
+        a.w = nullptr;
+        --w.live_links;
+      }
     }
     w.front_wait = false;
-    events.push(e, {ev_kind::ready, 0, &w});
+    events.push(e, {ev_kind::ready, 0, 0, &w});
   }
 
   // ---- packets and messages ----
@@ -494,8 +849,10 @@ struct wormhole_engine::impl {
     w->chan.push_back(eject_id(m.x.dst));
     w->hops = static_cast<std::uint32_t>(w->chan.size() - 2);
     const std::size_t n = w->chan.size();
+    w->vc.resize(n);
     w->t0.reserve(n);
     w->pre.reserve(n);
+    if (gap > 1) ext(*w).g0.reserve(n);
     w->ahead.resize(n - 1);
     w->tail.resize(n);
     w->credit.resize(n - 1);
@@ -510,7 +867,7 @@ struct wormhole_engine::impl {
     nic& n = nics[tile];
     if (n.scheduled) return;
     n.scheduled = true;
-    events.push(t, {ev_kind::nic, tile, nullptr});
+    events.push(t, {ev_kind::nic, 0, tile, nullptr});
   }
 
   void start_next(std::uint32_t tile, cycle_t now) {
@@ -524,7 +881,11 @@ struct wormhole_engine::impl {
     m.started = true;
     if (owner.listener_ != nullptr) owner.listener_->started(m.x.id, now);
     worm* w = make_worm(slot);
-    events.push(now + p.alpha, {ev_kind::ready, 0, w});
+    if (p.alpha == 0) {
+      request(*w, now);  // competes in this round, like a header that became ready now
+    } else {
+      events.push(now + p.alpha, {ev_kind::ready, 0, 0, w});
+    }
   }
 
   // ---- requests and grants ----
@@ -535,38 +896,47 @@ struct wormhole_engine::impl {
     touched.push_back(c);
   }
 
-  void request(worm& w, cycle_t now) {
+  [[gnu::always_inline]] void request(worm& w, cycle_t now) {
     const std::size_t j = w.t0.size();
     const std::uint32_t c = w.chan[j];
-    const std::uint32_t in = j == 0 ? local_input : input_of(w.chan[j - 1]);
+    const std::uint32_t in =
+        j == 0 ? local_input * nvc : input_of(w.chan[j - 1]) * nvc + w.vc[j - 1];
     channel& x = ch[c];
-    if (x.req[in] != nullptr) throw std::logic_error("wormhole engine: two headers at one input");
-    x.req[in] = &w;
+    worm*& slot = req_slots[std::size_t{c} * n_inputs * nvc + in];
+    if (slot != nullptr) throw std::logic_error("wormhole engine: two headers at one input");
+    slot = &w;
     ++x.nreq;
     x.max_queue = std::max(x.max_queue, x.nreq);
     w.ready_since = now;
     touch(c);
   }
 
-  // Round robin over the five inputs from the pointer; the pointer then moves just past
-  // the input granted.
-  worm* pick(channel& x) {
-    for (std::uint32_t i = 0; i < n_inputs; ++i) {
-      const std::uint32_t in = (x.rr + i) % n_inputs;
-      if (x.req[in] == nullptr) continue;
-      worm* w = x.req[in];
-      x.req[in] = nullptr;
+  // Round robin over the 5 x V input VCs from the pointer; the pointer then moves just
+  // past the input VC granted.
+  worm* pick(std::uint32_t c) {
+    channel& x = ch[c];
+    const std::uint32_t n = n_inputs * nvc;
+    worm** req = &req_slots[std::size_t{c} * n];
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t in = x.rr + i < n ? x.rr + i : x.rr + i - n;
+      if (req[in] == nullptr) continue;
+      worm* w = req[in];
+      req[in] = nullptr;
       --x.nreq;
-      x.rr = (in + 1) % n_inputs;
+      x.rr = in + 1 < n ? in + 1 : 0;
       return w;
     }
     return nullptr;
   }
 
+  // w's header crosses its next channel at `now` on the lowest free VC.
   void grant(worm& w, cycle_t now) {
     const std::uint32_t k = static_cast<std::uint32_t>(w.t0.size());
     channel& x = ch[w.chan[k]];
-    x.held = true;
+    const auto v = static_cast<std::uint32_t>(std::countr_zero(x.free_mask));
+    x.free_mask &= ~(std::uint32_t{1} << v);
+    x.granted_at = now;
+    w.vc[k] = static_cast<std::uint8_t>(v);
     ++x.packets;
     if (now > w.ready_since) {
       const cycle_t waited = now - w.ready_since;
@@ -577,30 +947,48 @@ struct wormhole_engine::impl {
     w.t0.push_back(now);
     const std::int64_t here = as_i64(now) - k;
     w.pre.push_back(k == 0 ? here : std::max(w.pre.back(), here));
+    if (gap > 1) {
+      const std::int64_t paced = as_i64(now) - gap * depth * k;
+      ext(w).g0.push_back(k == 0 ? paced : std::max(ext(w).g0.back(), paced));
+    }
     if (k == w.hops + 1) {
       w.suf.resize(w.t0.size());
       for (std::uint32_t j = k + 1; j-- > 0;) {
-        const std::int64_t v = as_i64(w.t0[j]) - depth * j;
-        w.suf[j] = j == k ? v : std::max(v, w.suf[j + 1]);
+        const std::int64_t b = as_i64(w.t0[j]) - sdepth * j;
+        w.suf[j] = j == k ? b : std::max(b, w.suf[j + 1]);
       }
     }
     if (k <= w.hops) {
-      w.ahead[k] = x.last;
-      x.last = {&w, k, 0};
+      ahead_link& last = vc_last[std::size_t{w.chan[k]} * nvc + v];
+      w.ahead[k] = last;
+      if (last.w != nullptr) ++w.live_links;
+      last = {&w, k, 0};
       resolve_front(w);
     }
     progress(w);
     wake(w);
   }
 
+  // At most one header crosses a physical channel per cycle (it is one flit); with VCs
+  // left and headers waiting, the channel is looked at again next cycle.
   void arbitrate(cycle_t now) {
     now_ = now;
+    for (std::uint32_t tile : starting)
+      start_next(tile, now);
+    starting.clear();
     for (std::size_t i = 0; i < touched.size(); ++i) {
-      channel& x = ch[touched[i]];
+      const std::uint32_t c = touched[i];
+      channel& x = ch[c];
       x.touched = false;
-      if (x.held || x.nreq == 0) continue;
-      grant(*pick(x), now);
-      drain_retry();
+      if (x.nreq == 0 || x.free_mask == 0) continue;
+      if (x.granted_at != now) {
+        grant(*pick(c), now);
+        drain_retry();
+      }
+      if (x.nreq > 0 && x.free_mask != 0 && !x.retouch) {
+        x.retouch = true;
+        events.push(now + 1, {ev_kind::touch, 0, c, nullptr});
+      }
     }
     touched.clear();
   }
@@ -651,6 +1039,17 @@ struct wormhole_engine::impl {
         if (v.k + 1 + q > w.hops) break;
         follow(w.ahead[v.k + 1 + q], stack);
       }
+      // VC share s > 1: a flit j < B - 1 reads buffer k + 1 flit by flit (for j >= B - 1
+      // its maximum is in ms already).
+      if (share > 1 && w.flits < 2 * std::uint64_t{p.buffer} - 1 && v.k + 1 <= w.hops)
+        follow(w.ahead[v.k + 1], stack);
+      // Paced injection: T0(j) of those flits reads buffers floor(j / B) flit by flit (the
+      // buffers below are in cxp already).
+      if (gap > share) {
+        const std::uint64_t m = (w.flits - 1) / p.buffer;
+        for (std::uint64_t j = lo / p.buffer; j <= m && j <= w.hops; ++j)
+          follow(w.ahead[j], stack);
+      }
     }
   }
 
@@ -659,8 +1058,8 @@ struct wormhole_engine::impl {
     std::vector<visit> stack;
     for (worm* w : active)
       stack.push_back({w, all_links});
-    for (channel& c : ch)
-      follow(c.last, stack);
+    for (ahead_link& a : vc_last)
+      follow(a, stack);
     mark(stack);
     for (std::size_t i = 0; i < pool.size();) {
       worm& w = *pool[i];
@@ -688,7 +1087,11 @@ struct wormhole_engine::impl {
     while (events.pop_due(now, e)) {
       switch (e.kind) {
         case ev_kind::free:
-          ch[e.id].held = false;
+          ch[e.id].free_mask |= std::uint32_t{1} << e.vc;
+          if (ch[e.id].nreq > 0) touch(e.id);
+          break;
+        case ev_kind::touch:
+          ch[e.id].retouch = false;
           if (ch[e.id].nreq > 0) touch(e.id);
           break;
         case ev_kind::ready:
@@ -736,10 +1139,19 @@ struct wormhole_engine::impl {
     if (!x.control && p.packet_bytes != 0 && x.bytes > p.packet_bytes) {
       m.packets = x.bytes / p.packet_bytes + (x.bytes % p.packet_bytes != 0 ? 1 : 0);
     }
+    m.tails_left = m.packets;
     ++live_msgs;
     nic& n = nics[x.src];
     n.queue.push_back(slot);
-    if (!n.busy) schedule_nic(x.src, std::max(now, n.free_at));
+    if (n.busy || n.scheduled) return;
+    n.scheduled = true;
+    if (n.free_at <= now) {
+      // Started by arbitrate(now) before it grants, so the header competes in the same
+      // round as everything else ready at now (with VCs, which VC it gets depends on it).
+      starting.push_back(x.src);
+    } else {
+      events.push(n.free_at, {ev_kind::nic, 0, x.src, nullptr});
+    }
   }
 
   [[nodiscard]] std::string describe(std::uint32_t c) const {

@@ -3,7 +3,9 @@
 // channel per cycle. The engine schedules about two events per header hop and gets
 // every body flit from a max-plus closed form, so its cost does not grow with the
 // message length. tests/net/flit_reference.hpp simulates the same router flit by
-// flit, and the tests hold the two to exact agreement.
+// flit, and the tests hold the two to exact agreement. With virtual channels the engine
+// gives each VC a fixed 1/vcs share of every link; the reference simulates that rule and
+// the real round-robin VC router, against which docs/wormhole.md derives the bounds.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,8 @@ struct wormhole_params {
   std::uint32_t buffer{4};        // B: flits per router input port, 1..65536
   cycle_t alpha{0};               // software start-up per message, cycles
   std::uint64_t packet_bytes{0};  // largest packet payload; 0 = one packet per message
+  std::uint32_t inject_gap{1};    // cycles per flit at the NIC (a message's flits), 1..1024
+  std::uint32_t vcs{1};           // virtual channels per physical channel, 1..16
 };
 
 // Throws tessera::input_error naming the first value out of range.
