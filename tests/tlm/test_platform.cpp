@@ -405,6 +405,8 @@ TEST_CASE("delta: the preset is the least-squares fit to Table 2's 4x4 column", 
     if (k == "router_delay") o.wormhole.router_delay = static_cast<std::uint32_t>(n);
     if (k == "buffer") o.wormhole.buffer = static_cast<std::uint32_t>(n);
     if (k == "alpha") o.wormhole.alpha = n;
+    if (k == "inject_gap") o.wormhole.inject_gap = static_cast<std::uint32_t>(n);
+    if (k == "vcs") o.wormhole.vcs = static_cast<std::uint32_t>(n);
   }
   const tlmm::delta_tlm_fit fit = tlmm::fit_delta_tlm(o);
   INFO("fit alpha " << fit.alpha_us << " us = " << fit.alpha_cycles << " cycles, beta_sat "

@@ -32,12 +32,13 @@ moves through the network model, and every byte every tile ends with is checked.
                      contention
   --model tlm        the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk
                      to the fabric over TLM sockets (docs/tlm.md)
-  --switching S      tlm only: ideal (alpha-beta), circuit (hypercube default),
-                     store-forward (torus and ring default)
-  --machine M        tlm only: ipsc860 (circuit hypercube), meganode (torus), delta
-                     (wormhole mesh); sets
-                     the switching and its parameters and reports time_us
-                     (docs/machines.md); --param overrides single values
+  --switching S      tlm only: wormhole (mesh default), circuit (hypercube
+                     default), store-forward (torus and ring default), ideal
+                     (alpha-beta, any fabric)
+  --machine M        tlm only: ipsc860 (circuit hypercube), meganode (torus),
+                     delta (wormhole mesh); sets the switching and its parameters
+                     and reports time_us (docs/machines.md); --param overrides
+                     single values
   --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
   --collective C   bcast, reduce, allgather, reduce-scatter, allreduce, prefix,
                    scatter, gather, alltoall, shift
@@ -57,10 +58,13 @@ moves through the network model, and every byte every tile ends with is checked.
   --root R         root tile of bcast, reduce, scatter, gather (default 0)
   --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
   --param k=v      alphabeta and ideal: ts (default 100), tw (default 1)
-                   circuit: xi (100), tau (2), width (1), control_xi (100),
+                   circuit: xi (100), xi_held (0), tau (2), width (1), control_xi (100),
                      arbitration (lowest-id, fifo, round-robin), blocking
                      (hold-wait, release-retry), retry (1), presetup (0 or 1)
                    store-forward: beta (100), tau (1), packet_bytes (0 = whole)
+                   wormhole: width (4 bytes/flit), router_delay (1), buffer (4
+                     flits), alpha (0), packet_bytes (0), inject_gap (1 cycle per
+                     flit at the NIC), vcs (1 virtual channel)
                    any model: unforced_threshold (100 bytes); tlm: max_cycles
   --protocol P     raw (default); forced: a message arriving before its receive is
                    posted is lost (iPSC-860); unforced: above the threshold a

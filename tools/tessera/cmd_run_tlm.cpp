@@ -62,7 +62,7 @@ const char* keys_of(tlmm::switching s) {
     case tlmm::switching::store_forward:
       return "beta, tau, packet_bytes";
     case tlmm::switching::wormhole:
-      return "width, router_delay, buffer, alpha, packet_bytes";
+      return "width, router_delay, buffer, alpha, packet_bytes, inject_gap, vcs";
   }
   return "";
 }
@@ -124,6 +124,8 @@ void apply_param(tlmm::platform_options& o, const std::string& key, const std::s
       if (key == "router_delay") return void(o.wormhole.router_delay = u32(1U << 31));
       if (key == "buffer") return void(o.wormhole.buffer = u32(1U << 31));
       if (key == "alpha") return void(o.wormhole.alpha = parse_count(name, v, big));
+      if (key == "inject_gap") return void(o.wormhole.inject_gap = u32(1U << 31));
+      if (key == "vcs") return void(o.wormhole.vcs = u32(1U << 31));
       if (key == "packet_bytes")
         return void(o.wormhole.packet_bytes = parse_count(name, v, 1ULL << 30));
       break;
@@ -161,7 +163,9 @@ nlohmann::ordered_json params_json(const tlmm::platform_options& o) {
            {"router_delay", o.wormhole.router_delay},
            {"buffer", o.wormhole.buffer},
            {"alpha", o.wormhole.alpha},
-           {"packet_bytes", o.wormhole.packet_bytes}};
+           {"packet_bytes", o.wormhole.packet_bytes},
+           {"inject_gap", o.wormhole.inject_gap},
+           {"vcs", o.wormhole.vcs}};
       break;
   }
   p["unforced_threshold"] = o.unforced_threshold;

@@ -81,18 +81,18 @@ std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {
       return q * o.torus.beta + o.torus.tau * bytes;
     }
     case switching::wormhole: {
-      // One hop at zero load: alpha + (h + 1)(r + 1) + P F with h = 1 (docs/wormhole.md).
+      // One hop (h = 1) at zero load, the message taken as one packet of F flits
+      // (docs/wormhole.md, "Zero load"): 1 + max(g(F-1) + h + 1 + M max(0, r+1-gB),
+      // s(F-1) + (h+1)(r+1)), M = min(h+1, floor((F-1)/B)), s = vcs.
       const net::wormhole_params& w = o.wormhole;
-      const std::uint64_t unit =
-          w.packet_bytes == 0 ? std::max<std::uint64_t>(bytes, 1) : w.packet_bytes;
-      const std::uint64_t packets = bytes == 0 ? 1 : (bytes + unit - 1) / unit;
-      std::uint64_t flits = 0;
-      for (std::uint64_t i = 0, left = bytes; i < packets; ++i) {
-        const std::uint64_t b = std::min(left, unit);
-        left -= b;
-        flits += net::packet_flits(b, w.width);
-      }
-      return w.alpha + 2 * (std::uint64_t{w.router_delay} + 1) + flits;
+      const std::uint64_t f = net::packet_flits(bytes, w.width);
+      const std::uint64_t g = w.inject_gap;
+      const std::uint64_t r = w.router_delay;
+      const std::uint64_t b = w.buffer;
+      const std::uint64_t m = std::min<std::uint64_t>(2, (f - 1) / b);
+      const std::uint64_t bunch = r + 1 > g * b ? r + 1 - g * b : 0;
+      return w.alpha + 1 +
+             std::max(g * (f - 1) + 2 + m * bunch, std::uint64_t{w.vcs} * (f - 1) + 2 * (r + 1));
     }
   }
   return 0;

@@ -52,8 +52,13 @@ inline const std::vector<machine>& machines() {
       {"delta",
        fabric_kind::mesh,
        "wormhole",
-       0.12560,
-       {{"width", "1"}, {"router_delay", "1"}, {"buffer", "4"}, {"alpha", "2534"}},
+       0.121411,
+       {{"width", "1"},
+        {"router_delay", "1"},
+        {"buffer", "4"},
+        {"inject_gap", "2"},
+        {"vcs", "2"},
+        {"alpha", "2618"}},
        "000 Thakur, Choudhary, Fox Table 2 (4 x 4 column), fitted: T = alpha + L max(beta, "
        "f beta_sat), beta = 2 beta_sat"},
   };
