@@ -26,20 +26,6 @@ namespace {
 
 namespace tlmm = tlm_models;
 
-std::string fabric_kind_name(fabric_kind k) {
-  switch (k) {
-    case fabric_kind::mesh:
-      return "mesh";
-    case fabric_kind::torus:
-      return "torus";
-    case fabric_kind::hypercube:
-      return "hypercube";
-    case fabric_kind::ring:
-      return "ring";
-  }
-  return "?";
-}
-
 std::string machine_names() {
   std::string out;
   for (const auto& m : tlmm::machines())
@@ -290,8 +276,9 @@ setup make_setup(const run_request& r) {
     if (s.m == nullptr)
       throw input_error("--machine '" + *r.machine + "' is not known (" + machine_names() + ")");
     if (s.m->kind != f.kind) {
-      throw input_error("--machine " + *r.machine + " is a " + fabric_kind_name(s.m->kind) +
-                        ", but --fabric " + r.fabric_spec + " is a " + fabric_kind_name(f.kind));
+      throw input_error("--machine " + *r.machine + " is a " + std::string(kind_name(s.m->kind)) +
+                        ", but --fabric " + r.fabric_spec + " is a " +
+                        std::string(kind_name(f.kind)));
     }
   }
   s.o.sw = tlmm::default_switching(f);
