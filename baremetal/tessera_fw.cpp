@@ -1,6 +1,7 @@
 #include "tessera_fw.hpp"
 
 #include "tessera/firmware/local_run.hpp"
+#include "tessera/firmware/trees.hpp"
 #include "tessera/runtime/routing.hpp"
 
 namespace tessera::fw_image {
@@ -26,6 +27,12 @@ fabric_parse_result fabric_from_spec(std::string_view spec) {
 
 std::uint32_t route_links(const fabric& f, tile_id src, tile_id dst, std::span<link_id> out) {
   return route(f, src, dst, out);
+}
+
+std::uint32_t single_tree_depth(const fabric& f, std::uint32_t root,
+                                std::span<std::uint32_t> parent) {
+  if (!fw::single_tree(f, root, parent)) return fw::no_parent;
+  return fw::tree_depth(f, root, parent);
 }
 
 std::uint32_t neighbour_count(const fabric& f, tile_id t) {

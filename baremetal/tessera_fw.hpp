@@ -29,6 +29,10 @@ fabric_parse_result fabric_from_spec(std::string_view spec);
 
 // The links of the route src -> dst (out holds max_hops(f)); returns the hop count.
 std::uint32_t route_links(const fabric& f, tile_id src, tile_id dst, std::span<link_id> out);
+// Builds the single spanning tree of a torus (fw::single_tree) into `parent` and
+// returns its depth as fw::tree_depth measures it, or fw::no_parent.
+std::uint32_t single_tree_depth(const fabric& f, std::uint32_t root,
+                                std::span<std::uint32_t> parent);
 
 std::uint32_t neighbour_count(const fabric& f, tile_id t);
 
