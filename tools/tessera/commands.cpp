@@ -20,8 +20,9 @@ commands:
   compare    several algorithms of one collective side by side on one fabric
   schedule   print the per-tile op streams of a collective as schedule JSON
   run        simulate a collective with the tile runtime on a network model and
-             check every byte delivered (model: alphabeta)
+             check every byte delivered (models: alphabeta, tlm)
   reproduce  a paper's measured tables recomputed beside the paper (thakur)
+  trees      the spanning trees of a torus broadcast, checked and drawn
 
 fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
 every command takes --json and then prints one JSON object on stdout.
@@ -44,8 +45,9 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     if (cmd == "schedule") return cmd_schedule(rest, out, err);
     if (cmd == "run") return cmd_run(rest, out, err);
     if (cmd == "reproduce") return cmd_reproduce(rest, out, err);
+    if (cmd == "trees") return cmd_trees(rest, out, err);
     throw input_error("unknown command '" + cmd +
-                      "' (commands: analyze, compare, schedule, run, reproduce)");
+                      "' (commands: analyze, compare, schedule, run, reproduce, trees)");
   } catch (const input_error& e) {
     err << "tessera: " << e.what() << '\n';
     return 2;

@@ -1,0 +1,157 @@
+// `tessera trees`: the spanning trees a pipelined torus broadcast uses (issue 5,
+// 002_99346807104d0b95.txt), with their depths, the edge-disjointness check, link
+// usage, and each tree drawn on the grid.
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "tessera/firmware/trees.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "workload.hpp"
+
+namespace tessera::cli {
+
+const char* const trees_help =
+    R"(usage: tessera trees --fabric torus:RxC|ring:P --algorithm A [--root T] [--json]
+
+The spanning trees rooted at T (default 0) that a pipelined broadcast splits its
+message over (Bermond, Michallon, Trystram, 002_99346807104d0b95.txt), each checked
+independently: every tile reaches the root along links, the depth, and whether the
+trees share a link.
+
+  --algorithm single   the root's column ring, then the row rings (§2.2); depth D
+                       (the other families of issue 5 are not built yet)
+
+Output: each tree's depth and parents, the edge-disjointness check, the links used,
+and each tree drawn on the grid: R is the root, arrows point from parent to child,
+a > or < at a row's end (v or ^ at a column's end) is a wraparound link.
+)";
+
+namespace {
+
+std::string draw(const fabric& f, std::uint32_t root, const std::vector<std::uint32_t>& parent) {
+  const std::uint32_t rows = f.kind == fabric_kind::ring ? 1 : f.rows;
+  const std::uint32_t cols = f.cols;
+  auto id = [cols](std::uint32_t r, std::uint32_t c) { return r * cols + c; };
+  auto edge = [&](std::uint32_t from, std::uint32_t to) {
+    return parent[to] == from && to != from;
+  };
+  std::ostringstream os;
+  // A wraparound link down from the last row into row 0 is marked above row 0.
+  std::string top(" ");
+  bool any_top = false;
+  for (std::uint32_t c = 0; c < cols; ++c) {
+    const bool down = rows > 2 && edge(id(rows - 1, c), id(0, c));
+    const bool up = rows > 2 && edge(id(0, c), id(rows - 1, c));
+    top += down ? "v   " : up ? "^   " : "    ";
+    any_top = any_top || down || up;
+  }
+  while (!top.empty() && top.back() == ' ')
+    top.pop_back();
+  if (any_top) os << top << '\n';
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    std::string line;
+    const bool wrap_in = cols > 2 && edge(id(r, cols - 1), id(r, 0));
+    const bool wrap_out = cols > 2 && edge(id(r, 0), id(r, cols - 1));
+    line += wrap_in ? ">" : wrap_out ? "<" : " ";
+    for (std::uint32_t c = 0; c < cols; ++c) {
+      line += id(r, c) == root ? 'R' : 'o';
+      if (c + 1 < cols) {
+        line += edge(id(r, c), id(r, c + 1)) ? "-->" : edge(id(r, c + 1), id(r, c)) ? "<--" : "   ";
+      }
+    }
+    line += wrap_in ? ">" : wrap_out ? "<" : "";
+    os << line << '\n';
+    if (r + 1 < rows) {
+      std::string mid(" ");
+      for (std::uint32_t c = 0; c < cols; ++c) {
+        mid += edge(id(r, c), id(r + 1, c))   ? "v   "
+               : edge(id(r + 1, c), id(r, c)) ? "^   "
+                                              : "    ";
+      }
+      while (!mid.empty() && mid.back() == ' ')
+        mid.pop_back();
+      os << mid << '\n';
+    }
+  }
+  if (any_top) os << top << '\n';
+  return os.str();
+}
+
+}  // namespace
+
+int cmd_trees(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+  const args a("trees", argv, {"fabric", "algorithm", "root"}, {"json", "help"});
+  if (a.flag("help")) {
+    out << trees_help;
+    return 0;
+  }
+  const std::string spec = a.require("fabric");
+  const fabric f = parse_fabric_arg(spec);
+  if (f.kind != fabric_kind::torus && f.kind != fabric_kind::ring)
+    throw input_error("--fabric " + spec + " is not a torus: the trees need wraparound links");
+  const std::string alg = a.require("algorithm");
+  if (alg != "single") {
+    throw input_error("--algorithm '" + alg + "' is not built yet (available: single)");
+  }
+  std::uint32_t root = 0;
+  if (const auto r = a.get("root")) {
+    const auto v = parse_count("root", *r, 0xffffffffULL);
+    if (v >= f.tiles()) {
+      throw input_error("--root " + *r + " is not a tile of " + spec + " (tiles 0.." +
+                        std::to_string(f.tiles() - 1) + ")");
+    }
+    root = static_cast<std::uint32_t>(v);
+  }
+  std::vector<std::vector<std::uint32_t>> trees(1, std::vector<std::uint32_t>(f.tiles()));
+  if (!fw::single_tree(f, root, trees[0])) throw input_error("no single tree on " + spec);
+
+  std::vector<std::uint32_t> depth;
+  for (const auto& t : trees)
+    depth.push_back(fw::tree_depth(f, root, t));
+  bool disjoint = true;
+  for (std::size_t i = 0; i < trees.size(); ++i)
+    for (std::size_t j = i + 1; j < trees.size(); ++j)
+      disjoint = disjoint && fw::edge_disjoint(f, trees[i], trees[j]);
+  std::uint64_t used = 0;
+  for (const auto& t : trees)
+    for (std::uint32_t x = 0; x < f.tiles(); ++x)
+      used += t[x] != x ? 1U : 0U;
+  std::uint64_t directed = 0;
+  for (std::uint32_t t = 0; t < f.tiles(); ++t)
+    for (std::uint32_t port = 0; port < f.ports(); ++port)
+      directed += neighbour(f, tile_id{t}, port) ? 1U : 0U;
+
+  if (a.flag("json")) {
+    nlohmann::ordered_json j;
+    j["command"] = "trees";
+    j["fabric"] = spec;
+    j["algorithm"] = alg;
+    j["root"] = root;
+    auto arr = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < trees.size(); ++i)
+      arr.push_back(
+          {{"depth", depth[i]}, {"spanning", depth[i] != fw::no_parent}, {"parent", trees[i]}});
+    j["trees"] = std::move(arr);
+    j["edge_disjoint"] = disjoint;
+    j["links"] = {{"used", used}, {"directed_links", directed}};
+    out << j.dump(2) << '\n';
+    return 0;
+  }
+  std::ostringstream os;
+  os << alg << " on " << spec << ", root " << root << ": " << trees.size() << " tree"
+     << (trees.size() == 1 ? "" : "s") << ", edge-disjoint " << (disjoint ? "yes" : "NO") << ", "
+     << used << " of " << directed << " directed links used\n";
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    os << "\ntree " << i + 1 << ": depth " << depth[i] << '\n' << draw(f, root, trees[i]);
+  }
+  out << os.str();
+  return 0;
+}
+
+}  // namespace tessera::cli
