@@ -242,19 +242,15 @@ void harness_core::note(std::uint32_t t, tile_state s, std::uint64_t now) {
 
 run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_record>& transfers,
                                  const std::vector<drop_record>& drops,
-                                 const std::vector<msg_header>& unreceived,
-                                 const std::vector<tile_fault>& faults,
-                                 const std::vector<tile_wait>& waits,
-                                 const std::vector<std::uint64_t>& messages,
-                                 const std::vector<std::uint64_t>& bytes,
+                                 const std::vector<msg_header>& unreceived, const tile_ends& ends,
                                  const std::vector<std::uint32_t>& peak_blocks) const {
   run_outcome out;
   out.memory_bytes = memory_;
   out.tiles.resize(p_);
   for (std::uint32_t t = 0; t < p_; ++t) {
     out.tiles[t].finish = finish_[t];
-    out.tiles[t].messages = messages[t];
-    out.tiles[t].bytes = bytes[t];
+    out.tiles[t].messages = ends.messages[t];
+    out.tiles[t].bytes = ends.bytes[t];
     out.tiles[t].peak_blocks = peak_blocks[t];
     out.cycles = std::max(out.cycles, finish_[t]);
   }
@@ -287,7 +283,7 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
   }
   if (failed_ >= 0) {
     const auto t = static_cast<std::uint32_t>(failed_);
-    out.failure = fault_text(t, faults[t]);
+    out.failure = fault_text(t, ends.faults[t]);
     return out;
   }
   if (done_ < p_) {
@@ -303,7 +299,8 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
       std::uint32_t shown = 0;
       for (std::uint32_t t = 0; t < p_ && shown < 8; ++t) {
         if (finished_[t]) continue;
-        os << (shown == 0 ? " " : "; ") << "tile " << t << " waits for " << wait_text(waits[t]);
+        os << (shown == 0 ? " " : "; ") << "tile " << t << " waits for "
+           << wait_text(ends.waits[t]);
         ++shown;
       }
       if (p_ - done_ > shown) os << "; ... (" << p_ - done_ << " tiles stuck)";
@@ -324,15 +321,11 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
 
 run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                                  const std::vector<drop_record>& drops,
-                                 const std::vector<msg_header>& unreceived,
-                                 const std::vector<tile_fault>& faults,
-                                 const std::vector<tile_wait>& waits,
-                                 const std::vector<std::uint64_t>& messages,
-                                 const std::vector<std::uint64_t>& bytes) {
+                                 const std::vector<msg_header>& unreceived, const tile_ends& ends) {
   std::vector<std::uint32_t> peak(p_);
   for (std::uint32_t t = 0; t < p_; ++t)
     peak[t] = plans_[t].peak_blocks;
-  run_outcome out = settle(now, transfers, drops, unreceived, faults, waits, messages, bytes, peak);
+  run_outcome out = settle(now, transfers, drops, unreceived, ends, peak);
   if (!out.completed || !out.failure.empty()) return out;
   fold_cache expect{c_};
   for (std::uint32_t t = 0; t < p_; ++t) {

@@ -224,13 +224,12 @@ schedule_harness_base::schedule_harness_base(const prepared_schedule& ps, const 
     throw input_error("the schedule has more than " + std::to_string(max_ops) + " ops");
 }
 
-run_outcome schedule_harness_base::finish(
-    std::uint64_t now, const std::vector<transfer_record>& transfers,
-    const std::vector<drop_record>& drops, const std::vector<msg_header>& unreceived,
-    const std::vector<tile_fault>& faults, const std::vector<tile_wait>& waits,
-    const std::vector<std::uint64_t>& messages, const std::vector<std::uint64_t>& bytes) {
-  run_outcome out =
-      settle(now, transfers, drops, unreceived, faults, waits, messages, bytes, peak_);
+run_outcome schedule_harness_base::finish(std::uint64_t now,
+                                          const std::vector<transfer_record>& transfers,
+                                          const std::vector<drop_record>& drops,
+                                          const std::vector<msg_header>& unreceived,
+                                          const tile_ends& ends) {
+  run_outcome out = settle(now, transfers, drops, unreceived, ends, peak_);
   if (!out.completed || !out.failure.empty()) return out;
   for (std::uint32_t t = 0; t < p_; ++t) {
     block_store& st = mem_[t]->store;

@@ -99,6 +99,45 @@ struct tile_memory {
 std::string wait_text(const tile_wait& w);
 std::string fault_text(std::uint32_t t, const tile_fault& f);
 
+// Every tile's executor state at the end of a run.
+struct tile_ends {
+  std::vector<tile_fault> faults;
+  std::vector<tile_wait> waits;
+  std::vector<std::uint64_t> messages;
+  std::vector<std::uint64_t> bytes;
+};
+
+// The tiles' executors over one NIC type and program type, built on planned memory.
+template <typename Nic, typename Program>
+class tile_executors {
+ public:
+  using exec = executor<Nic, Program>;
+
+  // Creates tile t's executor over `nic`, which must outlive this object.
+  void attach(std::uint32_t t, Nic& nic, Program prog, tile_memory& m, const executor_config& cfg) {
+    if (ex_.size() <= t) ex_.resize(t + 1);
+    typename exec::buffers b{m.send_ids,       m.recv_ids,       m.tx,      m.rx, m.posted,
+                             m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx};
+    ex_[t] = std::make_unique<exec>(tile_id{t}, nic, prog, m.store, b, cfg);
+  }
+
+  tile_state poll(std::uint32_t t) { return ex_[t]->poll(); }
+
+  [[nodiscard]] tile_ends ends() const {
+    tile_ends e;
+    for (const auto& x : ex_) {
+      e.faults.push_back(x->fault());
+      e.waits.push_back(x->waiting());
+      e.messages.push_back(x->messages_sent());
+      e.bytes.push_back(x->bytes_sent());
+    }
+    return e;
+  }
+
+ private:
+  std::vector<std::unique_ptr<exec>> ex_;
+};
+
 // What every run shares whatever its workload and NIC: finish times, the first
 // failed tile, and the outcome's statistics and failure line.
 class harness_core {
@@ -118,10 +157,7 @@ class harness_core {
   // tile ran to its end. The workload's own byte checks come after.
   run_outcome settle(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
-                     const std::vector<msg_header>& unreceived,
-                     const std::vector<tile_fault>& faults, const std::vector<tile_wait>& waits,
-                     const std::vector<std::uint64_t>& messages,
-                     const std::vector<std::uint64_t>& bytes,
+                     const std::vector<msg_header>& unreceived, const tile_ends& ends,
                      const std::vector<std::uint32_t>& peak_blocks) const;
 
   std::uint32_t p_;
@@ -143,10 +179,7 @@ class harness_base : public harness_core {
   // The outcome from the tiles' end states and the network's report.
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
-                     const std::vector<msg_header>& unreceived,
-                     const std::vector<tile_fault>& faults, const std::vector<tile_wait>& waits,
-                     const std::vector<std::uint64_t>& messages,
-                     const std::vector<std::uint64_t>& bytes);
+                     const std::vector<msg_header>& unreceived, const tile_ends& ends);
 
   fw::collective_params c_;
   harness_options o_;
@@ -158,26 +191,19 @@ class harness_base : public harness_core {
 template <typename Nic>
 class collective_harness : public harness_base {
  public:
-  using exec = executor<Nic, fw::collective_program>;
-
   using harness_base::harness_base;
 
   // Creates tile t's executor over `nic`, which must outlive the harness.
   void attach(std::uint32_t t, Nic& nic) {
-    if (ex_.size() <= t) ex_.resize(t + 1);
-    tile_memory& m = *mem_[t];
-    typename exec::buffers b{m.send_ids,       m.recv_ids,       m.tx,      m.rx, m.posted,
-                             m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx};
     executor_config cfg = o_.exec;
     cfg.tiles = p_;
     cfg.type = c_.type;
     cfg.rop = c_.rop;
-    ex_[t] = std::make_unique<exec>(tile_id{t}, nic, fw::collective_program{c_, tile_id{t}},
-                                    m.store, b, cfg);
+    ex_.attach(t, nic, fw::collective_program{c_, tile_id{t}}, *mem_[t], cfg);
   }
 
   tile_state poll(std::uint32_t t, std::uint64_t now) {
-    const tile_state s = ex_[t]->poll();
+    const tile_state s = ex_.poll(t);
     note(t, s, now);
     return s;
   }
@@ -185,21 +211,11 @@ class collective_harness : public harness_base {
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
                      const std::vector<msg_header>& unreceived) {
-    std::vector<tile_fault> faults(p_);
-    std::vector<tile_wait> waits(p_);
-    std::vector<std::uint64_t> messages(p_);
-    std::vector<std::uint64_t> bytes(p_);
-    for (std::uint32_t t = 0; t < p_; ++t) {
-      faults[t] = ex_[t]->fault();
-      waits[t] = ex_[t]->waiting();
-      messages[t] = ex_[t]->messages_sent();
-      bytes[t] = ex_[t]->bytes_sent();
-    }
-    return harness_base::finish(now, transfers, drops, unreceived, faults, waits, messages, bytes);
+    return harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
   }
 
  private:
-  std::vector<std::unique_ptr<exec>> ex_;
+  tile_executors<Nic, fw::collective_program> ex_;
 };
 
 }  // namespace tessera::nic

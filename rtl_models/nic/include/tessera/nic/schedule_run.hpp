@@ -68,10 +68,7 @@ class schedule_harness_base : public harness_core {
  protected:
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
-                     const std::vector<msg_header>& unreceived,
-                     const std::vector<tile_fault>& faults, const std::vector<tile_wait>& waits,
-                     const std::vector<std::uint64_t>& messages,
-                     const std::vector<std::uint64_t>& bytes);
+                     const std::vector<msg_header>& unreceived, const tile_ends& ends);
 
   const prepared_schedule* ps_;
   harness_options o_;
@@ -83,22 +80,16 @@ class schedule_harness_base : public harness_core {
 template <typename Nic>
 class schedule_harness : public schedule_harness_base {
  public:
-  using exec = executor<Nic, schedule_program>;
   using schedule_harness_base::schedule_harness_base;
 
   void attach(std::uint32_t t, Nic& nic) {
-    if (ex_.size() <= t) ex_.resize(t + 1);
-    tile_memory& m = *mem_[t];
-    typename exec::buffers b{m.send_ids,       m.recv_ids,       m.tx,      m.rx, m.posted,
-                             m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx};
     executor_config cfg = o_.exec;
     cfg.tiles = p_;
-    ex_[t] = std::make_unique<exec>(tile_id{t}, nic, schedule_program{ps_->sched.programs[t]},
-                                    m.store, b, cfg);
+    ex_.attach(t, nic, schedule_program{ps_->sched.programs[t]}, *mem_[t], cfg);
   }
 
   tile_state poll(std::uint32_t t, std::uint64_t now) {
-    const tile_state s = ex_[t]->poll();
+    const tile_state s = ex_.poll(t);
     note(t, s, now);
     return s;
   }
@@ -106,22 +97,11 @@ class schedule_harness : public schedule_harness_base {
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
                      const std::vector<msg_header>& unreceived) {
-    std::vector<tile_fault> faults(p_);
-    std::vector<tile_wait> waits(p_);
-    std::vector<std::uint64_t> messages(p_);
-    std::vector<std::uint64_t> bytes(p_);
-    for (std::uint32_t t = 0; t < p_; ++t) {
-      faults[t] = ex_[t]->fault();
-      waits[t] = ex_[t]->waiting();
-      messages[t] = ex_[t]->messages_sent();
-      bytes[t] = ex_[t]->bytes_sent();
-    }
-    return schedule_harness_base::finish(now, transfers, drops, unreceived, faults, waits, messages,
-                                         bytes);
+    return schedule_harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
   }
 
  private:
-  std::vector<std::unique_ptr<exec>> ex_;
+  tile_executors<Nic, schedule_program> ex_;
 };
 
 }  // namespace tessera::nic
