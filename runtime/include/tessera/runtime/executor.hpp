@@ -127,11 +127,18 @@ class executor {
     std::span<block_id> ahead_send_ids{};
     std::span<block_id> ahead_recv_ids{};
     std::span<std::byte> ahead_tx{};
+    // op_flag::async sends: pool_handles.size() slots of pool.size() / slots bytes
+    // each (the size of tx), each slot busy until its send completes.
+    std::span<std::byte> pool{};
+    std::span<nic_handle> pool_handles{};
   };
 
   executor(tile_id me, Nic& nic, Program program, block_store& store, buffers b,
            executor_config cfg)
-      : me_{me.value()}, nic_{&nic}, prog_{program}, store_{&store}, buf_{b}, cfg_{cfg} {}
+      : me_{me.value()}, nic_{&nic}, prog_{program}, store_{&store}, buf_{b}, cfg_{cfg} {
+    for (nic_handle& h : buf_.pool_handles)
+      h = no_handle;
+  }
 
   [[nodiscard]] const tile_fault& fault() const { return fault_; }
   [[nodiscard]] const op& current() const { return op_; }
@@ -150,6 +157,9 @@ class executor {
         return {};
       case phase::await_ack:
         return {wait_kind::ack, op_.to, op_.step};
+      case phase::slot_wait:
+      case phase::drain:
+        return {wait_kind::send, op_.to, op_.step};
       case phase::barrier:
         return {wait_kind::sync, sub(me_, std::uint32_t{1} << barrier_round_), op_.step};
       case phase::pair:
@@ -179,7 +189,7 @@ class executor {
           }
           op_ = op{};
           if (!prog_.next(op_, buf_.send_ids, buf_.recv_ids)) {
-            phase_ = phase::done;
+            phase_ = phase::drain;
             break;
           }
           ++op_index_;
@@ -203,6 +213,16 @@ class executor {
             return phase_ == phase::failed ? tile_state::failed : tile_state::blocked;
           finish_op();
           break;
+        case phase::slot_wait:
+          if (!reap_async()) return tile_state::failed;
+          if (free_slot() == no_slot) return tile_state::blocked;
+          post_async();
+          break;
+        case phase::drain:
+          if (!reap_async()) return tile_state::failed;
+          if (async_busy_ > 0) return tile_state::blocked;
+          phase_ = phase::done;
+          break;
         case phase::done:
           return tile_state::done;
         case phase::failed:
@@ -222,7 +242,19 @@ class executor {
   }
 
  private:
-  enum class phase : std::uint8_t { start, fetch, barrier, pair, await_ack, wait, done, failed };
+  enum class phase : std::uint8_t {
+    start,
+    fetch,
+    barrier,
+    pair,
+    await_ack,
+    wait,
+    slot_wait,  // an async send waits for a free pool slot
+    drain,      // the program is over; async sends are still in flight
+    done,
+    failed
+  };
+  static constexpr std::size_t no_slot = ~std::size_t{0};
 
   [[nodiscard]] std::uint32_t tiles() const { return cfg_.tiles; }
   [[nodiscard]] std::uint32_t sub(std::uint32_t a, std::uint32_t b) const {
@@ -354,6 +386,16 @@ class executor {
       case op_kind::sendrecv:
         break;
     }
+    if (op_.kind == op_kind::send && (op_.flags & op_flag::async) != 0 &&
+        !buf_.pool_handles.empty()) {
+      if (!reap_async()) return;
+      if (free_slot() == no_slot) {
+        phase_ = phase::slot_wait;
+        return;
+      }
+      post_async();
+      return;
+    }
     if (op_.receives() && !post_receive()) return;
     if (op_.sends()) {
       if (!gather()) return;
@@ -440,6 +482,53 @@ class executor {
     phase_ = phase::wait;
   }
 
+  // Releases the pool slots whose sends completed; false on a failed send.
+  bool reap_async() {
+    for (nic_handle& h : buf_.pool_handles) {
+      if (h == no_handle) continue;
+      const nic_status st = nic_->test(h);
+      if (st == nic_status::pending) continue;
+      nic_->release(h);
+      h = no_handle;
+      --async_busy_;
+      if (st == nic_status::failed) return fail(tile_error::nic_failed);
+    }
+    return true;
+  }
+
+  [[nodiscard]] std::size_t free_slot() const {
+    for (std::size_t i = 0; i < buf_.pool_handles.size(); ++i)
+      if (buf_.pool_handles[i] == no_handle) return i;
+    return no_slot;
+  }
+
+  // Packs op_'s send into a free pool slot and posts it; the op is then over.
+  void post_async() {
+    const std::size_t i = free_slot();
+    const std::size_t slot_bytes = buf_.pool.size() / buf_.pool_handles.size();
+    const std::span<std::byte> slot = buf_.pool.subspan(i * slot_bytes, slot_bytes);
+    std::size_t bytes = 0;
+    std::size_t used = 0;
+    std::uint32_t bad = 0;
+    const tile_error e = pack(op_, buf_.send_ids, slot, bytes, used, bad);
+    if (e != tile_error::none) {
+      fail(e, bad);
+      return;
+    }
+    const nic_handle hd = post(op_, buf_.send_ids, slot.first(used), bytes);
+    if (hd == no_handle) {
+      fail(tile_error::nic_full);
+      return;
+    }
+    buf_.pool_handles[i] = hd;
+    ++async_busy_;
+    if ((op_.flags & op_flag::release) != 0) {
+      for (std::uint32_t k = 0; k < op_.send_count; ++k)
+        store_->erase(buf_.send_ids[k].value());
+    }
+    phase_ = phase::fetch;
+  }
+
   // Posts the next op's send now if it can go early (see executor_config). Anything
   // that stops it (blocks not held yet, no room) just leaves the op for later.
   void try_send_ahead() {
@@ -453,6 +542,7 @@ class executor {
     }
     if (o.kind != op_kind::send && o.kind != op_kind::exchange && o.kind != op_kind::sendrecv)
       return;
+    if ((o.flags & op_flag::async) != 0) return;  // it needs no head start
     for (std::uint32_t i = 0; i < o.send_count; ++i) {
       const std::uint32_t id = buf_.ahead_send_ids[i].value();
       if (!store_->contains(id)) return;
@@ -602,6 +692,7 @@ class executor {
   bool ahead_end_{false};  // the program has no op left to send early
   op ahead_op_{};
   nic_handle ahead_send_{no_handle};
+  std::uint32_t async_busy_{0};  // pool slots in flight
   std::uint32_t posted_count_{0};
   std::uint32_t posted_next_{0};
   std::uint32_t barrier_seq_{0};

@@ -29,6 +29,11 @@ enum class op_kind : std::uint8_t {
 namespace op_flag {
 inline constexpr std::uint8_t release = 1;  // send half / combine: drop the sent or source blocks
 inline constexpr std::uint8_t combine_in = 2;  // receive half: combine into held blocks
+// A send op that ends once its message is posted: the NIC sends it from a slot of the
+// executor's pool while the tile goes on, as a tile forwarding a packet to all its
+// children at once on parallel ports does (002 §2.1). Without a pool it is an
+// ordinary send. The tile finishes only when every such send has completed.
+inline constexpr std::uint8_t async = 4;
 }  // namespace op_flag
 
 inline constexpr std::uint32_t no_tile = 0xffffffffU;
