@@ -193,7 +193,9 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
     const std::uint64_t rx =
         prepost ? pl.all_recv_bytes : dir_bytes(pl.max_recv) + std::uint64_t{pl.max_recv} * slot_;
     const std::uint64_t tx = dir_bytes(pl.max_send) + std::uint64_t{pl.max_send} * slot_;
-    memory_ += std::uint64_t{pl.peak_blocks} * slot_ + rx + tx * (o.exec.send_ahead ? 2 : 1);
+    const std::uint64_t slots = program{c, tile_id{t}}.async_slots();
+    memory_ +=
+        std::uint64_t{pl.peak_blocks} * slot_ + rx + tx * ((o.exec.send_ahead ? 2 : 1) + slots);
     if (memory_ > o.memory_limit) {
       std::ostringstream os;
       os << "the run needs more than " << (o.memory_limit >> 20) << " MiB of tile memory (--bytes "
@@ -225,6 +227,8 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
       m->ahead_recv_ids.resize(prog.max_blocks());
       m->ahead_tx.resize(m->tx.size());
     }
+    m->pool_handles.assign(prog.async_slots(), no_handle);
+    m->pool.resize(m->tx.size() * prog.async_slots());
     if (!fw::load_initial(c, t, m->store) && setup_failure_.empty())
       setup_failure_ = "tile " + std::to_string(t) + ": initial blocks do not fit its store";
     mem_.push_back(std::move(m));

@@ -12,6 +12,7 @@
 
 #include "tessera/firmware/bits.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
+#include "tessera/firmware/trees.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/reduce.hpp"
 
@@ -78,9 +79,15 @@ enum class tb_algorithm : std::uint8_t {
   powers_of_two,       // shift: one phase per power of two in q (slides 67-69)
   rs_gather,           // reduce as reduce-scatter + gather (slide 70)
   rs_allgather,        // allreduce as reduce-scatter + all-gather (slide 71)
+  // bcast pipelined on edge-disjoint spanning trees of a torus (002, edst_bcast.hpp)
+  edst_single,
+  edst_saad_schultz,
+  edst_simmen,
+  edst_3d2,
+  edst_optimal,
 };
 
-enum class fabric_need : std::uint8_t { any, power_of_two, two_d };
+enum class fabric_need : std::uint8_t { any, power_of_two, two_d, torus };
 
 struct tb_algorithm_info {
   collective coll;
@@ -89,10 +96,15 @@ struct tb_algorithm_info {
   fabric_need needs;
 };
 
-inline constexpr std::array<tb_algorithm_info, 25> tb_algorithms{{
+inline constexpr std::array<tb_algorithm_info, 30> tb_algorithms{{
     {collective::bcast, tb_algorithm::binomial, "binomial", fabric_need::any},
     {collective::bcast, tb_algorithm::mesh, "mesh", fabric_need::two_d},
     {collective::bcast, tb_algorithm::scatter_allgather, "scatter-allgather", fabric_need::any},
+    {collective::bcast, tb_algorithm::edst_single, "edst-single", fabric_need::torus},
+    {collective::bcast, tb_algorithm::edst_saad_schultz, "edst-saad-schultz", fabric_need::torus},
+    {collective::bcast, tb_algorithm::edst_simmen, "edst-simmen", fabric_need::torus},
+    {collective::bcast, tb_algorithm::edst_3d2, "edst-3d2", fabric_need::torus},
+    {collective::bcast, tb_algorithm::edst_optimal, "edst-optimal", fabric_need::torus},
     {collective::reduce, tb_algorithm::binomial, "binomial", fabric_need::any},
     {collective::reduce, tb_algorithm::mesh, "mesh", fabric_need::two_d},
     {collective::reduce, tb_algorithm::rs_gather, "reduce-scatter-gather", fabric_need::any},
@@ -151,8 +163,33 @@ constexpr bool fabric_meets(fabric_need n, const fabric& f) {
       return is_pow2(f.tiles());
     case fabric_need::two_d:
       return f.is_2d();
+    case fabric_need::torus:
+      return f.kind == fabric_kind::torus;
   }
   return false;
+}
+
+// The tree family of an edst broadcast; false for the other algorithms.
+constexpr bool edst_family(tb_algorithm a, tree_family& out) {
+  switch (a) {
+    case tb_algorithm::edst_single:
+      out = tree_family::single;
+      return true;
+    case tb_algorithm::edst_saad_schultz:
+      out = tree_family::saad_schultz;
+      return true;
+    case tb_algorithm::edst_simmen:
+      out = tree_family::simmen;
+      return true;
+    case tb_algorithm::edst_3d2:
+      out = tree_family::bermond_3d2;
+      return true;
+    case tb_algorithm::edst_optimal:
+      out = tree_family::bermond_optimal;
+      return true;
+    default:
+      return false;
+  }
 }
 
 // The algorithm a collective uses on a fabric when none is named.
@@ -198,7 +235,13 @@ struct collective_params {
   std::uint32_t bytes{0};  // Grama's m: the message each tile contributes or gets
   elem_type type{elem_type::u32};
   reduce_op rop{reduce_op::sum};
-  std::uint32_t shift{1};  // q of the circular shift
+  std::uint32_t shift{1};    // q of the circular shift
+  std::uint32_t packets{1};  // q of an edst broadcast: packets per tree
 };
+
+// Whether a collective is an edst broadcast, and its family.
+constexpr bool is_edst(const collective_params& c, tree_family& fam) {
+  return c.coll == collective::bcast && edst_family(c.alg, fam);
+}
 
 }  // namespace tessera::fw

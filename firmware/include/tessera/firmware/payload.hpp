@@ -15,6 +15,7 @@
 #include <span>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/firmware/edst_bcast.hpp"
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/reduce.hpp"
 
@@ -116,11 +117,14 @@ inline void block_bytes(const block_desc& b, elem_type type, reduce_op o, std::u
 // with. Precondition: the parameters were validated (see validate.hpp).
 class layout {
  public:
-  constexpr explicit layout(const collective_params& c) : c_{c}, p_{c.f.tiles()} {}
+  constexpr explicit layout(const collective_params& c) : c_{c}, p_{c.f.tiles()} {
+    edst_ = is_edst(c, fam_);
+  }
 
   // Every byte of every block fits a slot of this size.
   [[nodiscard]] constexpr std::uint32_t slot_bytes() const {
     if (piecewise()) return c_.bytes / p_ + (c_.bytes % p_ != 0 ? 1 : 0);
+    if (edst_) return edst_packet_len(c_.bytes, info(fam_).trees, c_.packets, 0, 0);
     if (segmented()) return (elems() / p_ + (elems() % p_ != 0 ? 1 : 0)) * elem_bytes(c_.type);
     return c_.bytes;
   }
@@ -227,6 +231,15 @@ class layout {
   // The broadcast message: one block, or p pieces for scatter + all-gather.
   template <typename F>
   constexpr void message(F&& emit) const {
+    if (edst_) {
+      // Tree k's packet j is block k q + j.
+      const std::uint32_t d = info(fam_).trees;
+      const std::uint32_t q = c_.packets;
+      for (std::uint32_t k = 0; k < d; ++k)
+        for (std::uint32_t j = 0; j < q; ++j)
+          emit(data(k * q + j, edst_packet_len(c_.bytes, d, q, k, j)));
+      return;
+    }
     if (!piecewise()) {
       emit(data(0, c_.bytes));
       return;
@@ -259,6 +272,8 @@ class layout {
 
   collective_params c_;
   std::uint32_t p_;
+  bool edst_{false};
+  tree_family fam_{tree_family::single};
 };
 
 // Fills a tile's store with its initial blocks; false if the store is too small.

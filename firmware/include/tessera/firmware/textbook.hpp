@@ -13,6 +13,7 @@
 #include "tessera/firmware/bits.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
+#include "tessera/firmware/edst_bcast.hpp"
 #include "tessera/runtime/ids.hpp"
 #include "tessera/runtime/op.hpp"
 
@@ -33,11 +34,21 @@ class collective_program {
         p_{c.f.tiles()},
         rows_{c.f.is_2d() ? c.f.rows : 1},
         cols_{c.f.is_2d() ? c.f.cols : c.f.tiles()},
-        a2a_{c.a2a, c.f, me} {}
+        a2a_{c.a2a, c.f, me} {
+    if (is_edst(c, fam_)) {
+      edst_ = true;
+      tree_ = edst_program{fam_, c.f, c.root, me.value(), c.packets};
+    }
+  }
+
+  // Pool slots for op_flag::async sends (an edst tile sends to up to four children
+  // at once; two packets' worth keeps every port busy).
+  [[nodiscard]] constexpr std::uint32_t async_slots() const { return edst_ ? 8 : 0; }
 
   // Largest number of blocks one op moves.
   [[nodiscard]] constexpr std::uint32_t max_blocks() const {
     if (c_.coll == collective::alltoall) return a2a_.max_blocks();
+    if (edst_) return tree_.max_blocks();
     return p_ > 0 ? p_ : 1;
   }
 
@@ -48,6 +59,7 @@ class collective_program {
     const std::uint32_t lc = ceil_log2(cols_);
     switch (c_.coll) {
       case collective::bcast:
+        if (edst_) return edst_slots(fam_, c_.f, c_.packets) + 1;
         if (c_.alg == tb_algorithm::mesh) return lc + lr;
         if (c_.alg == tb_algorithm::scatter_allgather) return lp + allgather_steps();
         return lp;
@@ -91,6 +103,7 @@ class collective_program {
       if (out.sends()) out.flags |= op_flag::release;
       return true;
     }
+    if (edst_) return tree_.next(out, send, recv);
     const std::uint32_t n = steps();
     while (step_ < n) {
       if (op_in_step(step_, sub_++, out, send, recv)) {
@@ -711,6 +724,9 @@ class collective_program {
   std::uint32_t rows_;
   std::uint32_t cols_;
   a2a_generator a2a_;
+  bool edst_{false};
+  tree_family fam_{tree_family::single};
+  edst_program tree_{};
   std::uint32_t step_{0};
   std::uint32_t sub_{0};
 };

@@ -93,6 +93,8 @@ struct tile_memory {
   std::vector<block_id> ahead_send_ids;  // send_ahead only
   std::vector<block_id> ahead_recv_ids;
   std::vector<std::byte> ahead_tx;
+  std::vector<std::byte> pool;  // op_flag::async sends: slots of tx's size
+  std::vector<nic_handle> pool_handles;
   block_store store;
 };
 
@@ -116,8 +118,9 @@ class tile_executors {
   // Creates tile t's executor over `nic`, which must outlive this object.
   void attach(std::uint32_t t, Nic& nic, Program prog, tile_memory& m, const executor_config& cfg) {
     if (ex_.size() <= t) ex_.resize(t + 1);
-    typename exec::buffers b{m.send_ids,       m.recv_ids,       m.tx,      m.rx, m.posted,
-                             m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx};
+    typename exec::buffers b{
+        m.send_ids,       m.recv_ids,       m.tx,       m.rx,   m.posted,
+        m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx, m.pool, m.pool_handles};
     ex_[t] = std::make_unique<exec>(tile_id{t}, nic, prog, m.store, b, cfg);
   }
 
