@@ -43,5 +43,56 @@ TEST_CASE("trees rejects bad input with one line", "[cli][trees]") {
   CHECK(err({"--fabric", "torus:4x4", "--algorithm", "single", "--root", "16"}) ==
         "tessera: --root 16 is not a tile of torus:4x4 (tiles 0..15)\n");
   CHECK(err({"--fabric", "torus:4x4", "--algorithm", "lattice"}) ==
-        "tessera: --algorithm 'lattice' is not built yet (available: single)\n");
+        "tessera: --algorithm 'lattice' is not a tree family (available: single, saad-schultz, "
+        "simmen, bermond-3d2, bermond-optimal)\n");
+  CHECK(err({"--fabric", "torus:8x10", "--algorithm", "bermond-optimal"}) ==
+        "tessera: --algorithm bermond-optimal is built for square n x n tori only, but --fabric "
+        "is torus:8x10\n");
+  CHECK(err({"--fabric", "torus:20x20", "--algorithm", "bermond-optimal"}) ==
+        "tessera: --algorithm bermond-optimal has trees for n = 4..16 only, but --fabric is "
+        "torus:20x20\n");
+  CHECK(err({"--fabric", "ring:8", "--algorithm", "simmen"}) ==
+        "tessera: --algorithm simmen needs a torus fabric, but --fabric is ring:8\n");
+}
+
+TEST_CASE("trees reports two edge-disjoint trees for the two-tree families", "[cli][trees]") {
+  // 002: Simmen R + C - 1 (2D + 1 for odd n, §2.4), 3D/2 for odd n (§3.2),
+  // n for the optimal pair (§3.2, Theorem).
+  struct want {
+    const char* family;
+    const char* fabric;
+    unsigned depth;
+  };
+  for (const want w :
+       {want{"bermond-optimal", "torus:9x9", 9}, want{"bermond-optimal", "torus:12x12", 12},
+        want{"simmen", "torus:7x7", 2 * 6 + 1}, want{"bermond-3d2", "torus:7x7", 3 * 6 / 2}}) {
+    INFO(w.family << " " << w.fabric);
+    const auto r =
+        run_cli({"trees", "--fabric", w.fabric, "--algorithm", w.family, "--root", "5", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["trees"].size() == 2);
+    const auto p = static_cast<unsigned>(j["trees"][0]["parent"].size());
+    for (const auto& t : j["trees"]) {
+      CHECK(t["depth"] == w.depth);
+      CHECK(t["spanning"] == true);
+      CHECK(t["tiles"] == p);
+    }
+    CHECK(j["edge_disjoint"] == true);
+    CHECK(j["links"]["used"] == 2 * (p - 1));
+  }
+  // Saad-Schultz: each tree misses a line of n - 1 tiles, which its fill-in reaches.
+  const auto r =
+      run_cli({"trees", "--fabric", "torus:8x8", "--algorithm", "saad-schultz", "--json"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& t : j["trees"]) {
+    CHECK(t["depth"] == 8);
+    CHECK(t["spanning"] == false);
+    CHECK(t["tiles"] == 64 - 7);
+  }
+  REQUIRE(j["fill_in"].size() == 2);
+  CHECK(j["fill_in"][0]["tiles"] == 8);
+  CHECK(j["fill_in"][0]["depth"] == 4);
+  CHECK(j["trees"][0]["parent"][1].is_null());  // tile 1 is on the root's row
 }

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -22,7 +24,7 @@ const char* const run_help =
                    [--model alphabeta|tlm] [--switching S] [--machine M]
                    [--param key=value ...] [--root R] [--bytes M]
                    [--protocol raw|forced|unforced] [--prepost] [--send-ahead]
-                   [--type T] [--op O] [--shift Q] [--transfers] [--json]
+                   [--type T] [--op O] [--shift Q] [--packets Q] [--transfers] [--json]
 
 Simulation: every tile runs the collective's op stream on the tile runtime, data
 moves through the network model, and every byte every tile ends with is checked.
@@ -81,11 +83,16 @@ moves through the network model, and every byte every tile ends with is checked.
   --type T         i32 (default), u32, i64, u64, f32, f64 (reductions)
   --op O           sum (default), min, max, band, bor, bxor (reductions)
   --shift Q        the q of the circular shift, 0 < q < p (default 1)
+  --packets Q      edst broadcasts: packets per tree (default: the whole count next
+                   to the optimum of b(L, h, d) = (sqrt((h-1) beta) + sqrt(tau L/d))^2,
+                   002 §2.1, with the model's beta and tau, or ts and tw)
   --transfers      tlm: list every transfer in the JSON (default: the first 4096)
   --json           one JSON object on stdout
 
 algorithms:
-  bcast           binomial, mesh, scatter-allgather
+  bcast           binomial, mesh, scatter-allgather; on a torus, pipelined on
+                  edge-disjoint spanning trees (002, docs/trees.md): edst-single,
+                  edst-saad-schultz, edst-simmen, edst-3d2, edst-optimal
   reduce          binomial, mesh, reduce-scatter-gather
   allgather       ring, mesh, hypercube
   reduce-scatter  ring, mesh, hypercube
@@ -128,8 +135,14 @@ std::string collective_list() {
 }
 
 std::string need_text(fw::fabric_need n) {
-  return n == fw::fabric_need::power_of_two ? "a power-of-two tile count"
-                                            : "a mesh or torus fabric";
+  switch (n) {
+    case fw::fabric_need::power_of_two:
+      return "a power-of-two tile count";
+    case fw::fabric_need::torus:
+      return "a torus fabric";
+    default:
+      return "a mesh or torus fabric";
+  }
 }
 
 std::string usable_algorithms(fw::collective c, const fabric& f) {
@@ -203,6 +216,26 @@ void parse_collective(const args& a, run_request& r) {
                         std::to_string(p - 1) + ")");
     }
     r.c.root = static_cast<std::uint32_t>(v);
+  }
+  fw::tree_family fam{};
+  const bool edst = fw::is_edst(r.c, fam);
+  if (edst) {
+    const fw::tree_error e = fw::tree_support(fam, r.c.f, r.c.root);
+    if (e != fw::tree_error::none) {
+      throw input_error("--algorithm " + r.algorithm + " " + std::string(fw::tree_error_text(e)) +
+                        ", but --fabric is " + r.fabric_spec);
+    }
+  }
+  if (const auto q = a.get("packets")) {
+    if (!edst) {
+      throw input_error(
+          "--packets goes with an edst broadcast (--collective bcast --algorithm "
+          "edst-...), not " +
+          coll + " " + r.algorithm);
+    }
+    const auto v = parse_count("packets", *q, 1ULL << 20);
+    if (v == 0) throw input_error("--packets 0 is not a positive packet count");
+    r.packets = static_cast<std::uint32_t>(v);
   }
 
   const std::string bytes = a.get("bytes").value_or("1024");
@@ -359,6 +392,89 @@ nic::prepared_schedule load_schedule_file(const run_request& r) {
   return nic::prepare(s);
 }
 
+std::optional<edst_plan> plan_edst(run_request& r, double beta, double tau) {
+  fw::tree_family fam{};
+  if (!fw::is_edst(r.c, fam)) return std::nullopt;
+  edst_plan e;
+  e.family = fam;
+  e.trees = fw::info(fam).trees;
+  e.depth = fw::family_depth(fam, r.c.f);
+  const double L = r.c.bytes;
+  const double d = e.trees;
+  const double h = e.depth;
+  const std::uint32_t most = r.c.bytes / e.trees;  // every packet keeps a byte
+  auto slots = [&](std::uint32_t q) { return fw::edst_slots(fam, r.c.f, q); };
+  auto time = [&](std::uint32_t q) {
+    return static_cast<double>(slots(q)) * (beta + tau * std::ceil(L / (d * q)));
+  };
+  if (r.packets > 0) {
+    if (r.packets > most) {
+      throw input_error("--packets " + std::to_string(r.packets) + " is more than the " +
+                        std::to_string(most) + " bytes of each tree's part (--bytes " +
+                        std::to_string(r.c.bytes) + " over " + std::to_string(e.trees) + " tree" +
+                        (e.trees > 1 ? "s" : "") + ")");
+    }
+    e.packets = r.packets;
+  } else {
+    // 002 §2.1: b is least at q* = sqrt((h - 1) tau L / (d beta)); take the better
+    // whole count next to it.
+    e.automatic = true;
+    const double star = beta > 0 ? std::sqrt((h - 1) * tau * L / (d * beta)) : most;
+    const auto lo = static_cast<std::uint32_t>(
+        std::clamp(std::floor(star), 1.0, static_cast<double>(std::max(most, 1U))));
+    const std::uint32_t hi = std::min(lo + 1, std::max(most, 1U));
+    e.packets = time(hi) < time(lo) ? hi : lo;
+  }
+  if (most == 0) {
+    throw input_error("--bytes " + std::to_string(r.c.bytes) + " is less than one byte per tree (" +
+                      std::to_string(e.trees) + " trees)");
+  }
+  r.c.packets = e.packets;
+  e.slots = slots(e.packets);
+  e.pipeline = static_cast<double>(e.slots) * (beta + tau * L / (d * e.packets));
+  const double root = std::sqrt((h - 1) * beta) + std::sqrt(tau * L / d);
+  e.b = root * root;
+  if (fam == fw::tree_family::saad_schultz && tau > 0 && h > 1) {
+    e.l0 = beta / (2 * tau) * h * h / (h - 1);
+    e.paper = L <= e.l0 ? e.b
+                        : e.b + tau * L / 2 + std::sqrt(beta * tau * L * (h - 1) / 2) -
+                              h / 2 * (beta + std::sqrt(beta * tau * L / (2 * (h - 1))));
+  }
+  return e;
+}
+
+void put_edst(nlohmann::ordered_json& j, const edst_plan& e) {
+  j["packets"] = e.packets;
+  j["packets_automatic"] = e.automatic;
+  j["trees"] = e.trees;
+  j["tree_depth"] = e.depth;
+  j["pipeline"] = {{"formula", e.family == fw::tree_family::saad_schultz
+                                   ? "max(h + q - 1, 2q + line - 1) (beta + tau L / (d q))"
+                                   : "(h + q - 1) (beta + tau L / (d q))"},
+                   {"slots", e.slots},
+                   {"cycles", e.pipeline}};
+  j["b"] = {{"formula", "(sqrt((h - 1) beta) + sqrt(tau L / d))^2"},
+            {"source", "002 Bermond, Michallon, Trystram, section 2.1"},
+            {"cycles", e.b}};
+  if (e.family == fw::tree_family::saad_schultz && e.l0 > 0) {
+    j["saad_schultz"] = {{"L0", e.l0},
+                         {"regime", e.b == e.paper ? "L <= L0: the fill-in hides in the empty phase"
+                                                   : "L > L0: the fill-in outlasts the pipeline"},
+                         {"source", "002 section 2.3"},
+                         {"cycles", e.paper}};
+  }
+}
+
+void print_edst(std::ostream& os, const edst_plan& e) {
+  os << "  trees       " << e.trees << " of depth " << e.depth << ", " << e.packets
+     << " packets per tree" << (e.automatic ? " (from the optimum of b)" : "") << '\n';
+  os << "  pipeline    " << e.slots << " slots = " << e.pipeline << " cycles; b(L, h, d) = " << e.b
+     << '\n';
+  if (e.family == fw::tree_family::saad_schultz && e.l0 > 0) {
+    os << "  fill-in     L0 = " << e.l0 << " bytes; 002 §2.3 gives " << e.paper << " cycles\n";
+  }
+}
+
 void put_collective(nlohmann::ordered_json& j, const run_request& r) {
   const fw::collective_info& ci = fw::info(r.c.coll);
   j["collective"] = std::string(ci.name);
@@ -424,17 +540,17 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o) {
 }
 
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a("run", argv, {"fabric",  "collective",    "algorithm", "root",    "bytes",
-                             "model",   "param",         "protocol",  "type",    "op",
-                             "shift",   "switching",     "machine",   "pattern", "traffic",
-                             "rate",    "packet-flits",  "cycles",    "warmup",  "seed",
-                             "hotspot", "payload-bytes", "routes",    "schedule"},
+  const args a("run", argv, {"fabric",  "collective",    "algorithm", "root",     "bytes",
+                             "model",   "param",         "protocol",  "type",     "op",
+                             "shift",   "switching",     "machine",   "pattern",  "traffic",
+                             "rate",    "packet-flits",  "cycles",    "warmup",   "seed",
+                             "hotspot", "payload-bytes", "routes",    "schedule", "packets"},
                {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
   if (a.flag("help")) {
     out << run_help;
     return 0;
   }
-  const run_request r = parse_request(a);
+  run_request r = parse_request(a);
   if (r.model == "tlm") return run_tlm(r, out, err);
   if (r.schedule_file) {
     const nic::prepared_schedule ps = load_schedule_file(r);
@@ -467,6 +583,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   }
 
   const ab::run_options opt = alphabeta_options(r);
+  const auto edst = plan_edst(r, static_cast<double>(opt.prm.ts), static_cast<double>(opt.prm.tw));
   const ab::run_outcome o = ab::run_collective(r.c, opt);
   const auto grama = analytic::grama_cycles(r.c, opt.prm.ts, opt.prm.tw);
   const fw::collective_info& ci = fw::info(r.c.coll);
@@ -481,6 +598,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     j["params"] = {
         {"ts", opt.prm.ts}, {"tw", opt.prm.tw}, {"unforced_threshold", opt.unforced_threshold}};
     put_outcome(j, o, 0.0);
+    if (edst) put_edst(j, *edst);
     if (grama) {
       j["closed_form"] = {{"formula", grama->formula},
                           {"source", "003 Grama " + grama->source},
@@ -498,6 +616,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
       os << "  closed form " << grama->cycles << "  = " << grama->formula << "  (003 Grama "
          << grama->source << ")\n";
     }
+    if (edst) print_edst(os, *edst);
     print_outcome(os, o);
     out << os.str();
   }

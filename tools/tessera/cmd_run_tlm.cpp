@@ -499,7 +499,21 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     return 0;
   }
 
-  fw::collective_params c = r.c;
+  run_request planned = r;
+  std::optional<edst_plan> edst;
+  {
+    fw::tree_family fam{};
+    if (fw::is_edst(r.c, fam)) {
+      if (s.o.sw != tlmm::switching::store_forward && r.packets == 0) {
+        throw input_error("--algorithm " + r.algorithm + " on --switching " +
+                          std::string(tlmm::switching_name(s.o.sw)) +
+                          " needs --packets (the automatic count uses store-forward beta and tau)");
+      }
+      edst = plan_edst(planned, static_cast<double>(s.o.torus.beta),
+                       static_cast<double>(s.o.torus.tau));
+    }
+  }
+  fw::collective_params c = planned.c;
   tlmm::platform_options opt = s.o;
   if (r.payload_bytes) {
     const auto p = parse_count("payload-bytes", *r.payload_bytes, r.c.bytes);
@@ -514,6 +528,11 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     }
     c.bytes = static_cast<std::uint32_t>(p);
     opt.wire_scale = r.c.bytes / p;
+    if (edst && c.bytes / edst->trees < edst->packets) {
+      throw input_error("--payload-bytes " + *r.payload_bytes +
+                        " leaves empty packets: " + std::to_string(edst->trees) + " trees x " +
+                        std::to_string(edst->packets) + " packets need at least that many bytes");
+    }
   }
   const tlmm::platform_outcome po = tlmm::run_collective(c, opt);
   const nic::run_outcome& o = po.run;
@@ -525,6 +544,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     if (r.payload_bytes) j["payload_bytes"] = c.bytes;
     j["params"] = params_json(s.o);
     put_outcome(j, o, us);
+    if (edst && s.o.sw == tlmm::switching::store_forward) put_edst(j, *edst);
     put_steps_tiles(j, o);
     const std::size_t limit = r.all_transfers ? po.transfers.size() : 4096;
     auto arr = nlohmann::ordered_json::array();
@@ -551,6 +571,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
        << (s.m != nullptr ? " (machine " + std::string(s.m->name) + ")" : "") << ", protocol "
        << protocol_name(r.proto) << (r.prepost ? " with prepost" : "") << '\n';
     if (us > 0) os << "  time        " << static_cast<double>(o.cycles) * us << " us\n";
+    if (edst && s.o.sw == tlmm::switching::store_forward) print_edst(os, *edst);
     print_outcome(os, o);
     os << "  contention  " << po.contention.blocked << " blocked requests, "
        << po.contention.blocked_cycles << " cycles waited\n";

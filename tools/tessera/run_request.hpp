@@ -39,7 +39,32 @@ struct run_request {
   std::optional<std::string> schedule_file;  // a schedule JSON instead of a collective
   bool json{false};
   bool all_transfers{false};
+  std::uint32_t packets{0};  // --packets of an edst broadcast; 0: from b(L, h, d)'s optimum
 };
+
+// An edst broadcast's pipeline (002 §2.1), for the report.
+struct edst_plan {
+  fw::tree_family family{};
+  std::uint32_t trees{0};  // d
+  std::uint32_t depth{0};  // h
+  std::uint32_t packets{0};
+  bool automatic{false};
+  std::uint64_t slots{0};  // pipeline slots: h + q - 1 (Saad-Schultz: with the fill-in)
+  double pipeline{0};      // slots * (beta + tau L / (d q))
+  double b{0};             // b(L, h, d)
+  // Saad-Schultz only (§2.3): L0 = beta D^2 / (2 tau (D - 1)), and the paper's time:
+  // b(L, D, 2) for L <= L0, b + tau L/2 + sqrt(beta tau L (D-1)/2)
+  // - D/2 (beta + sqrt(beta tau L / (2 (D-1)))) above.
+  double l0{0};
+  double paper{0};
+};
+
+// For an edst broadcast, sets r.c.packets (from --packets, or the optimum of b(L, h, d)
+// for this beta and tau, in cycles) and returns the plan; nullopt otherwise. `bytes` is
+// the L the wire carries (--bytes, even when --payload-bytes samples it).
+std::optional<edst_plan> plan_edst(run_request& r, double beta, double tau);
+void put_edst(nlohmann::ordered_json& j, const edst_plan& e);
+void print_edst(std::ostream& os, const edst_plan& e);
 
 // The collective part of the JSON report (collective, algorithm, root, ...).
 void put_collective(nlohmann::ordered_json& j, const run_request& r);
