@@ -30,3 +30,10 @@ build/tessera run --model tlm --fabric hypercube:6 --collective alltoall --algor
 echo
 echo "== Uniform traffic on an 8x8 wormhole mesh (TLM, BookSim-style measurement) =="
 build/tessera run --model tlm --fabric mesh:8x8 --traffic uniform --rate 0.02 --cycles 50000
+echo
+echo "== Bermond-Michallon-Trystram: broadcast 64 KB on two edge-disjoint depth-12 trees of a 12x12 MegaNode torus (TLM) =="
+build/tessera trees --fabric torus:12x12 --algorithm bermond-optimal | head -1
+for alg in edst-single edst-saad-schultz edst-optimal; do
+  build/tessera run --model tlm --machine meganode --fabric torus:12x12 --collective bcast \
+    --algorithm "$alg" --bytes 65536 | grep -E '^bcast|time|trees|fill-in|verified'
+done
