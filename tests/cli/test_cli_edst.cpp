@@ -6,7 +6,8 @@
 //    after (h + q - 1) slots (§2.1);
 //  - the depth h of each family: single and Saad-Schultz D = floor(R/2) + floor(C/2)
 //    (§2.2, §2.3), Simmen's one-way rings R + C - 1 (2D + 1 for odd n, §2.4), the
-//    3D/2 pair max(floor(R/2) + C - 1, floor(C/2) + R - 1) (§3.2), the optimal pair n;
+//    3D/2 pair max(floor(R/2) + C - 1, floor(C/2) + R - 1) (§3.2), the optimal pair n
+//    (on R x C: D with both sides even, else D + 1);
 //  - Saad-Schultz's fill-in (§2.3) starts when the root has sent its q packets and
 //    runs q packets down a line of floor(n/2), ending after 2q + floor(n/2) - 1 slots;
 //  - with q from the optimum, the time is b(L, h, d) = (sqrt((h-1) beta) +
@@ -46,7 +47,10 @@ nlohmann::json bcast(const std::string& fabric, const std::string& alg, unsigned
 unsigned depth_of(const std::string& alg, unsigned R, unsigned C) {
   if (alg == "edst-simmen") return R + C - 1;
   if (alg == "edst-3d2") return std::max({R / 2 + C - 1, C / 2 + R - 1, R + 1, C + 1});
-  if (alg == "edst-optimal") return C;
+  if (alg == "edst-optimal") {
+    // n on n x n; on R x C: D with both sides even, else D + 1
+    return R / 2 + C / 2 + (R % 2 == 0 && C % 2 == 0 ? 0 : 1);
+  }
   return R / 2 + C / 2;
 }
 
@@ -155,12 +159,9 @@ TEST_CASE("edst bcast: bad input exits 2 with one line", "[cli][tlm][edst]") {
   CHECK(err("--fabric mesh:8x8 --algorithm edst-optimal") ==
         "tessera: --algorithm edst-optimal needs a torus fabric, but mesh:8x8 has 64 tiles; use "
         "binomial, mesh, scatter-allgather\n");
-  CHECK(err("--fabric torus:6x8 --algorithm edst-optimal") ==
-        "tessera: --algorithm edst-optimal is built for square n x n tori only, but --fabric is "
-        "torus:6x8\n");
-  CHECK(err("--fabric torus:17x17 --algorithm edst-optimal") ==
-        "tessera: --algorithm edst-optimal has trees for n = 4..16 only, but --fabric is "
-        "torus:17x17\n");
+  CHECK(err("--fabric torus:6x17 --algorithm edst-optimal") ==
+        "tessera: --algorithm edst-optimal has trees for R x C with R and C in 4..16 only, but "
+        "--fabric is torus:6x17\n");
   CHECK(err("--fabric torus:2x8 --algorithm edst-simmen") ==
         "tessera: --algorithm edst-simmen needs a torus of at least 3 x 3, but --fabric is "
         "torus:2x8\n");

@@ -160,6 +160,36 @@ TEST_CASE("bermond-optimal: two edge-disjoint spanning trees of depth n, n = 4..
   }
 }
 
+TEST_CASE("bermond-optimal on R x C: depth D with even sides, else D + 1, from any root",
+          "[firmware][trees]") {
+  // 002 §3.2: "the construction of these spanning trees can be extended to
+  // non-square wraparound meshes". D = floor(R/2) + floor(C/2) is a lower bound; with
+  // both sides odd the paper's counting rules it out (four unusable links between
+  // the four tiles at distance D), so D + 1 is optimal there too. Every R x C with
+  // sides in 4..16, both orientations, every seventh root.
+  for (std::uint32_t R = 4; R <= 16; ++R) {
+    for (std::uint32_t C = 4; C <= 16; ++C) {
+      if (R == C) continue;  // the square case above
+      const tessera::fabric f = fab("torus:" + std::to_string(R) + "x" + std::to_string(C));
+      const std::uint32_t D = R / 2 + C / 2;
+      const std::uint32_t want = R % 2 == 0 && C % 2 == 0 ? D : D + 1;
+      for (std::uint32_t root = 0; root < f.tiles(); root += 7) {
+        INFO(R << "x" << C << " root " << root);
+        const auto a = tree_of(fw::tree_family::bermond_optimal, f, root, 0);
+        const auto b = tree_of(fw::tree_family::bermond_optimal, f, root, 1);
+        const walked wa = walk(f, root, a);
+        const walked wb = walk(f, root, b);
+        REQUIRE((wa.ok && wb.ok));
+        REQUIRE(wa.members == f.tiles());
+        REQUIRE(wb.members == f.tiles());
+        REQUIRE(wa.depth == want);
+        REQUIRE(wb.depth == want);
+        REQUIRE(disjoint(a, b));
+      }
+    }
+  }
+}
+
 TEST_CASE("simmen and bermond-3d2 pairs span, are edge-disjoint and have the paper's depths",
           "[firmware][trees]") {
   // 002 §2.4: Simmen's trees have depth 2D + 1; §3.2, Figs 6-7: 3D/2. Our trees
@@ -248,13 +278,14 @@ TEST_CASE("tree families refuse fabrics they have no trees for", "[firmware][tre
   CHECK(fw::tree_support(tree_family::single, fab("ring:8"), 0) == tree_error::none);
   CHECK(fw::tree_support(tree_family::saad_schultz, fab("torus:4x4"), 16) == tree_error::root_off);
   CHECK(fw::tree_support(tree_family::bermond_3d2, fab("torus:2x8"), 0) == tree_error::too_small);
-  CHECK(fw::tree_support(tree_family::bermond_optimal, fab("torus:8x10"), 0) ==
-        tree_error::not_square);
+  CHECK(fw::tree_support(tree_family::bermond_optimal, fab("torus:8x10"), 0) == tree_error::none);
+  CHECK(fw::tree_support(tree_family::bermond_optimal, fab("torus:3x10"), 0) ==
+        tree_error::size_unsupported);
   CHECK(fw::tree_support(tree_family::bermond_optimal, fab("torus:17x17"), 0) ==
         tree_error::size_unsupported);
   CHECK(fw::tree_support(tree_family::bermond_optimal, fab("torus:3x3"), 0) ==
         tree_error::size_unsupported);
   std::vector<std::uint32_t> parent(64);
-  CHECK_FALSE(fw::build_tree(tree_family::bermond_optimal, fab("torus:8x10"), 0, 0, parent));
+  CHECK_FALSE(fw::build_tree(tree_family::bermond_optimal, fab("torus:4x17"), 0, 0, parent));
   CHECK_FALSE(fw::build_tree(tree_family::single, fab("torus:4x4"), 0, 1, parent));
 }

@@ -33,8 +33,9 @@ trees share a link.
                                depth R + C - 1 (2D + 1 for odd n)
               bermond-3d2      two spanning trees, the root's line both ways (§3.2,
                                Figs 6-7); depth 3D/2 for odd n
-              bermond-optimal  two spanning trees of depth n on n x n, n = 4..16
-                               (§3.2, Theorem; searched, docs/trees.md)
+              bermond-optimal  two spanning trees of depth n on n x n (§3.2,
+                               Theorem); on R x C depth D with both sides even,
+                               else D + 1; R, C in 4..16 (searched, docs/trees.md)
 
 Output: each tree's depth and parents, the edge-disjointness check, the links used,
 and each tree drawn on the grid: R is the root, o a tile of the tree, . a tile it

@@ -28,7 +28,7 @@ enum class tree_family : std::uint8_t {
   saad_schultz,     // §2.3: two almost-spanning trees of depth D, with the fill-in
   simmen,           // §2.4: two spanning trees, every ring one way round
   bermond_3d2,      // §3.2, Figs 6-7: two spanning trees of depth about 3D/2
-  bermond_optimal,  // §3.2, Theorem: two spanning trees of depth n on n x n
+  bermond_optimal,  // §3.2, Theorem: two spanning trees of depth n on n x n (and R x C)
 };
 
 struct tree_family_info {
@@ -56,8 +56,7 @@ enum class tree_error : std::uint8_t {
   not_torus,         // the fabric is not a torus (single also takes a ring)
   root_off,          // the root is not a tile of the fabric
   too_small,         // two-tree families need at least 3 x 3
-  not_square,        // bermond-optimal is built for n x n only
-  size_unsupported,  // bermond-optimal: n outside the searched sizes
+  size_unsupported,  // bermond-optimal: a side outside the searched 4..16
 };
 
 constexpr std::string_view tree_error_text(tree_error e) {
@@ -70,10 +69,8 @@ constexpr std::string_view tree_error_text(tree_error e) {
       return "the root is not a tile of the fabric";
     case tree_error::too_small:
       return "needs a torus of at least 3 x 3";
-    case tree_error::not_square:
-      return "is built for square n x n tori only";
     case tree_error::size_unsupported:
-      return "has trees for n = 4..16 only";
+      return "has trees for R x C with R and C in 4..16 only";
   }
   return "";
 }
@@ -85,11 +82,10 @@ constexpr tree_error tree_support(tree_family fam, const fabric& f, std::uint32_
   if (root >= f.tiles()) return tree_error::root_off;
   if (fam == tree_family::single) return tree_error::none;
   if (f.rows < 3 || f.cols < 3) return tree_error::too_small;
-  if (fam == tree_family::bermond_optimal) {
-    if (f.rows != f.cols) return tree_error::not_square;
-    if (f.rows < optimal_table::min_n || f.rows > optimal_table::max_n)
-      return tree_error::size_unsupported;
-  }
+  if (fam == tree_family::bermond_optimal &&
+      (f.rows < optimal_table::min_n || f.rows > optimal_table::max_n ||
+       f.cols < optimal_table::min_n || f.cols > optimal_table::max_n))
+    return tree_error::size_unsupported;
   return tree_error::none;
 }
 
@@ -124,19 +120,37 @@ constexpr std::uint32_t toward0(std::uint32_t d, std::uint32_t n) {
   return d <= n / 2 ? d - 1 : (d + 1) % n;
 }
 
+// The searched pair for R x C (optimal_trees_table.hpp holds R <= C; C x R is its
+// transpose, with east and north exchanged).
+constexpr const optimal_table::entry& optimal_entry(std::uint32_t rows, std::uint32_t cols) {
+  const std::uint32_t r = rows <= cols ? rows : cols;
+  const std::uint32_t c = rows <= cols ? cols : rows;
+  for (const auto& e : optimal_table::pairs) {
+    if (e.rows == r && e.cols == c) return e;
+  }
+  return optimal_table::pairs[0];  // unreachable after tree_support()
+}
+
 constexpr std::uint32_t optimal_parent(const frame& fr, std::uint32_t k, std::uint32_t x,
                                        std::uint32_t y) {
-  const std::uint32_t n = fr.cols;
-  const auto& e = optimal_table::pairs[n - optimal_table::min_n];
-  switch ((k == 0 ? e.tree0 : e.tree1)[y * n + x]) {
+  const auto& e = optimal_entry(fr.rows, fr.cols);
+  const bool flip = fr.rows > fr.cols;
+  // Position in the table's R <= C frame.
+  const std::uint32_t tx = flip ? y : x;
+  const std::uint32_t ty = flip ? x : y;
+  char dir = (k == 0 ? e.tree0 : e.tree1)[ty * e.cols + tx];
+  if (flip) {
+    dir = dir == 'E' ? 'N' : dir == 'N' ? 'E' : dir == 'W' ? 'S' : dir == 'S' ? 'W' : dir;
+  }
+  switch (dir) {
     case 'E':
-      return fr.at((x + 1) % n, y);
+      return fr.at((x + 1) % fr.cols, y);
     case 'W':
-      return fr.at((x + n - 1) % n, y);
+      return fr.at((x + fr.cols - 1) % fr.cols, y);
     case 'N':
-      return fr.at(x, (y + 1) % n);
+      return fr.at(x, (y + 1) % fr.rows);
     case 'S':
-      return fr.at(x, (y + n - 1) % n);
+      return fr.at(x, (y + fr.rows - 1) % fr.rows);
     default:
       return no_parent;
   }
@@ -157,7 +171,8 @@ constexpr std::uint32_t optimal_parent(const frame& fr, std::uint32_t k, std::ui
 //                its mirror in the diagonal. Depth R + C - 1 (2D + 1 for odd n).
 //  bermond-3d2:  as simmen, but the root's own line runs both ways round, which
 //                takes floor(R/2) + C - 1 (3D/2 for odd n) off the single ring.
-//  bermond-optimal: the searched pair of depth n (optimal_trees_table.hpp).
+//  bermond-optimal: the searched pair of depth n on n x n, and on R x C of depth D
+//                (both sides even) or D + 1 (optimal_trees_table.hpp).
 constexpr std::uint32_t tree_parent(tree_family fam, const fabric& f, std::uint32_t root,
                                     std::uint32_t k, std::uint32_t tile) {
   const detail::frame fr{f, root};
@@ -229,7 +244,8 @@ constexpr std::uint32_t family_depth(tree_family fam, const fabric& f) {
       return most(most(R / 2 + C - 1, C + 1), most(C / 2 + R - 1, R + 1));
     }
     case tree_family::bermond_optimal:
-      return C;
+      // n on n x n; D for even sides, else D + 1 (optimal_trees_table.hpp)
+      return R / 2 + C / 2 + (R % 2 == 0 && C % 2 == 0 ? 0 : 1);
   }
   return 0;
 }
