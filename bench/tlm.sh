@@ -35,6 +35,8 @@ others=(
   "run --model tlm --fabric hypercube:10 --collective alltoall --algorithm aap --bytes 1024 --payload-bytes 64 --json"
   "run --model tlm --machine ipsc860 --fabric hypercube:7 --collective alltoall --algorithm pairwise --bytes 4096 --protocol forced --prepost --json"
   "run --model tlm --machine meganode --fabric torus:16x16 --collective allgather --bytes 1024 --json"
+  "run --model tlm --machine meganode --fabric torus:16x16 --collective bcast --algorithm edst-optimal --bytes 1048576 --json"
+  "run --model tlm --machine meganode --fabric torus:16x16 --collective bcast --algorithm edst-saad-schultz --bytes 1048576 --json"
   "run --model tlm --fabric mesh:32x32 --traffic transpose --rate 0.005 --cycles 100000 --json"
 )
 for r in "${others[@]}"; do
