@@ -14,4 +14,35 @@ package tsr_pkg;
     return (count > 0) ? $clog2(count + 1) : 1;
   endfunction
 
+  // ---- Torus fabric (tsr_torus_node, tsr_torus_top) -------------------------------------
+
+  // Port numbers, as the tile runtime numbers them (runtime/routing.hpp port2d): east is
+  // column + 1, south row + 1. A link's far end is its opposite port, port ^ 1.
+  localparam int unsigned TorusEast = 0;
+  localparam int unsigned TorusWest = 1;
+  localparam int unsigned TorusSouth = 2;
+  localparam int unsigned TorusNorth = 3;
+  localparam int unsigned TorusLocal = 4;
+  localparam int unsigned TorusLinks = 4;
+  localparam int unsigned TorusPorts = 5;
+
+  // A packet's header. It crosses a link in the first cycle of the hop, beside the
+  // start-up (beta) of the store-and-forward model; the payload bytes follow.
+  typedef struct packed {
+    logic [15:0] src;        // tile that injected the packet
+    logic [15:0] dst;        // unicast destination, row * Cols + col
+    logic        multicast;  // route by the forwarding table entry of `tree` instead
+    logic [3:0]  tree;       // forwarding table entry of a multicast packet
+    logic [15:0] seq;        // the source's packet number (the testbench's bookkeeping)
+    logic [15:0] len;        // payload bytes, at least 1
+  } torus_hdr_t;
+
+  // One cycle of a link: a header starting a packet and/or one payload byte.
+  typedef struct packed {
+    logic       hdr_valid;
+    torus_hdr_t hdr;
+    logic       byte_valid;
+    logic [7:0] data;
+  } torus_link_t;
+
 endpackage

@@ -1,0 +1,87 @@
+// An R x C store-and-forward torus of tsr_torus_node: each node's output port p feeds
+// the input port p ^ 1 of its neighbour in direction p, and that neighbour's credits
+// for port p ^ 1 come back on the same link. The local ports are the network
+// interfaces the testbench drives (tb/torus).
+module tsr_torus_top
+  import tsr_pkg::*;
+#(
+  /// Torus rows.
+  parameter int unsigned Rows = 4,
+  /// Torus columns.
+  parameter int unsigned Cols = 4,
+  /// Packet buffers per input port, at least 1.
+  parameter int unsigned Buffers = 4,
+  /// Largest payload in bytes.
+  parameter int unsigned MaxBytes = 64,
+  /// Entries of each node's forwarding table, 1..16.
+  parameter int unsigned Trees = 4,
+  /// Tiles; derived, do not override.
+  localparam int unsigned Tiles = Rows * Cols,
+  /// Width of the credit counts; derived, do not override.
+  localparam int unsigned CreditWidth = cnt_width(Buffers)
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // Start-up cycles of a hop (beta) and cycles per payload byte (tau), both >= 1.
+  input  logic [15:0]            beta_i,
+  input  logic [7:0]             tau_i,
+  // Per tile: injection into the local port, and the buffers it frees.
+  input  torus_link_t            inject_i        [Tiles],
+  output logic [CreditWidth-1:0] inject_credit_o [Tiles],
+  // Per tile: ejection from the local port (always accepted).
+  output torus_link_t            eject_o         [Tiles],
+  // Per tile and input port: a packet for this tile completed there this cycle.
+  output logic [TorusPorts-1:0]  arrive_o        [Tiles],
+  output torus_hdr_t             arrive_hdr_o    [Tiles][TorusPorts],
+  // Forwarding table write into tile tbl_tile_i.
+  input  logic                   tbl_we_i,
+  input  logic [15:0]            tbl_tile_i,
+  input  logic [3:0]             tbl_tree_i,
+  input  logic [TorusPorts-1:0]  tbl_mask_i
+);
+
+  torus_link_t            node_in     [Tiles][TorusPorts];
+  torus_link_t            node_out    [Tiles][TorusPorts];
+  logic [CreditWidth-1:0] node_credit [Tiles][TorusPorts];
+  logic [CreditWidth-1:0] link_credit [Tiles][TorusLinks];
+
+  for (genvar gt = 0; gt < Tiles; gt++) begin : gen_tile
+    localparam int unsigned R = gt / Cols;
+    localparam int unsigned C = gt % Cols;
+    // The neighbour in each direction, numbered as runtime/routing.hpp does.
+    localparam int unsigned Nb[TorusLinks] = '{
+      R * Cols + (C + 1) % Cols,          // east
+      R * Cols + (C + Cols - 1) % Cols,   // west
+      ((R + 1) % Rows) * Cols + C,        // south
+      ((R + Rows - 1) % Rows) * Cols + C  // north
+    };
+    for (genvar gp = 0; gp < TorusLinks; gp++) begin : gen_link
+      assign node_in[gt][gp]     = node_out[Nb[gp]][gp ^ 1];
+      assign link_credit[gt][gp] = node_credit[Nb[gp]][gp ^ 1];
+    end
+    assign node_in[gt][TorusLocal] = inject_i[gt];
+    assign inject_credit_o[gt]     = node_credit[gt][TorusLocal];
+    assign eject_o[gt]             = node_out[gt][TorusLocal];
+
+    tsr_torus_node #(
+      .Rows(Rows), .Cols(Cols), .Buffers(Buffers), .MaxBytes(MaxBytes), .Trees(Trees)
+    ) i_node (
+      .clk_i,
+      .rst_ni,
+      .row_i     (16'(R)),
+      .col_i     (16'(C)),
+      .beta_i,
+      .tau_i,
+      .in_i      (node_in[gt]),
+      .credit_o  (node_credit[gt]),
+      .out_o     (node_out[gt]),
+      .arrive_o     (arrive_o[gt]),
+      .arrive_hdr_o (arrive_hdr_o[gt]),
+      .credit_i  (link_credit[gt]),
+      .tbl_we_i  (tbl_we_i && tbl_tile_i == 16'(gt)),
+      .tbl_tree_i,
+      .tbl_mask_i
+    );
+  end
+
+endmodule
