@@ -292,7 +292,7 @@ int main(int argc, char* argv[]) {
     }
     // The root injects packet j of every tree, j = 0..q-1, then the fill-in.
     for (unsigned s = 0; s < parent.size(); ++s) {
-      // Depth of every tile in stream s, by the firmware's own checker walk.
+      // Depth of every tile in stream s: parent steps to the root (this testbench's walk).
       std::vector<unsigned> depth(torus_tiles, 0);
       for (unsigned v = 0; v < torus_tiles; ++v) {
         unsigned k = 0;

@@ -403,6 +403,10 @@ std::optional<edst_plan> plan_edst(run_request& r, double beta, double tau) {
   const double d = e.trees;
   const double h = e.depth;
   const std::uint32_t most = r.c.bytes / e.trees;  // every packet keeps a byte
+  if (most == 0) {
+    throw input_error("--bytes " + std::to_string(r.c.bytes) + " is less than one byte per tree (" +
+                      std::to_string(e.trees) + " trees)");
+  }
   auto slots = [&](std::uint32_t q) { return fw::edst_slots(fam, r.c.f, q); };
   auto time = [&](std::uint32_t q) {
     return static_cast<double>(slots(q)) * (beta + tau * std::ceil(L / (d * q)));
@@ -420,14 +424,10 @@ std::optional<edst_plan> plan_edst(run_request& r, double beta, double tau) {
     // whole count next to it.
     e.automatic = true;
     const double star = beta > 0 ? std::sqrt((h - 1) * tau * L / (d * beta)) : most;
-    const auto lo = static_cast<std::uint32_t>(
-        std::clamp(std::floor(star), 1.0, static_cast<double>(std::max(most, 1U))));
-    const std::uint32_t hi = std::min(lo + 1, std::max(most, 1U));
+    const auto lo =
+        static_cast<std::uint32_t>(std::clamp(std::floor(star), 1.0, static_cast<double>(most)));
+    const std::uint32_t hi = std::min(lo + 1, most);
     e.packets = time(hi) < time(lo) ? hi : lo;
-  }
-  if (most == 0) {
-    throw input_error("--bytes " + std::to_string(r.c.bytes) + " is less than one byte per tree (" +
-                      std::to_string(e.trees) + " trees)");
   }
   r.c.packets = e.packets;
   e.slots = slots(e.packets);
