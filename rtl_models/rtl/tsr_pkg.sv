@@ -45,4 +45,30 @@ package tsr_pkg;
     logic [7:0] data;
   } torus_link_t;
 
+  // ---- Wormhole mesh (tsr_mesh_router, tsr_mesh_ni, tsr_mesh_top) -----------------------
+
+  // Port numbers, as for the torus (east is column + 1, south row + 1). A mesh link joins
+  // output port p of a router to input port p of its neighbour in direction p, so an
+  // input is named by the direction its flits travel, as in the wormhole engine
+  // (docs/wormhole.md, "Arbitration"): input 0 carries flits travelling east.
+  localparam int unsigned MeshEast = 0;
+  localparam int unsigned MeshWest = 1;
+  localparam int unsigned MeshSouth = 2;
+  localparam int unsigned MeshNorth = 3;
+  localparam int unsigned MeshLocal = 4;
+  localparam int unsigned MeshLinks = 4;
+  localparam int unsigned MeshPorts = 5;
+
+  // A flit's control bits. The head flit's dst routes the packet; every flit carries
+  // src so an ejecting NI can tell packets apart. The payload (FlitWidth bits, a
+  // router parameter) sits below these bits in a flit vector: see tsr_mesh_router.
+  typedef struct packed {
+    logic        head;  // first flit of a packet
+    logic        tail;  // last flit of a packet (a one-flit packet is head and tail)
+    logic [15:0] dst;   // destination tile, row * Cols + col
+    logic [15:0] src;   // tile that injected the packet
+  } mesh_ctl_t;
+
+  localparam int unsigned MeshCtlBits = $bits(mesh_ctl_t);
+
 endpackage

@@ -12,6 +12,13 @@
 // (bit TorusLocal delivers it here). A packet leaves on each of its ports in the order
 // it arrived on its input, so a tree's packets stay in order. Flow control is by
 // credits: an output starts a hop only while the neighbour's input has a free buffer.
+//
+// Deadlock: dimension order alone can fill the buffers round a ring in a cycle. Each
+// link input's buffers are split into two dateline classes (Dally and Seitz): a unicast
+// packet sits in class 1 once its route in the current dimension has wrapped round the
+// ring (crossed from the last column to column 0 or back, likewise rows), in class 0
+// before. A class-1 packet never wraps again in that dimension, so no cycle of waits
+// closes. Multicast packets stay in class 0: a tree's edges point away from its root.
 module tsr_torus_node
   import tsr_pkg::*;
 #(
@@ -19,7 +26,8 @@ module tsr_torus_node
   parameter int unsigned Rows = 4,
   /// Torus columns.
   parameter int unsigned Cols = 4,
-  /// Packet buffers per input port, at least 1.
+  /// Packet buffers per input port, at least 2: ceil(Buffers / 2) of dateline class 0,
+  /// the rest of class 1 (the local input's all serve class 0).
   parameter int unsigned Buffers = 4,
   /// Largest payload in bytes, at least 1.
   parameter int unsigned MaxBytes = 64,
@@ -39,24 +47,24 @@ module tsr_torus_node
   input  logic [7:0]             tau_i,
   // Inputs: the four links from the neighbours and the local injection port.
   input  torus_link_t            in_i     [TorusPorts],
-  // Buffers freed this cycle, per input, back to the sender.
-  output logic [CreditWidth-1:0] credit_o [TorusPorts],
+  // Buffers freed this cycle, per input and dateline class, back to the sender.
+  output logic [1:0][CreditWidth-1:0] credit_o [TorusPorts],
   // Outputs: the four links to the neighbours and the local ejection port.
   output torus_link_t            out_o    [TorusPorts],
   // Observability: input i completed, this cycle, a packet to be delivered here, whose
   // header is arrive_hdr_o[i]. A testbench times hops by it, free of the ejection queue.
   output logic [TorusPorts-1:0]  arrive_o,
   output torus_hdr_t             arrive_hdr_o [TorusPorts],
-  // Buffers the neighbour freed this cycle, per output link.
-  input  logic [CreditWidth-1:0] credit_i [TorusLinks],
+  // Buffers the neighbour freed this cycle, per output link and dateline class.
+  input  logic [1:0][CreditWidth-1:0] credit_i [TorusLinks],
   // Forwarding table write: entry tbl_tree_i gets the port mask tbl_mask_i.
   input  logic                   tbl_we_i,
   input  logic [3:0]             tbl_tree_i,
   input  logic [TorusPorts-1:0]  tbl_mask_i
 );
 
-  if (Buffers < 1 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_buffer_check
-    $fatal(1, "tsr_torus_node: Buffers must be at least 1 and MaxBytes 1..65535");
+  if (Buffers < 2 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_buffer_check
+    $fatal(1, "tsr_torus_node: Buffers must be at least 2 and MaxBytes 1..65535");
   end
   if (Rows < 2 || Cols < 2 || Rows * Cols > 65536) begin : gen_shape_check
     $fatal(1, "tsr_torus_node: needs 2 <= Rows, Cols and Rows * Cols <= 65536");
@@ -71,6 +79,8 @@ module tsr_torus_node
   logic [15:0] me;
   assign me = 16'(32'(row_i) * Cols + 32'(col_i));
   localparam int unsigned TreeWidth = idx_width(Trees);
+  // Slots [0, Class0) of a link input are dateline class 0, [Class0, Buffers) class 1.
+  localparam int unsigned Class0 = Buffers - Buffers / 2;
 
   // ---- input buffers ----------------------------------------------------------------
   logic                  used_q  [TorusPorts][Buffers];  // allocated (filling or full)
@@ -91,7 +101,7 @@ module tsr_torus_node
   logic [ByteWidth-1:0]            byte_q [TorusPorts];
   logic [WaitWidth-1:0]            wait_q [TorusPorts];
   logic [idx_width(TorusPorts)-1:0] rr_q  [TorusPorts];
-  logic [CreditWidth-1:0]          room_q [TorusLinks];
+  logic [1:0][CreditWidth-1:0]     room_q [TorusLinks];  // per link and class
 
   // The ports a header goes to from here.
   function automatic logic [TorusPorts-1:0] route(logic multicast, logic [3:0] tree,
@@ -114,6 +124,45 @@ module tsr_torus_node
     return m;
   endfunction
 
+  // The dateline class of a packet from src (multicast: from a root) in the input buffer of node (r, c) it
+  // reached travelling in direction d: 1 once its route in that dimension wrapped. The
+  // route in a dimension starts in the source's column (columns go first) or row, and
+  // covers at most half the ring, so it has wrapped exactly when it has passed that
+  // column or row from the far side.
+  function automatic logic dl_class(logic multicast, logic [15:0] src, int unsigned r,
+                                    int unsigned c, int unsigned d);
+    int unsigned sr, sc;
+    sr = int'(src) / Cols;
+    sc = int'(src) % Cols;
+    if (multicast) return 1'b0;
+    case (d)
+      TorusEast:  return c < sc;
+      TorusWest:  return c > sc;
+      TorusSouth: return r < sr;
+      default:    return r > sr;
+    endcase
+  endfunction
+
+  // Slot s of input i serves class k.
+  function automatic logic in_class(int unsigned i, int unsigned s, logic k);
+    if (i == TorusLocal) return k == 1'b0;
+    return (s >= Class0) == k;
+  endfunction
+
+  // The class of a packet at the neighbour behind output o (travelling o).
+  function automatic logic next_class(logic multicast, logic [15:0] src, int unsigned o);
+    int unsigned r, c;
+    r = int'(row_i);
+    c = int'(col_i);
+    case (o)
+      TorusEast:  c = (c + 1) % Cols;
+      TorusWest:  c = (c + Cols - 1) % Cols;
+      TorusSouth: r = (r + 1) % Rows;
+      default:    r = (r + Rows - 1) % Rows;
+    endcase
+    return dl_class(multicast, src, r, c, o);
+  endfunction
+
   // Per input: the free slot a new header takes, where its bytes land.
   logic [SlotWidth-1:0] alloc   [TorusPorts];
   logic [SlotWidth-1:0] wslot   [TorusPorts];
@@ -121,13 +170,18 @@ module tsr_torus_node
   logic                 wlast   [TorusPorts];
   logic                 no_room [TorusPorts];
   logic [TorusPorts-1:0] route_in [TorusPorts];  // where the packet being filled goes
+  logic                  cls_in   [TorusPorts];  // the class an arriving header takes
 
   always_comb begin
     for (int i = 0; i < TorusPorts; i++) begin
+      // Input i is fed by the neighbour in direction i, so its packets travel i ^ 1.
+      cls_in[i]  = (i == TorusLocal) ? 1'b0
+                 : dl_class(in_i[i].hdr.multicast, in_i[i].hdr.src, int'(row_i), int'(col_i),
+                            i ^ 1);
       alloc[i]   = '0;
       no_room[i] = 1'b1;
       for (int s = Buffers - 1; s >= 0; s--) begin
-        if (!used_q[i][s]) begin
+        if (!used_q[i][s] && in_class(i, s, cls_in[i])) begin
           alloc[i]   = SlotWidth'(s);
           no_room[i] = 1'b0;
         end
@@ -147,21 +201,37 @@ module tsr_torus_node
   end
 
   // ---- arbitration: per output, the oldest slot of an input that wants it ------------
+  // A packet may go when the neighbour has a free buffer of the class it will take
+  // there. Packets of one stream (a source-destination pair, a tree) take one class, so
+  // the oldest-first rule among the packets that may go keeps each stream in order.
+  logic                 can_go [TorusPorts][TorusPorts][Buffers];  // [output][input][slot]
+  logic                 go_cls [TorusPorts][TorusPorts][Buffers];
   logic                 want   [TorusPorts][TorusPorts];  // [output][input]
   logic [SlotWidth-1:0] want_s [TorusPorts][TorusPorts];
   logic                 grant  [TorusPorts];
   logic [idx_width(TorusPorts)-1:0] grant_in [TorusPorts];
+  logic                 grant_cls [TorusPorts];
 
   always_comb begin
+    for (int o = 0; o < TorusPorts; o++) begin
+      for (int i = 0; i < TorusPorts; i++) begin
+        for (int s = 0; s < Buffers; s++) begin
+          go_cls[o][i][s] = (o == TorusLocal) ? 1'b0 : next_class(hdr_q[i][s].multicast,
+                                                                 hdr_q[i][s].src, o);
+          can_go[o][i][s] = full_q[i][s] && pend_q[i][s][o] &&
+                            (o == TorusLocal || room_q[o % TorusLinks][go_cls[o][i][s]] != '0);
+        end
+      end
+    end
     for (int o = 0; o < TorusPorts; o++) begin
       for (int i = 0; i < TorusPorts; i++) begin
         want[o][i]   = 1'b0;
         want_s[o][i] = '0;
         for (int s = 0; s < Buffers; s++) begin
           logic oldest;
-          oldest = full_q[i][s] && pend_q[i][s][o];
+          oldest = can_go[o][i][s];
           for (int t = 0; t < Buffers; t++) begin
-            if (t != s && full_q[i][t] && pend_q[i][t][o] && older_q[i][t][s]) oldest = 1'b0;
+            if (t != s && can_go[o][i][t] && older_q[i][t][s]) oldest = 1'b0;
           end
           if (oldest) begin
             want[o][i]   = 1'b1;
@@ -171,7 +241,7 @@ module tsr_torus_node
       end
       grant[o]    = 1'b0;
       grant_in[o] = '0;
-      if (!busy_q[o] && (o == TorusLocal || room_q[o % TorusLinks] != '0)) begin
+      if (!busy_q[o]) begin
         // Round-robin from the input after the last one served.
         for (int k = TorusPorts; k >= 1; k--) begin
           if (want[o][(int'(rr_q[o]) + k) % TorusPorts]) begin
@@ -180,6 +250,7 @@ module tsr_torus_node
           end
         end
       end
+      grant_cls[o] = go_cls[o][grant_in[o]][want_s[o][grant_in[o]]];
     end
   end
 
@@ -220,8 +291,10 @@ module tsr_torus_node
       credit_o[i] = '0;
       for (int s = 0; s < Buffers; s++) begin
         // A packet routed nowhere (an empty forwarding entry) frees its buffer at once.
-        if (freed[i][s] || (wlast[i] && int'(wslot[i]) == s && route_in[i] == '0))
-          credit_o[i] = credit_o[i] + 1'b1;
+        if (freed[i][s] || (wlast[i] && int'(wslot[i]) == s && route_in[i] == '0)) begin
+          if (in_class(i, s, 1'b1)) credit_o[i][1] = credit_o[i][1] + 1'b1;
+          else credit_o[i][0] = credit_o[i][0] + 1'b1;
+        end
       end
     end
   end
@@ -246,7 +319,10 @@ module tsr_torus_node
         wait_q[o] <= '0;
         rr_q[o]   <= '0;
       end
-      for (int l = 0; l < TorusLinks; l++) room_q[l] <= CreditWidth'(Buffers);
+      for (int l = 0; l < TorusLinks; l++) begin
+        room_q[l][0] <= CreditWidth'(Class0);
+        room_q[l][1] <= CreditWidth'(Buffers - Class0);
+      end
       for (int k = 0; k < Trees; k++) fwd_q[k] <= '0;
     end else begin
       if (tbl_we_i && int'(tbl_tree_i) < int'(Trees)) fwd_q[TreeWidth'(tbl_tree_i)] <= tbl_mask_i;
@@ -304,7 +380,10 @@ module tsr_torus_node
         end
       end
       for (int l = 0; l < TorusLinks; l++) begin
-        room_q[l] <= room_q[l] + credit_i[l] - CreditWidth'(grant[l]);
+        for (int k = 0; k < 2; k++) begin
+          room_q[l][k] <= room_q[l][k] + credit_i[l][k] -
+                          CreditWidth'(grant[l] && int'(grant_cls[l]) == k);
+        end
       end
     end
   end
@@ -329,10 +408,13 @@ module tsr_torus_node
     else $error("tsr_torus_node: packet length outside 1..MaxBytes on inputs %b", hdr_bad_len);
   logic [TorusLinks-1:0] room_over;
   always_comb begin
-    for (int l = 0; l < TorusLinks; l++) room_over[l] = 32'(room_q[l]) > Buffers;
+    for (int l = 0; l < TorusLinks; l++) begin
+      room_over[l] = 32'(room_q[l][0]) > Class0 || 32'(room_q[l][1]) > Buffers - Class0;
+    end
   end
   CreditsBounded_A: assert property (@(posedge clk_i) disable iff (!rst_ni) room_over == '0)
-    else $error("tsr_torus_node: more credits than buffers on outputs %b", room_over);
+    else $error("tsr_torus_node: more credits than buffers of a class on outputs %b",
+                room_over);
 `endif
 
 endmodule

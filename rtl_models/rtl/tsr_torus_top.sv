@@ -9,7 +9,7 @@ module tsr_torus_top
   parameter int unsigned Rows = 4,
   /// Torus columns.
   parameter int unsigned Cols = 4,
-  /// Packet buffers per input port, at least 1.
+  /// Packet buffers per input port, at least 2 (two dateline classes).
   parameter int unsigned Buffers = 4,
   /// Largest payload in bytes.
   parameter int unsigned MaxBytes = 64,
@@ -25,9 +25,10 @@ module tsr_torus_top
   // Start-up cycles of a hop (beta) and cycles per payload byte (tau), both >= 1.
   input  logic [15:0]            beta_i,
   input  logic [7:0]             tau_i,
-  // Per tile: injection into the local port, and the buffers it frees.
+  // Per tile: injection into the local port, and the buffers it frees (all of dateline
+  // class 0, the low CreditWidth bits; the class-1 count stays 0).
   input  torus_link_t            inject_i        [Tiles],
-  output logic [CreditWidth-1:0] inject_credit_o [Tiles],
+  output logic [1:0][CreditWidth-1:0] inject_credit_o [Tiles],
   // Per tile: ejection from the local port (always accepted).
   output torus_link_t            eject_o         [Tiles],
   // Per tile and input port: a packet for this tile completed there this cycle.
@@ -42,8 +43,8 @@ module tsr_torus_top
 
   torus_link_t            node_in     [Tiles][TorusPorts];
   torus_link_t            node_out    [Tiles][TorusPorts];
-  logic [CreditWidth-1:0] node_credit [Tiles][TorusPorts];
-  logic [CreditWidth-1:0] link_credit [Tiles][TorusLinks];
+  logic [1:0][CreditWidth-1:0] node_credit [Tiles][TorusPorts];
+  logic [1:0][CreditWidth-1:0] link_credit [Tiles][TorusLinks];
 
   for (genvar gt = 0; gt < Tiles; gt++) begin : gen_tile
     localparam int unsigned R = gt / Cols;

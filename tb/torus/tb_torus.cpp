@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../common/sim_control.hpp"
 #include "tessera/firmware/trees.hpp"
 #include "torus_driver.hpp"
 #include "torus_dut.hpp"
@@ -106,69 +107,6 @@ std::string parse(int argc, char* argv[], options& o) {
   return {};
 }
 
-// Clock, reset, cycle count and the optional waveform. Each cycle: inputs set with the
-// clock low, outputs sampled, then the rising edge.
-class torus_sim {
- public:
-  torus_sim(VerilatedContext& ctx, torus_model& m) : ctx_(ctx), m_(m) {}
-  ~torus_sim() {
-#if TESSERA_RTL_TRACE_FST
-    if (trace_) trace_->close();
-#endif
-  }
-  torus_sim(const torus_sim&) = delete;
-  torus_sim& operator=(const torus_sim&) = delete;
-
-#if TESSERA_RTL_TRACE_FST
-  void open_trace(const std::string& path) {
-    trace_ = std::make_unique<VerilatedFstC>();
-    m_.trace(trace_.get(), 99);
-    trace_->open(path.c_str());
-  }
-#endif
-
-  void reset() {
-    m_.clk_i = 0;
-    m_.rst_ni = 0;
-    m_.eval();
-    for (int i = 0; i < 3; ++i)
-      edge();
-    m_.rst_ni = 1;
-    m_.eval();
-    now_ = 0;
-  }
-  void settle() {
-    m_.eval();
-  }
-  void edge() {
-    dump();
-    ctx_.timeInc(1);
-    m_.clk_i = 1;
-    m_.eval();
-    dump();
-    ctx_.timeInc(1);
-    m_.clk_i = 0;
-    m_.eval();
-    ++now_;
-  }
-  std::uint64_t now() const {
-    return now_;
-  }
-
- private:
-  void dump() {
-#if TESSERA_RTL_TRACE_FST
-    if (trace_) trace_->dump(ctx_.time());
-#endif
-  }
-  VerilatedContext& ctx_;
-  torus_model& m_;
-  std::uint64_t now_ = 0;
-#if TESSERA_RTL_TRACE_FST
-  std::unique_ptr<VerilatedFstC> trace_;
-#endif
-};
-
 torus_packet make_packet(unsigned src, unsigned dst, unsigned seq, unsigned len, bool multicast,
                          unsigned tree, std::uint64_t not_before) {
   torus_packet p;
@@ -214,7 +152,7 @@ int main(int argc, char* argv[]) {
   const auto ctx = std::make_unique<VerilatedContext>();
   ctx->traceEverOn(!o.trace_path.empty());
   const auto model = std::make_unique<torus_model>(ctx.get(), "torus");
-  torus_sim sim(*ctx, *model);
+  sim_control<torus_model> sim(*ctx, *model);
 #if TESSERA_RTL_TRACE_FST
   if (!o.trace_path.empty()) sim.open_trace(o.trace_path);
 #endif

@@ -50,10 +50,11 @@ class torus_driver {
     }
   }
 
-  // Reads the buffers each node freed in this cycle (after the inputs settled).
+  // Reads the buffers each node freed in this cycle (after the inputs settled). The
+  // local input's buffers are all of dateline class 0: the low torus_credit_bits.
   void sample() {
     for (unsigned t = 0; t < torus_tiles; ++t)
-      credits_[t] += m_.inject_credit_o[t];
+      credits_[t] += m_.inject_credit_o[t] & ((1U << torus_credit_bits) - 1U);
   }
 
   // True while some tile's next packet may not start yet (its not_before is ahead).

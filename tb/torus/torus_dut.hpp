@@ -20,6 +20,7 @@ inline constexpr unsigned torus_rows = 4;
 inline constexpr unsigned torus_cols = 4;
 inline constexpr unsigned torus_tiles = torus_rows * torus_cols;
 inline constexpr unsigned torus_buffers = 4;
+inline constexpr unsigned torus_credit_bits = 3;  // CreditWidth = cnt_width(4), per class
 inline constexpr unsigned torus_max_bytes = 32;
 inline constexpr unsigned torus_ports = 5;  // east, west, south, north, local
 inline constexpr unsigned torus_local = 4;

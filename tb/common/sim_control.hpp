@@ -1,0 +1,84 @@
+#pragma once
+
+// Clock, reset, cycle count and the optional FST waveform for a Verilated model driven
+// directly (a model with clk_i and rst_ni pins). One cycle is two time units: the
+// testbench sets inputs with the clock low and calls settle(), samples outputs, then
+// edge() makes the rising and the falling edge.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <verilated.h>
+#if TESSERA_RTL_TRACE_FST
+#include <verilated_fst_c.h>
+#endif
+
+namespace tessera::tb {
+
+template <class Model>
+class sim_control {
+ public:
+  sim_control(VerilatedContext& context, Model& model) : context_(context), model_(model) {}
+  ~sim_control() {
+#if TESSERA_RTL_TRACE_FST
+    if (trace_) trace_->close();
+#endif
+  }
+  sim_control(const sim_control&) = delete;
+  sim_control& operator=(const sim_control&) = delete;
+
+#if TESSERA_RTL_TRACE_FST
+  // The context must have had traceEverOn(true) before the model was built.
+  void open_trace(const std::string& path) {
+    trace_ = std::make_unique<VerilatedFstC>();
+    model_.trace(trace_.get(), 99);
+    trace_->open(path.c_str());
+  }
+#endif
+
+  // Holds rst_ni low for `cycles` clock cycles, then releases it with the clock low and
+  // restarts the count: cycle 0 is the first in which the DUT may move data.
+  void reset(unsigned cycles = 3) {
+    model_.clk_i = 0;
+    model_.rst_ni = 0;
+    model_.eval();
+    for (unsigned i = 0; i < cycles; ++i)
+      edge();
+    model_.rst_ni = 1;
+    model_.eval();
+    now_ = 0;
+  }
+  // Re-evaluates after the testbench changed inputs, without a clock edge.
+  void settle() {
+    model_.eval();
+  }
+  void edge() {
+    dump();
+    context_.timeInc(1);
+    model_.clk_i = 1;
+    model_.eval();
+    dump();
+    context_.timeInc(1);
+    model_.clk_i = 0;
+    model_.eval();
+    ++now_;
+  }
+  std::uint64_t now() const {
+    return now_;
+  }
+
+ private:
+  void dump() {
+#if TESSERA_RTL_TRACE_FST
+    if (trace_) trace_->dump(context_.time());
+#endif
+  }
+  VerilatedContext& context_;
+  Model& model_;
+  std::uint64_t now_ = 0;
+#if TESSERA_RTL_TRACE_FST
+  std::unique_ptr<VerilatedFstC> trace_;
+#endif
+};
+
+}  // namespace tessera::tb
