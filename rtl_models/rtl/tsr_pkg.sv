@@ -45,6 +45,17 @@ package tsr_pkg;
     logic [7:0] data;
   } torus_link_t;
 
+  // A message request to a torus network interface (tsr_torus_ni): its packets take
+  // sequence numbers seq, seq + 1, ...
+  typedef struct packed {
+    logic [15:0] dst;           // unicast destination
+    logic        multicast;     // send every packet on forwarding entry `tree`
+    logic [3:0]  tree;
+    logic [15:0] seq;           // the first packet's number
+    logic [15:0] len;           // payload bytes of the whole message, at least 1
+    logic [15:0] packet_bytes;  // bytes per packet, 0: one packet; the last is shorter
+  } torus_msg_t;
+
   // ---- Wormhole mesh (tsr_mesh_router, tsr_mesh_ni, tsr_mesh_top) -----------------------
 
   // Port numbers, as for the torus (east is column + 1, south row + 1). A mesh link joins

@@ -1,7 +1,8 @@
 // An R x C store-and-forward torus of tsr_torus_node: each node's output port p feeds
 // the input port p ^ 1 of its neighbour in direction p, and that neighbour's credits
-// for port p ^ 1 come back on the same link. The local ports are the network
-// interfaces the testbench drives (tb/torus).
+// for port p ^ 1 come back on the same link. Each node's local port has a network
+// interface (tsr_torus_ni), through which the testbench (tb/torus) sends messages and
+// takes the packets delivered.
 module tsr_torus_top
   import tsr_pkg::*;
 #(
@@ -25,12 +26,15 @@ module tsr_torus_top
   // Start-up cycles of a hop (beta) and cycles per payload byte (tau), both >= 1.
   input  logic [15:0]            beta_i,
   input  logic [7:0]             tau_i,
-  // Per tile: injection into the local port, and the buffers it frees (all of dateline
-  // class 0, the low CreditWidth bits; the class-1 count stays 0).
-  input  torus_link_t            inject_i        [Tiles],
-  output logic [1:0][CreditWidth-1:0] inject_credit_o [Tiles],
-  // Per tile: ejection from the local port (always accepted).
-  output torus_link_t            eject_o         [Tiles],
+  // Per tile: the NI's message and payload ports.
+  input  logic [Tiles-1:0]       msg_valid_i,
+  output logic [Tiles-1:0]       msg_ready_o,
+  input  torus_msg_t             msg_i           [Tiles],
+  input  logic [Tiles-1:0]       data_valid_i,
+  input  logic [7:0]             data_i          [Tiles],
+  output logic [Tiles-1:0]       data_ready_o,
+  // Per tile: the packets delivered here, as they leave the local port (always taken).
+  output torus_link_t            rx_o            [Tiles],
   // Per tile and input port: a packet for this tile completed there this cycle.
   output logic [TorusPorts-1:0]  arrive_o        [Tiles],
   output torus_hdr_t             arrive_hdr_o    [Tiles][TorusPorts],
@@ -60,9 +64,23 @@ module tsr_torus_top
       assign node_in[gt][gp]     = node_out[Nb[gp]][gp ^ 1];
       assign link_credit[gt][gp] = node_credit[Nb[gp]][gp ^ 1];
     end
-    assign node_in[gt][TorusLocal] = inject_i[gt];
-    assign inject_credit_o[gt]     = node_credit[gt][TorusLocal];
-    assign eject_o[gt]             = node_out[gt][TorusLocal];
+
+    // The local input's buffers all serve dateline class 0.
+    tsr_torus_ni #(.MaxBytes(MaxBytes), .Buffers(Buffers)) i_ni (
+      .clk_i,
+      .rst_ni,
+      .tile_i          (16'(gt)),
+      .msg_valid_i     (msg_valid_i[gt]),
+      .msg_ready_o     (msg_ready_o[gt]),
+      .msg_i           (msg_i[gt]),
+      .data_valid_i    (data_valid_i[gt]),
+      .data_i          (data_i[gt]),
+      .data_ready_o    (data_ready_o[gt]),
+      .inject_o        (node_in[gt][TorusLocal]),
+      .inject_credit_i (node_credit[gt][TorusLocal][0]),
+      .eject_i         (node_out[gt][TorusLocal]),
+      .rx_o            (rx_o[gt])
+    );
 
     tsr_torus_node #(
       .Rows(Rows), .Cols(Cols), .Buffers(Buffers), .MaxBytes(MaxBytes), .Trees(Trees)

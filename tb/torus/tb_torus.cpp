@@ -14,8 +14,9 @@
 //           a tile at depth k exactly (k + j) P after the tree's first packet is ready
 //           at the root, so the last of q takes (h + q - 1) P; Saad-Schultz's fill-in
 //           packet j reaches line depth k at (q + k + j) P;
-//   random: unicast packets of random sizes between random tiles all arrive once, in
-//           order per source, bytes intact, before the timeout.
+//   random: unicast messages of 1..96 bytes between random tiles, which the NIs cut
+//           into packets of at most 32, all arrive once, in order per source, bytes
+//           intact, before the timeout.
 // Exit 0 on pass, 1 on a failed check or a timeout (the undelivered packets named),
 // 2 on bad arguments.
 #include <charconv>
@@ -274,11 +275,17 @@ int main(int argc, char* argv[]) {
       const auto src = static_cast<unsigned>(rng() % torus_tiles);
       auto dst = static_cast<unsigned>(rng() % (torus_tiles - 1));
       if (dst >= src) ++dst;
-      const auto len = static_cast<unsigned>(1 + rng() % torus_max_bytes);
-      const unsigned s = ++seq[src * torus_tiles + dst] + dst * 1000;
+      // A message of 1..3 packets: the NI cuts it into packets of MaxBytes.
+      const auto total = static_cast<unsigned>(1 + rng() % (3 * torus_max_bytes));
       const std::uint64_t at = rng() % (o.count * P / 4 + 1);
-      drv.send(src, make_packet(src, dst, s, len, false, 0, at));
-      sb.expect(dst, make_packet(src, dst, s, len, false, 0, 0).hdr);
+      std::vector<torus_packet> packets;
+      for (unsigned first = 0; first < total; first += torus_max_bytes) {
+        const unsigned len = std::min(torus_max_bytes, total - first);
+        const unsigned s = ++seq[src * torus_tiles + dst] + dst * 1000;
+        packets.push_back(make_packet(src, dst, s, len, false, 0, at));
+        sb.expect(dst, packets.back().hdr);
+      }
+      drv.send_message(src, std::move(packets), torus_max_bytes);
     }
   } else {
     std::cerr << "tb_torus: unknown scenario '" << o.scenario << "'\n";
@@ -305,12 +312,12 @@ int main(int argc, char* argv[]) {
   bool deadlock = false;
   while (!(drv.idle() && sb.done()) && sim.now() - start < o.timeout) {
     const std::uint64_t now = sim.now() - start;
-    drv.drive(now, [&](const torus_hdr& h, std::uint64_t at) {
+    drv.drive(now);
+    sim.settle();
+    drv.sample(now, [&](const torus_hdr& h, std::uint64_t at) {
       ready[h.src * 65536ULL + h.seq] = at;
       last_progress = now;
     });
-    sim.settle();
-    drv.sample();
     mon.sample(
         now,
         [&](const torus_arrival& a) {

@@ -1,8 +1,9 @@
 #pragma once
 
-// The network interfaces' injection side: one packet queue per tile, fed into the
-// local port a byte per cycle (the header with byte 0), only while the node has a
-// free input buffer (credits).
+// The tiles' side of the network interfaces' message ports (tsr_torus_ni): one queue of
+// messages per tile, each offered from its start cycle on, its payload a byte per cycle
+// as the NI takes it. The NI cuts a message into packets and numbers them seq, seq + 1,
+// ...; the driver reports each packet's completion in the node.
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -19,45 +20,64 @@ struct torus_packet {
 
 class torus_driver {
  public:
-  explicit torus_driver(torus_model& m)
-      : m_(m), q_(torus_tiles), at_(torus_tiles, 0), credits_(torus_tiles, torus_buffers) {}
+  explicit torus_driver(torus_model& m) : m_(m), q_(torus_tiles), at_(torus_tiles, 0) {}
 
-  void send(unsigned tile, torus_packet p) { q_[tile].push_back(std::move(p)); }
+  // A message of one packet.
+  void send(unsigned tile, torus_packet p) {
+    const std::uint64_t nb = p.not_before;
+    q_[tile].push_back({{std::move(p)}, 0, nb});
+  }
+  // A message of several packets with consecutive seq, all but the last of
+  // packet_bytes bytes, all with the first packet's destination or tree.
+  void send_message(unsigned tile, std::vector<torus_packet> packets, unsigned packet_bytes) {
+    const std::uint64_t nb = packets.front().not_before;
+    q_[tile].push_back({std::move(packets), packet_bytes, nb});
+  }
 
-  // Sets the inputs of cycle `now`. A packet whose last byte goes in this cycle is
-  // complete in the node from the next one: ready[(src, seq)] = now + 1.
-  template <class OnReady>
-  void drive(std::uint64_t now, OnReady on_ready) {
+  // Sets the NI inputs of cycle `now`.
+  void drive(std::uint64_t now) {
+    std::uint16_t valid = 0;
+    std::uint16_t data_valid = 0;
     for (unsigned t = 0; t < torus_tiles; ++t) {
-      link_word w;
       auto& q = q_[t];
-      if (!q.empty() && (at_[t] > 0 || (credits_[t] > 0 && q.front().not_before <= now))) {
-        const torus_packet& p = q.front();
-        if (at_[t] == 0) {
-          w.hdr_valid = true;
-          w.hdr = p.hdr;
-          --credits_[t];
-        }
-        w.byte_valid = true;
-        w.data = p.bytes[at_[t]];
-        if (++at_[t] == p.bytes.size()) {
-          on_ready(p.hdr, now + 1);
-          at_[t] = 0;
-          q.pop_front();
-        }
+      const bool offer = !q.empty() && (at_[t] > 0 || q.front().not_before <= now);
+      message_word w;
+      if (offer) {
+        const message& msg = q.front();
+        const torus_hdr& h = msg.packets.front().hdr;
+        w = {h.dst, h.multicast, h.tree, h.seq, total(msg), msg.packet_bytes};
+        if (at_[t] == 0) valid = static_cast<std::uint16_t>(valid | (1U << t));
+        data_valid = static_cast<std::uint16_t>(data_valid | (1U << t));
+        m_.data_i[t] = byte_at(msg, at_[t]);
       }
-      set_link(m_.inject_i[t], w);
+      set_message(m_.msg_i[t], w);
+    }
+    m_.msg_valid_i = valid;
+    m_.data_valid_i = data_valid;
+  }
+
+  // Reads the handshakes of cycle `now` (after the inputs settled). A packet whose last
+  // byte went in this cycle is complete in the node from the next:
+  // on_ready(header, now + 1).
+  template <class OnReady>
+  void sample(std::uint64_t now, OnReady on_ready) {
+    for (unsigned t = 0; t < torus_tiles; ++t) {
+      if (((m_.data_ready_o >> t) & 1U) == 0) continue;
+      const message& msg = q_[t].front();
+      const std::size_t k = at_[t]++;
+      std::size_t end = 0;
+      for (const torus_packet& p : msg.packets) {
+        end += p.bytes.size();
+        if (k + 1 == end) on_ready(p.hdr, now + 1);
+      }
+      if (at_[t] == end) {
+        at_[t] = 0;
+        q_[t].pop_front();
+      }
     }
   }
 
-  // Reads the buffers each node freed in this cycle (after the inputs settled). The
-  // local input's buffers are all of dateline class 0: the low torus_credit_bits.
-  void sample() {
-    for (unsigned t = 0; t < torus_tiles; ++t)
-      credits_[t] += m_.inject_credit_o[t] & ((1U << torus_credit_bits) - 1U);
-  }
-
-  // True while some tile's next packet may not start yet (its not_before is ahead).
+  // True while some tile's next message may not start yet (its not_before is ahead).
   bool waiting_for_time(std::uint64_t now) const {
     for (const auto& q : q_)
       if (!q.empty() && q.front().not_before > now) return true;
@@ -71,10 +91,28 @@ class torus_driver {
   }
 
  private:
+  struct message {
+    std::vector<torus_packet> packets;
+    unsigned packet_bytes = 0;
+    std::uint64_t not_before = 0;
+  };
+  static unsigned total(const message& m) {
+    std::size_t n = 0;
+    for (const torus_packet& p : m.packets)
+      n += p.bytes.size();
+    return static_cast<unsigned>(n);
+  }
+  static std::uint8_t byte_at(const message& m, std::size_t k) {
+    for (const torus_packet& p : m.packets) {
+      if (k < p.bytes.size()) return p.bytes[k];
+      k -= p.bytes.size();
+    }
+    return 0;
+  }
+
   torus_model& m_;
-  std::vector<std::deque<torus_packet>> q_;
-  std::vector<std::size_t> at_;
-  std::vector<unsigned> credits_;
+  std::vector<std::deque<message>> q_;
+  std::vector<std::size_t> at_;  // bytes of the front message sent
 };
 
 }  // namespace tessera::tb

@@ -2,7 +2,8 @@
 
 // The Verilated 4 x 4 torus (rtl_models/rtl/tsr_torus_top.sv with Rows = Cols = 4,
 // Buffers = 4, MaxBytes = 32, Trees = 4; rtl_models/rtl/CMakeLists.txt) and the bit
-// layout of its packed structs, kept next to tsr_pkg.sv's definitions:
+// layout of its packed structs, kept next to tsr_pkg.sv's definitions (torus_msg_t
+// below):
 //   torus_link_t (79 bits): hdr_valid [78], hdr [77:9], byte_valid [8], data [7:0]
 //   torus_hdr_t  (69 bits): src [68:53], dst [52:37], multicast [36], tree [35:32],
 //                           seq [31:16], len [15:0]
@@ -20,7 +21,6 @@ inline constexpr unsigned torus_rows = 4;
 inline constexpr unsigned torus_cols = 4;
 inline constexpr unsigned torus_tiles = torus_rows * torus_cols;
 inline constexpr unsigned torus_buffers = 4;
-inline constexpr unsigned torus_credit_bits = 3;  // CreditWidth = cnt_width(4), per class
 inline constexpr unsigned torus_max_bytes = 32;
 inline constexpr unsigned torus_ports = 5;  // east, west, south, north, local
 inline constexpr unsigned torus_local = 4;
@@ -80,6 +80,27 @@ void set_hdr(Wide& w, unsigned at, const torus_hdr& h) {
   set_bits(w, at + 36, 1, h.multicast ? 1U : 0U);
   set_bits(w, at + 37, 16, h.dst);
   set_bits(w, at + 53, 16, h.src);
+}
+
+// torus_msg_t (69 bits): dst [68:53], multicast [52], tree [51:48], seq [47:32],
+// len [31:16], packet_bytes [15:0]
+struct message_word {
+  std::uint16_t dst = 0;
+  bool multicast = false;
+  std::uint8_t tree = 0;
+  std::uint16_t seq = 0;
+  unsigned len = 0;
+  unsigned packet_bytes = 0;
+};
+
+template <class Wide>
+void set_message(Wide& w, const message_word& m) {
+  set_bits(w, 0, 16, m.packet_bytes);
+  set_bits(w, 16, 16, m.len);
+  set_bits(w, 32, 16, m.seq);
+  set_bits(w, 48, 4, m.tree);
+  set_bits(w, 52, 1, m.multicast ? 1U : 0U);
+  set_bits(w, 53, 16, m.dst);
 }
 
 struct link_word {

@@ -34,7 +34,7 @@ class torus_monitor {
       for (unsigned port = 0; port < torus_ports; ++port) {
         if ((bits >> port) & 1U) on_arrival({t, get_hdr(m_.arrive_hdr_o[t][port], 0), now});
       }
-      const link_word w = get_link(m_.eject_o[t]);
+      const link_word w = get_link(m_.rx_o[t]);
       torus_delivery& d = open_[t];
       if (w.hdr_valid) {
         d = torus_delivery{t, w.hdr, {}};
