@@ -55,6 +55,12 @@ module tsr_torus_node
   // header is arrive_hdr_o[i]. A testbench times hops by it, free of the ejection queue.
   output logic [TorusPorts-1:0]  arrive_o,
   output torus_hdr_t             arrive_hdr_o [TorusPorts],
+  // Observability: input i's oldest stored packet still owes outputs wait_ports_o[i]
+  // and none of them took a packet from input i this cycle. A testbench's deadlock
+  // report names what every node waits for.
+  output logic [TorusPorts-1:0]  wait_o,
+  output torus_hdr_t             wait_hdr_o   [TorusPorts],
+  output logic [TorusPorts-1:0]  wait_ports_o [TorusPorts],
   // Buffers the neighbour freed this cycle, per output link and dateline class.
   input  logic [1:0][CreditWidth-1:0] credit_i [TorusLinks],
   // Forwarding table write: entry tbl_tree_i gets the port mask tbl_mask_i.
@@ -272,6 +278,34 @@ module tsr_torus_node
         out_o[o].byte_valid = 1'b1;
         out_o[o].data       = mem_q[src_q[o]][slot_q[o]][byte_q[o]];
       end
+    end
+  end
+
+  // Per input: its oldest packet that still owes outputs, and whether it is stuck.
+  always_comb begin
+    for (int i = 0; i < TorusPorts; i++) begin
+      logic served;
+      wait_o[i]       = 1'b0;
+      wait_hdr_o[i]   = '0;
+      wait_ports_o[i] = '0;
+      for (int sl = 0; sl < Buffers; sl++) begin
+        logic oldest;
+        oldest = full_q[i][sl] && pend_q[i][sl] != '0;
+        for (int t = 0; t < Buffers; t++) begin
+          if (t != sl && full_q[i][t] && pend_q[i][t] != '0 && older_q[i][t][sl]) oldest = 1'b0;
+        end
+        if (oldest) begin
+          wait_o[i]       = 1'b1;
+          wait_hdr_o[i]   = hdr_q[i][sl];
+          wait_ports_o[i] = pend_q[i][sl];
+        end
+      end
+      served = 1'b0;
+      for (int o = 0; o < TorusPorts; o++) begin
+        if ((grant[o] && int'(grant_in[o]) == i) || (busy_q[o] && int'(src_q[o]) == i))
+          served = 1'b1;
+      end
+      if (served) wait_o[i] = 1'b0;
     end
   end
 

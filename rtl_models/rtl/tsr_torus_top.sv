@@ -38,6 +38,11 @@ module tsr_torus_top
   // Per tile and input port: a packet for this tile completed there this cycle.
   output logic [TorusPorts-1:0]  arrive_o        [Tiles],
   output torus_hdr_t             arrive_hdr_o    [Tiles][TorusPorts],
+  // Per tile and input port: the oldest stored packet, stuck this cycle, and the
+  // outputs it still owes (tsr_torus_node's wait_o, wait_hdr_o, wait_ports_o).
+  output logic [TorusPorts-1:0]  wait_o          [Tiles],
+  output torus_hdr_t             wait_hdr_o      [Tiles][TorusPorts],
+  output logic [TorusPorts-1:0]  wait_ports_o    [Tiles][TorusPorts],
   // Forwarding table write into tile tbl_tile_i.
   input  logic                   tbl_we_i,
   input  logic [15:0]            tbl_tile_i,
@@ -96,6 +101,9 @@ module tsr_torus_top
       .out_o     (node_out[gt]),
       .arrive_o     (arrive_o[gt]),
       .arrive_hdr_o (arrive_hdr_o[gt]),
+      .wait_o       (wait_o[gt]),
+      .wait_hdr_o   (wait_hdr_o[gt]),
+      .wait_ports_o (wait_ports_o[gt]),
       .credit_i  (link_credit[gt]),
       .tbl_we_i  (tbl_we_i && tbl_tile_i == 16'(gt)),
       .tbl_tree_i,

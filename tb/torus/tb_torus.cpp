@@ -1,6 +1,6 @@
 // tb_torus: Verilator testbench for rtl_models/rtl/tsr_torus_top.sv (4 x 4).
 //
-//   tb_torus --scenario hops|ports|bcast|random [--family F] [--root T] [--packets Q]
+//   tb_torus --scenario hops|ports|bcast|random|flood [--family F] [--root T] [--packets Q]
 //            [--bytes L] [--beta B] [--tau T] [--seed S] [--count N] [--timeout C]
 //            [--trace FILE.fst]
 //
@@ -17,7 +17,10 @@
 //   random: unicast messages of 1..96 bytes between random tiles, which the NIs cut
 //           into packets of at most 32, all arrive once, in order per source, bytes
 //           intact, before the timeout.
-// Exit 0 on pass, 1 on a failed check or a timeout (the undelivered packets named),
+//   flood:  a deliberately broken forwarding table floods the torus; the run must end in
+//           the deadlock report (ctest checks its text).
+// Exit 0 on pass, 1 on a failed check, a deadlock (the packets owed and what every
+// stuck input waits for) or a timeout (the undelivered packets named),
 // 2 on bad arguments.
 #include <charconv>
 #include <cstdint>
@@ -268,6 +271,15 @@ int main(int argc, char* argv[]) {
       std::cerr << "tb_torus: bcast needs beta + tau L >= d (L + 1) so the root keeps up\n";
       return exit_usage;
     }
+  } else if (o.scenario == "flood") {
+    // A broken forwarding table, to show the deadlock report: entry 0 sends every packet
+    // on east and south at every tile and delivers it nowhere, so one multicast packet
+    // from tile 0 multiplies until every buffer it can reach is full. The packet owed
+    // to tile 5 never comes; the run must end in the watchdog's report, exit 1.
+    for (unsigned t = 0; t < torus_tiles; ++t)
+      table.emplace_back(t, 0U, (1U << 0) | (1U << 2));
+    drv.send(0, make_packet(0, 0, 1, o.bytes, true, 0, 0));
+    sb.expect(5, make_packet(0, 0, 1, o.bytes, true, 0, 0).hdr);
   } else if (o.scenario == "random") {
     std::mt19937_64 rng(o.seed);
     std::vector<unsigned> seq(torus_tiles * torus_tiles, 0);
@@ -339,7 +351,23 @@ int main(int argc, char* argv[]) {
     std::cerr << "tb_torus: " << e << '\n';
   if (ok && deadlock) {
     std::cerr << "tb_torus: deadlock: no hop completed for " << stall_limit
-              << " cycles with packets owed;" << sb.missing() << '\n';
+              << " cycles with packets owed;" << sb.missing() << " waiting:";
+    static constexpr const char* port_name[torus_ports] = {"E", "W", "S", "N", "local"};
+    for (unsigned t = 0; t < torus_tiles; ++t) {
+      for (unsigned p = 0; p < torus_ports; ++p) {
+        if (((model->wait_o[t] >> p) & 1U) == 0) continue;
+        const torus_hdr h = get_hdr(model->wait_hdr_o[t][p], 0);
+        std::cerr << " tile " << t << " input " << port_name[p] << " holds (src " << h.src
+                  << ", seq " << h.seq << ", "
+                  << (h.multicast ? "tree " + std::to_string(h.tree)
+                                  : "to " + std::to_string(h.dst))
+                  << "), which waits for output";
+        for (unsigned q = 0; q < torus_ports; ++q)
+          if ((model->wait_ports_o[t][p] >> q) & 1U) std::cerr << ' ' << port_name[q];
+        std::cerr << ';';
+      }
+    }
+    std::cerr << '\n';
     ok = false;
   } else if (ok && !sb.done()) {
     std::cerr << "tb_torus: timeout after " << o.timeout << " cycles:" << sb.missing() << '\n';
