@@ -82,4 +82,40 @@ package tsr_pkg;
 
   localparam int unsigned MeshCtlBits = $bits(mesh_ctl_t);
 
+  // ---- Hypercube fabric (tsr_cube_node, tsr_cube_ni, tsr_cube_top) -----------------------
+
+  // Arbitration between setup headers asking for one free output (arb_i).
+  localparam logic CubeArbLowestId = 1'b0;    // the lowest source tile (Bokhari Fig. 6)
+  localparam logic CubeArbRoundRobin = 1'b1;  // the first source at or after the pointer
+
+  // A message's setup header: it claims the e-cube path one link at a time.
+  typedef struct packed {
+    logic [15:0] src;  // source tile
+    logic [15:0] dst;  // destination tile
+    logic [15:0] seq;  // the source's message number (the testbench's bookkeeping)
+    logic [15:0] len;  // elements k, at least 1
+  } cube_hdr_t;
+
+  // The setup channel of a link: a header in one cycle.
+  typedef struct packed {
+    logic      valid;
+    cube_hdr_t hdr;
+  } cube_setup_t;
+
+  // The stream channel of a link: one element per cycle, its DataWidth bits on a bus
+  // beside this (a package type cannot take a module's parameter). Setup and stream are
+  // separate variables because a grant made from the setup channel steers the stream
+  // channel in the same cycle: in one struct, Verilator would see a combinational loop.
+  typedef struct packed {
+    logic valid;
+    logic last;  // the tail element: it tears the circuit down behind it
+  } cube_stream_t;
+
+  // A message request to a network interface.
+  typedef struct packed {
+    logic [15:0] dst;
+    logic [15:0] seq;
+    logic [15:0] len;  // elements k, at least 1
+  } cube_req_t;
+
 endpackage

@@ -1,0 +1,530 @@
+// tb_cube: Verilator testbench for rtl_models/rtl/tsr_cube_top.sv (a circuit-switched
+// 7-cube).
+//
+//   tb_cube --scenario setup|contention|bokhari|random|starve [--xi X] [--tau T]
+//           [--elements K] [--arb lowest-id|round-robin] [--seed S] [--count N]
+//           [--idle PCT] [--timeout C] [--trace FILE.fst]
+//
+// Times are cycles of the model. A message is posted in the cycle t0 its network
+// interface takes the request, and delivered in the cycle E its last element is on the
+// destination's receive port. Golden counts come from Boppana's cost model
+// (004_6a57f137dad1d0a3.txt §2) and the setup and teardown rules of docs/rtl.md, never
+// from the RTL: an unblocked k-element message over i hops takes
+// E - t0 = xi + i tau + i + k - 1, its path completing at S = t0 + xi + i tau.
+//   setup:      tile 0 to 2^i - 1 for i = 0..7, one at a time: the formula, S, and
+//               every hop granted at t0 + xi + j tau;
+//   contention: two paths sharing a link (derived below by hand), then three headers
+//               asking for one link in one cycle: the grant order of the arbitration;
+//   bokhari:    Bokhari's eight paths through edge 7 -> 15 (001_7cf2891e56d981e0.txt
+//               §2.3), posted at once with the iPSC-860 preset (xi 242, tau 25, one
+//               byte an element, k = 1000): all eight tails cross 7 -> 15; prints the
+//               total against one lone path;
+//   random:     random messages between random tiles (--idle: percent of cycles a
+//               sender withholds an element, adding bubbles);
+//   starve:     a sender that never hands over its elements holds its circuit, and the
+//               watchdog must name the header waiting behind it (the test expects the
+//               failure).
+// Every scenario checks that each message arrives exactly once, in order per source and
+// destination, with every element intact. Without bubbles every message's t0, every hop's
+// grant cycle, S and E must also equal the reference model (cube_reference.hpp), an
+// independent cycle-level computation of the same rules.
+// Exit 0 on pass, 1 on a failed check, a deadlock or a timeout, 2 on bad arguments.
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "../common/sim_control.hpp"
+#include "cube_driver.hpp"
+#include "cube_dut.hpp"
+#include "cube_monitor.hpp"
+#include "cube_reference.hpp"
+#include "cube_scoreboard.hpp"
+
+namespace {
+
+using namespace tessera::tb;
+
+constexpr int exit_pass = 0;
+constexpr int exit_fail = 1;
+constexpr int exit_usage = 2;
+
+struct options {
+  std::string scenario = "setup";
+  std::optional<std::uint64_t> xi;
+  std::optional<std::uint64_t> tau;
+  std::optional<std::uint64_t> elements;
+  cube_arb arb = cube_arb::lowest_id;
+  std::uint64_t seed = 1;
+  unsigned count = 600;
+  unsigned idle = 0;  // percent
+  std::uint64_t timeout = 500000;
+  std::string trace_path;
+};
+
+bool number(std::string_view s, std::uint64_t& v) {
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+std::string parse(int argc, char* argv[], options& o) {
+  for (int i = 1; i < argc; i += 2) {
+    const std::string_view a = argv[i];
+    if (i + 1 >= argc) return "missing value after " + std::string(a);
+    const std::string_view v = argv[i + 1];
+    std::uint64_t n = 0;
+    const bool num = number(v, n);
+    if (a == "--scenario") {
+      o.scenario = v;
+    } else if (a == "--trace") {
+      o.trace_path = v;
+    } else if (a == "--arb") {
+      if (v == "lowest-id") {
+        o.arb = cube_arb::lowest_id;
+      } else if (v == "round-robin") {
+        o.arb = cube_arb::round_robin;
+      } else {
+        return "bad value for --arb: '" + std::string(v) + "' (lowest-id or round-robin)";
+      }
+    } else if (!num) {
+      return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+    } else if (a == "--xi") {
+      if (n > cube_max_xi) return "--xi " + std::string(v) + " is not 0..65535";
+      o.xi = n;
+    } else if (a == "--tau") {
+      if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
+      o.tau = n;
+    } else if (a == "--elements") {
+      if (n < 1 || n > cube_max_len) return "--elements " + std::string(v) + " is not 1..65535";
+      o.elements = n;
+    } else if (a == "--seed") {
+      o.seed = n;
+    } else if (a == "--count") {
+      if (n < 1 || n > 100000) return "--count " + std::string(v) + " is not 1..100000";
+      o.count = static_cast<unsigned>(n);
+    } else if (a == "--idle") {
+      if (n > 90) return "--idle " + std::string(v) + " is not 0..90 (percent)";
+      o.idle = static_cast<unsigned>(n);
+    } else if (a == "--timeout") {
+      o.timeout = n;
+    } else {
+      return "unknown option " + std::string(a);
+    }
+  }
+  return {};
+}
+
+const char* arb_name(cube_arb a) {
+  return a == cube_arb::lowest_id ? "lowest-id" : "round-robin";
+}
+
+std::string port_name(unsigned node, unsigned port) {
+  if (port == cube_local) return "the ejection port";
+  return "link " + std::to_string(node) + "->" + std::to_string(node ^ (1U << port));
+}
+
+std::string msg_name(unsigned src, unsigned dst, unsigned seq) {
+  return std::to_string(src) + "->" + std::to_string(dst) + " seq " + std::to_string(seq);
+}
+
+// Hops of the e-cube path from src to dst.
+unsigned hops(unsigned src, unsigned dst) {
+  return static_cast<unsigned>(std::popcount(src ^ dst));
+}
+
+// A check of one number against a value derived by hand in this file.
+struct golden {
+  std::string what;
+  std::int64_t got;
+  std::int64_t want;
+};
+
+// The headers waiting in the fabric now, each with the output it asks for and the
+// circuit holding that output.
+std::string waiting_headers(const cube_model& m) {
+  std::ostringstream os;
+  int n = 0;
+  for (unsigned t = 0; t < cube_tiles; ++t) {
+    for (unsigned p = 0; p < cube_ports; ++p) {
+      if (((m.wait_o[t] >> p) & 1U) == 0) continue;
+      const cube_hdr h = unpack_hdr(m.want_hdr_o[t][p]);
+      const unsigned o = m.want_o[t][p];
+      os << "\n  node " << t << " input " << (p == cube_local ? "local" : std::to_string(p))
+         << ": header " << msg_name(h.src, h.dst, h.seq) << " waits for " << port_name(t, o);
+      if ((m.busy_o[t] >> o) & 1U) {
+        const cube_hdr by = unpack_hdr(m.hold_hdr_o[t][o]);
+        os << ", held by " << msg_name(by.src, by.dst, by.seq);
+      }
+      ++n;
+    }
+  }
+  if (n == 0) os << " none (no header waits)";
+  return os.str();
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  options o;
+  if (const std::string e = parse(argc, argv, o); !e.empty()) {
+    std::cerr << "tb_cube: " << e << '\n';
+    return exit_usage;
+  }
+#if !TESSERA_RTL_TRACE_FST
+  if (!o.trace_path.empty()) {
+    std::cerr << "tb_cube: --trace needs a build with TESSERA_RTL_TRACE=ON\n";
+    return exit_usage;
+  }
+#endif
+  const bool bokhari = o.scenario == "bokhari";
+  // The iPSC-860 preset (docs/machines.md) for Bokhari's experiment, else small values.
+  const std::uint64_t xi = o.xi.value_or(bokhari ? 242 : 5);
+  const std::uint64_t tau = o.tau.value_or(bokhari ? 25 : 3);
+  const std::uint64_t k = o.elements.value_or(bokhari ? 1000 : 16);
+  const bool timed = o.idle == 0;
+
+  std::vector<cube_message> msgs;
+  std::vector<golden> goldens;
+  std::vector<unsigned> next_seq(cube_tiles, 1);
+  auto post = [&](unsigned src, unsigned dst, std::uint64_t kk, std::uint64_t at) {
+    cube_message m;
+    m.src = src;
+    m.dst = dst;
+    m.seq = next_seq[src]++;
+    m.not_before = at;
+    for (unsigned e = 0; e < kk; ++e)
+      m.elements.push_back(cube_element(src, m.seq, e));
+    msgs.push_back(m);
+    return msgs.size() - 1;
+  };
+
+  // Hand-derived expectations, checked after the run: (message, t0, S, E) offsets.
+  struct expect_times {
+    std::size_t msg;
+    std::uint64_t setup;  // S - t0
+    std::uint64_t tail;   // E - t0
+  };
+  std::vector<expect_times> hand;
+  // contention: the grant order wanted at link 3->7 from cycle `order_from` on.
+  std::vector<unsigned> want_order;
+  std::uint64_t order_from = 0;
+  unsigned starved = cube_tiles;
+
+  if (o.scenario == "setup") {
+    // One message at a time, each posted the cycle after the previous one's tail, so
+    // nothing is held: E - t0 = xi + i tau + i + k - 1.
+    std::uint64_t at = 0;
+    for (unsigned i = 0; i <= cube_dims; ++i) {
+      const unsigned dst = (1U << i) - 1;
+      const std::uint64_t e = xi + i * tau + i + k - 1;
+      hand.push_back({post(0, dst, k, at), xi + i * tau, e});
+      at += e + 1;
+    }
+  } else if (o.scenario == "contention") {
+    // Part 1, serialization. A = 0->7 (links 0->1, 1->3, 3->7) and B = 1->11 (1->3,
+    // 3->11) share link 1->3, both posted at 0.
+    //   B asks for 1->3 at xi, free: granted at xi; 3->11 at xi + tau; S_B = xi + 2 tau,
+    //     E_B = S_B + 2 + k - 1 = xi + 2 tau + k + 1.
+    //   A: 0->1 at xi; asks for 1->3 at xi + tau and waits. B's tail crosses node 1 (its
+    //     source) at S_B + k - 1, so 1->3 is free, and granted to A, at
+    //     xi + 2 tau + k; then 3->7 free at once; S_A = xi + 4 tau + k and
+    //     E_A = S_A + 3 + k - 1 = xi + 4 tau + 2k + 2: tau + k later than alone.
+    //   (The TLM engine frees B's links when its tail arrives, E_B, one cycle later.)
+    const std::size_t a = post(0, 7, k, 0);
+    const std::size_t b = post(1, 11, k, 0);
+    hand.push_back({b, xi + 2 * tau, xi + 2 * tau + k + 1});
+    hand.push_back({a, xi + 4 * tau + k, xi + 4 * tau + 2 * k + 2});
+    // Part 2: W = 1->7 alone (1->3, 3->7) once all is quiet, leaving the round-robin
+    // pointer of link 3->7 at 2 (source 1 + 1).
+    const std::uint64_t t1 = xi + 4 * tau + 2 * k + 2 + 1;
+    hand.push_back({post(1, 7, k, t1), xi + 2 * tau, xi + 2 * tau + 2 + k - 1});
+    // Part 3: 1->7 and 2->7 (2->3, 3->7) posted at t2, 3->7 at t2 + tau: all three ask
+    // for link 3->7 in cycle R = t2 + xi + tau. Lowest-id serves 1, 2, 3; round-robin
+    // from pointer 2 serves 2, 3, 1. With node 3 at hop position p (1 for sources 1 and
+    // 2, 0 for source 3) and i = p + 1 hops, the j-th served is granted at G_j, reaches 7
+    // at S_j = G_j + tau (7's ejection port is free by then: it frees at
+    // E_{j-1} + 1 = G_j + 1), delivers at E_j = S_j + i + k - 1, and 3->7 frees at
+    // G_{j+1} = S_j + k + p.
+    const std::uint64_t t2 = t1 + xi + 2 * tau + 2 + k - 1 + 1;
+    const std::size_t m1 = post(1, 7, k, t2);
+    const std::size_t m2 = post(2, 7, k, t2);
+    const std::size_t m3 = post(3, 7, k, t2 + tau);
+    want_order = o.arb == cube_arb::lowest_id ? std::vector<unsigned>{1, 2, 3}
+                                              : std::vector<unsigned>{2, 3, 1};
+    order_from = t2;
+    std::uint64_t g = t2 + xi + tau;
+    for (const unsigned src : want_order) {
+      const std::size_t m = src == 1 ? m1 : src == 2 ? m2 : m3;
+      const std::uint64_t p = src == 3 ? 0 : 1;
+      const std::uint64_t t0 = msgs[m].not_before;
+      const std::uint64_t s = g + tau;
+      hand.push_back({m, s - t0, s + p + 1 + k - 1 - t0});
+      g = s + k + p;
+    }
+  } else if (bokhari) {
+    // Bokhari §2.3, paths (1)..(8) (examples/patterns/bokhari_edge_contention.json).
+    const std::vector<std::pair<unsigned, unsigned>> paths = {{0, 127}, {1, 63}, {3, 31}, {7, 15},
+                                                              {5, 79},  {6, 47}, {2, 95}, {4, 111}};
+    std::vector<std::size_t> at;
+    for (const auto& [s, d] : paths)
+      at.push_back(post(s, d, k, 0));
+    // By hand, the first two through 7 -> 15. Every first link is distinct, so all eight
+    // headers are granted their first link at xi. Path (4), 7->15, takes the edge at xi:
+    // S = xi + tau, E = S + 1 + k - 1. Paths (3), (5) and (6) ask for it at xi + tau and
+    // wait; (4)'s tail crosses node 7 at S + k - 1, so the edge is free at xi + tau + k,
+    // and (3) wins under both arbitrations (lowest source; round-robin from pointer 8,
+    // where 3 comes before 5 and 6). (3) then reaches 31 two hops later:
+    // S = xi + 3 tau + k, E = S + 3 + k - 1 = xi + 3 tau + 2k + 2.
+    hand.push_back({at[3], xi + tau, xi + tau + k});
+    hand.push_back({at[2], xi + 3 * tau + k, xi + 3 * tau + 2 * k + 2});
+  } else if (o.scenario == "random") {
+    // Random pairs (a message to its own tile included), k in 1..elements, posted over
+    // `count` cycles: about one message per cycle across the cube.
+    std::mt19937_64 rng(o.seed);
+    std::vector<std::tuple<std::uint64_t, unsigned, unsigned, std::uint64_t>> draw;
+    for (unsigned n = 0; n < o.count; ++n) {
+      const auto src = static_cast<unsigned>(rng() % cube_tiles);
+      const auto dst = static_cast<unsigned>(rng() % cube_tiles);
+      const std::uint64_t kk = 1 + rng() % k;
+      const std::uint64_t at = rng() % o.count;
+      draw.emplace_back(at, src, dst, kk);
+    }
+    // Each tile posts in time order, so its sequence numbers grow with time.
+    std::stable_sort(draw.begin(), draw.end());
+    for (const auto& [at, src, dst, kk] : draw)
+      post(src, dst, kk, at);
+  } else if (o.scenario == "starve") {
+    // Tile 0 sets up 0->7 and never hands over an element; 1->3 then waits for link
+    // 1->3 for ever.
+    post(0, 7, k, 0);
+    post(1, 3, k, xi + 2 * tau);
+    starved = 0;
+  } else {
+    std::cerr << "tb_cube: unknown scenario '" << o.scenario << "'\n";
+    return exit_usage;
+  }
+  if (o.scenario != "random" && o.idle != 0) {
+    std::cerr << "tb_cube: --idle is for --scenario random only\n";
+    return exit_usage;
+  }
+
+  // The reference model's view of the same messages, in the same order per tile.
+  cube_reference ref(cube_dims, xi, tau,
+                     o.arb == cube_arb::lowest_id ? ref_arb::lowest_id : ref_arb::round_robin);
+  std::vector<ref_message> ref_in;
+  for (const cube_message& m : msgs)
+    ref_in.push_back({m.src, m.dst, static_cast<unsigned>(m.elements.size()), m.not_before});
+  std::vector<ref_result> want;
+  if (timed && starved == cube_tiles) {
+    want = ref.run(ref_in, o.timeout);
+    if (want.empty()) {
+      std::cerr << "tb_cube: the reference model did not finish within " << o.timeout
+                << " cycles\n";
+      return exit_fail;
+    }
+  }
+
+  const auto ctx = std::make_unique<VerilatedContext>();
+  ctx->traceEverOn(!o.trace_path.empty());
+  const auto model = std::make_unique<cube_model>(ctx.get(), "cube");
+  sim_control<cube_model> sim(*ctx, *model);
+#if TESSERA_RTL_TRACE_FST
+  if (!o.trace_path.empty()) sim.open_trace(o.trace_path);
+#endif
+  cube_driver drv(*model, o.idle / 100.0, o.seed ^ 0x5eedULL);
+  if (starved < cube_tiles) drv.withhold(starved);
+  cube_monitor mon(*model);
+  cube_scoreboard sb;
+  for (const cube_message& m : msgs)
+    sb.expect(m.src, m.dst, m.seq, static_cast<unsigned>(m.elements.size()));
+  for (const cube_message& m : msgs)
+    drv.send(m);
+
+  // What the run shows: per (src, seq), t0 and the grants in order.
+  std::map<std::pair<unsigned, unsigned>, std::uint64_t> posted;
+  std::map<std::pair<unsigned, unsigned>, std::vector<cube_grant>> grants;
+  std::vector<unsigned> order_seen;  // sources granted link 3->7 from order_from on
+
+  model->xi_i = static_cast<std::uint16_t>(xi);
+  model->tau_i = static_cast<std::uint8_t>(tau);
+  model->arb_i = static_cast<std::uint8_t>(o.arb);
+  sim.reset();
+
+  // Watchdog: nothing granted, delivered or posted for this long while messages are
+  // owed. The longest quiet stretch of a live fabric is a start-up (xi) or a header hop
+  // (tau); bubbles add a few cycles.
+  const std::uint64_t stall_limit = xi + tau + 1000;
+  std::uint64_t last_progress = 0;
+  bool deadlock = false;
+  std::string waiting;
+  while (!(drv.idle() && sb.done()) && sim.now() < o.timeout) {
+    const std::uint64_t now = sim.now();
+    drv.drive(now);
+    sim.settle();
+    drv.sample(now, [&](const cube_message& m, std::uint64_t at) {
+      posted[{m.src, m.seq}] = at;
+      last_progress = now;
+    });
+    const bool moved = mon.sample(
+        now,
+        [&](const cube_grant& g) {
+          grants[{g.hdr.src, g.hdr.seq}].push_back(g);
+          if (g.node == 3 && g.port == 2 && now >= order_from && !want_order.empty())
+            order_seen.push_back(g.hdr.src);
+        },
+        [&](const cube_delivery& d) { sb.delivered(d); });
+    if (moved) last_progress = now;
+    if (!sb.errors().empty() || !mon.stray().empty()) break;
+    if (now - last_progress > stall_limit && !drv.waiting_for_time(now)) {
+      deadlock = true;
+      waiting = waiting_headers(*model);
+      break;
+    }
+    sim.edge();
+  }
+  model->final();
+
+  bool ok = sb.errors().empty() && mon.stray().empty();
+  for (const auto& e : sb.errors())
+    std::cerr << "tb_cube: " << e << '\n';
+  for (const auto& e : mon.stray())
+    std::cerr << "tb_cube: " << e << '\n';
+  if (ok && deadlock) {
+    std::cerr << "tb_cube: deadlock: nothing moved for " << stall_limit
+              << " cycles with messages owed;" << sb.missing() << "\n waiting headers:" << waiting
+              << '\n';
+    ok = false;
+  } else if (ok && !(drv.idle() && sb.done())) {
+    std::cerr << "tb_cube: timeout after " << o.timeout << " cycles:" << sb.missing() << '\n';
+    ok = false;
+  }
+
+  std::uint64_t latest = 0;
+  for (const cube_message& m : msgs) {
+    if (const cube_delivery* d = sb.find(m.dst, m.src, m.seq)) latest = std::max(latest, d->tail);
+  }
+  // Every message against the reference model.
+  std::size_t timed_count = 0;
+  for (std::size_t i = 0; ok && !want.empty() && i < msgs.size(); ++i) {
+    const cube_message& m = msgs[i];
+    const cube_delivery* d = sb.find(m.dst, m.src, m.seq);
+    const std::uint64_t t0 = posted.at({m.src, m.seq});
+    const ref_result& r = want[i];
+    const std::string name =
+        "tile " + std::to_string(m.dst) + " message " + msg_name(m.src, m.dst, m.seq) + ": ";
+    auto same = [&](const std::string& what, std::uint64_t got, std::uint64_t w) {
+      if (got == w) return;
+      std::cerr << "tb_cube: " << name << what << " at cycle " << got << ", reference " << w
+                << '\n';
+      ok = false;
+    };
+    same("posted", t0, r.posted);
+    same("path complete (S)", d->setup, r.setup);
+    same("delivered (E)", d->tail, r.tail);
+    const auto& g = grants[{m.src, m.seq}];
+    if (g.size() != r.hops.size()) {
+      std::cerr << "tb_cube: " << name << g.size() << " grants, reference " << r.hops.size()
+                << '\n';
+      ok = false;
+    } else {
+      for (std::size_t j = 0; j < g.size(); ++j) {
+        if (g[j].node != r.hops[j].node || g[j].port != r.hops[j].port) {
+          std::cerr << "tb_cube: " << name << "hop " << j << " granted "
+                    << port_name(g[j].node, g[j].port) << " at node " << g[j].node << ", reference "
+                    << port_name(r.hops[j].node, r.hops[j].port) << '\n';
+          ok = false;
+        } else {
+          same("hop " + std::to_string(j) + " (" + port_name(g[j].node, g[j].port) + ") granted",
+               g[j].cycle, r.hops[j].grant);
+        }
+      }
+    }
+    ++timed_count;
+  }
+
+  // The hand derivations above, against the run (and so against the reference).
+  for (const expect_times& h : hand) {
+    if (!ok) break;
+    const cube_message& m = msgs[h.msg];
+    const cube_delivery* d = sb.find(m.dst, m.src, m.seq);
+    const std::uint64_t t0 = posted.at({m.src, m.seq});
+    const std::string name = msg_name(m.src, m.dst, m.seq);
+    goldens.push_back({name + " S - t0", static_cast<std::int64_t>(d->setup - t0),
+                       static_cast<std::int64_t>(h.setup)});
+    goldens.push_back({name + " E - t0", static_cast<std::int64_t>(d->tail - t0),
+                       static_cast<std::int64_t>(h.tail)});
+    goldens.push_back(
+        {name + " t0", static_cast<std::int64_t>(t0), static_cast<std::int64_t>(m.not_before)});
+    if (o.scenario == "setup") {
+      // Every hop j (the ejection port last) granted at t0 + xi + j tau.
+      const auto& g = grants[{m.src, m.seq}];
+      for (std::size_t j = 0; j < g.size(); ++j) {
+        goldens.push_back({name + " hop " + std::to_string(j) + " grant - t0",
+                           static_cast<std::int64_t>(g[j].cycle - t0),
+                           static_cast<std::int64_t>(xi + j * tau)});
+      }
+      goldens.push_back({name + " grants", static_cast<std::int64_t>(g.size()),
+                         static_cast<std::int64_t>(hops(m.src, m.dst) + 1)});
+    }
+  }
+  if (ok && !want_order.empty()) {
+    std::ostringstream got, w;
+    for (unsigned s : order_seen)
+      got << s << ' ';
+    for (unsigned s : want_order)
+      w << s << ' ';
+    if (order_seen != want_order) {
+      std::cerr << "tb_cube: link 3->7 granted to sources " << got.str() << "under "
+                << arb_name(o.arb) << ", want " << w.str() << '\n';
+      ok = false;
+    } else {
+      std::cout << "tb_cube: link 3->7 served sources " << got.str() << "(" << arb_name(o.arb)
+                << ")\n";
+    }
+  }
+  if (ok && bokhari) {
+    // All eight tails crossed 7 -> 15 (node 7, dimension 3).
+    goldens.push_back({"tails across 7->15", mon.tails(7, 3), 8});
+    // Path (1) alone: xi + 7 tau + 7 + k - 1.
+    const std::uint64_t lone = xi + 7 * tau + 7 + k - 1;
+    std::cout << "tb_cube bokhari: eight messages take " << latest << " cycles, one lone path "
+              << lone << ": ratio " << std::fixed << std::setprecision(2)
+              << static_cast<double>(latest) / static_cast<double>(lone) << "; tails across 7->15 "
+              << mon.tails(7, 3) << '\n';
+    for (std::size_t i = 0; i < msgs.size(); ++i) {
+      const cube_delivery* d = sb.find(msgs[i].dst, msgs[i].src, msgs[i].seq);
+      std::cout << "  " << msg_name(msgs[i].src, msgs[i].dst, msgs[i].seq) << ": S " << d->setup
+                << ", E " << d->tail << '\n';
+    }
+  }
+  for (const golden& g : goldens) {
+    if (g.got == g.want) continue;
+    std::cerr << "tb_cube: " << g.what << " = " << g.got << ", want " << g.want << '\n';
+    ok = false;
+  }
+
+  std::cout << "tb_cube " << o.scenario << ": " << sb.delivered_count() << " of " << msgs.size()
+            << " messages delivered, xi " << xi << " tau " << tau
+            << (o.scenario == "random" ? " k <= " : " k ") << k << ' ' << arb_name(o.arb);
+  if (o.idle != 0) std::cout << " idle " << o.idle << '%';
+  std::cout << "; ";
+  if (want.empty())
+    std::cout << "not timed";
+  else
+    std::cout << timed_count << " timed against the reference (" << ref.blocked()
+              << " grants after a wait)";
+  std::cout << ", " << goldens.size() << " hand-derived counts, latest tail at cycle " << latest
+            << ": " << (ok ? "PASS" : "FAIL") << '\n';
+  return ok ? exit_pass : exit_fail;
+}
