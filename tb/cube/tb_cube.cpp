@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "../common/sim_control.hpp"
+#include "../common/tb_main.hpp"
 #include "cube_driver.hpp"
 #include "cube_dut.hpp"
 #include "cube_monitor.hpp"
@@ -55,10 +56,6 @@
 namespace {
 
 using namespace tessera::tb;
-
-constexpr int exit_pass = 0;
-constexpr int exit_fail = 1;
-constexpr int exit_usage = 2;
 
 struct options {
   std::string scenario = "setup";
@@ -73,18 +70,13 @@ struct options {
   std::string trace_path;
 };
 
-bool number(std::string_view s, std::uint64_t& v) {
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc{} && end == s.data() + s.size();
-}
-
 std::string parse(int argc, char* argv[], options& o) {
   for (int i = 1; i < argc; i += 2) {
     const std::string_view a = argv[i];
     if (i + 1 >= argc) return "missing value after " + std::string(a);
     const std::string_view v = argv[i + 1];
     std::uint64_t n = 0;
-    const bool num = number(v, n);
+    const bool num = parse_number(v, n);
     if (a == "--scenario") {
       o.scenario = v;
     } else if (a == "--trace") {
@@ -181,12 +173,7 @@ int main(int argc, char* argv[]) {
     std::cerr << "tb_cube: " << e << '\n';
     return exit_usage;
   }
-#if !TESSERA_RTL_TRACE_FST
-  if (!o.trace_path.empty()) {
-    std::cerr << "tb_cube: --trace needs a build with TESSERA_RTL_TRACE=ON\n";
-    return exit_usage;
-  }
-#endif
+  if (trace_unavailable("tb_cube", o.trace_path)) return exit_usage;
   const bool bokhari = o.scenario == "bokhari";
   // The iPSC-860 preset (docs/machines.md) for Bokhari's experiment, else small values.
   const std::uint64_t xi = o.xi.value_or(bokhari ? 242 : 5);

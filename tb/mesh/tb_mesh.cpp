@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "../common/sim_control.hpp"
+#include "../common/tb_main.hpp"
 #include "mesh_driver.hpp"
 #include "mesh_dut.hpp"
 #include "mesh_monitor.hpp"
@@ -44,10 +45,6 @@
 namespace {
 
 using namespace tessera::tb;
-
-constexpr int exit_pass = 0;
-constexpr int exit_fail = 1;
-constexpr int exit_usage = 2;
 
 constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
 
@@ -66,11 +63,6 @@ struct options {
   std::string trace_path;
 };
 
-bool number(std::string_view s, std::uint64_t& v) {
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc{} && end == s.data() + s.size();
-}
-
 bool fraction(std::string_view s, double& v) {
   try {
     std::size_t used = 0;
@@ -87,7 +79,7 @@ std::string parse(int argc, char* argv[], options& o) {
     if (i + 1 >= argc) return "missing value after " + std::string(a);
     const std::string_view v = argv[i + 1];
     std::uint64_t n = 0;
-    const bool num = number(v, n);
+    const bool num = parse_number(v, n);
     if (a == "--scenario") {
       o.scenario = v;
     } else if (a == "--trace") {
@@ -140,12 +132,7 @@ int main(int argc, char* argv[]) {
     std::cerr << "tb_mesh: " << e << '\n';
     return exit_usage;
   }
-#if !TESSERA_RTL_TRACE_FST
-  if (!o.trace_path.empty()) {
-    std::cerr << "tb_mesh: --trace needs a build with TESSERA_RTL_TRACE=ON\n";
-    return exit_usage;
-  }
-#endif
+  if (trace_unavailable("tb_mesh", o.trace_path)) return exit_usage;
   const bool random = o.scenario == "random";
   const auto ctx = std::make_unique<VerilatedContext>();
   ctx->traceEverOn(!o.trace_path.empty());

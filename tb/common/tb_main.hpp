@@ -1,0 +1,35 @@
+#pragma once
+
+// What every Verilator testbench's main shares: its exit codes, whole-string number
+// parsing for its options, and the refusal of --trace in a build without FST tracing.
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+namespace tessera::tb {
+
+inline constexpr int exit_pass = 0;   // every check held
+inline constexpr int exit_fail = 1;   // a check failed, a deadlock or a timeout
+inline constexpr int exit_usage = 2;  // bad arguments
+
+// True when all of s is a decimal number; v then holds it.
+inline bool parse_number(std::string_view s, std::uint64_t& v) {
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+// True (after a one-line error) when --trace was asked of a build without tracing.
+inline bool trace_unavailable([[maybe_unused]] std::string_view tb,
+                              [[maybe_unused]] const std::string& trace_path) {
+#if TESSERA_RTL_TRACE_FST
+  return false;
+#else
+  if (trace_path.empty()) return false;
+  std::cerr << tb << ": --trace needs a build with TESSERA_RTL_TRACE=ON\n";
+  return true;
+#endif
+}
+
+}  // namespace tessera::tb
