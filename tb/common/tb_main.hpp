@@ -20,6 +20,18 @@ inline bool parse_number(std::string_view s, std::uint64_t& v) {
   return ec == std::errc{} && end == s.data() + s.size();
 }
 
+// Walks "--name value" pairs: on_option(name, value) returns an error or "". Returns the
+// first error, or "missing value after --name" for a name at the end.
+template <class OnOption>
+std::string parse_options(int argc, char* argv[], OnOption on_option) {
+  for (int i = 1; i < argc; i += 2) {
+    const std::string_view name = argv[i];
+    if (i + 1 >= argc) return "missing value after " + std::string(name);
+    if (std::string e = on_option(name, std::string_view(argv[i + 1])); !e.empty()) return e;
+  }
+  return {};
+}
+
 // True (after a one-line error) when --trace was asked of a build without tracing.
 inline bool trace_unavailable([[maybe_unused]] std::string_view tb,
                               [[maybe_unused]] const std::string& trace_path) {

@@ -71,49 +71,49 @@ struct options {
 };
 
 std::string parse(int argc, char* argv[], options& o) {
-  for (int i = 1; i < argc; i += 2) {
-    const std::string_view a = argv[i];
-    if (i + 1 >= argc) return "missing value after " + std::string(a);
-    const std::string_view v = argv[i + 1];
-    std::uint64_t n = 0;
-    const bool num = parse_number(v, n);
-    if (a == "--scenario") {
-      o.scenario = v;
-    } else if (a == "--trace") {
-      o.trace_path = v;
-    } else if (a == "--arb") {
-      if (v == "lowest-id") {
-        o.arb = cube_arb::lowest_id;
-      } else if (v == "round-robin") {
-        o.arb = cube_arb::round_robin;
-      } else {
-        return "bad value for --arb: '" + std::string(v) + "' (lowest-id or round-robin)";
-      }
-    } else if (!num) {
-      return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
-    } else if (a == "--xi") {
-      if (n > cube_max_xi) return "--xi " + std::string(v) + " is not 0..65535";
-      o.xi = n;
-    } else if (a == "--tau") {
-      if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
-      o.tau = n;
-    } else if (a == "--elements") {
-      if (n < 1 || n > cube_max_len) return "--elements " + std::string(v) + " is not 1..65535";
-      o.elements = n;
-    } else if (a == "--seed") {
-      o.seed = n;
-    } else if (a == "--count") {
-      if (n < 1 || n > 100000) return "--count " + std::string(v) + " is not 1..100000";
-      o.count = static_cast<unsigned>(n);
-    } else if (a == "--idle") {
-      if (n > 90) return "--idle " + std::string(v) + " is not 0..90 (percent)";
-      o.idle = static_cast<unsigned>(n);
-    } else if (a == "--timeout") {
-      o.timeout = n;
-    } else {
-      return "unknown option " + std::string(a);
-    }
-  }
+  const std::string e =
+      parse_options(argc, argv, [&](std::string_view a, std::string_view v) -> std::string {
+        std::uint64_t n = 0;
+        const bool num = parse_number(v, n);
+        if (a == "--scenario") {
+          o.scenario = v;
+        } else if (a == "--trace") {
+          o.trace_path = v;
+        } else if (a == "--arb") {
+          if (v == "lowest-id") {
+            o.arb = cube_arb::lowest_id;
+          } else if (v == "round-robin") {
+            o.arb = cube_arb::round_robin;
+          } else {
+            return "bad value for --arb: '" + std::string(v) + "' (lowest-id or round-robin)";
+          }
+        } else if (!num) {
+          return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+        } else if (a == "--xi") {
+          if (n > cube_max_xi) return "--xi " + std::string(v) + " is not 0..65535";
+          o.xi = n;
+        } else if (a == "--tau") {
+          if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
+          o.tau = n;
+        } else if (a == "--elements") {
+          if (n < 1 || n > cube_max_len) return "--elements " + std::string(v) + " is not 1..65535";
+          o.elements = n;
+        } else if (a == "--seed") {
+          o.seed = n;
+        } else if (a == "--count") {
+          if (n < 1 || n > 100000) return "--count " + std::string(v) + " is not 1..100000";
+          o.count = static_cast<unsigned>(n);
+        } else if (a == "--idle") {
+          if (n > 90) return "--idle " + std::string(v) + " is not 0..90 (percent)";
+          o.idle = static_cast<unsigned>(n);
+        } else if (a == "--timeout") {
+          o.timeout = n;
+        } else {
+          return "unknown option " + std::string(a);
+        }
+        return {};
+      });
+  if (!e.empty()) return e;
   return {};
 }
 

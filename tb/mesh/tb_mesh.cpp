@@ -74,46 +74,47 @@ bool fraction(std::string_view s, double& v) {
 }
 
 std::string parse(int argc, char* argv[], options& o) {
-  for (int i = 1; i < argc; i += 2) {
-    const std::string_view a = argv[i];
-    if (i + 1 >= argc) return "missing value after " + std::string(a);
-    const std::string_view v = argv[i + 1];
-    std::uint64_t n = 0;
-    const bool num = parse_number(v, n);
-    if (a == "--scenario") {
-      o.scenario = v;
-    } else if (a == "--trace") {
-      o.trace_path = v;
-    } else if (a == "--idle" || a == "--stall") {
-      if (!fraction(v, a == "--idle" ? o.idle : o.stall))
-        return std::string(a) + " must be a fraction in [0, 1), not '" + std::string(v) + "'";
-    } else if (!num) {
-      return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
-    } else if (a == "--alpha") {
-      if (n > 10000) return "--alpha " + std::to_string(n) + " is out of range 0..10000";
-      o.alpha = static_cast<unsigned>(n);
-    } else if (a == "--flits") {
-      if (n < 1 || n > 4096) return "--flits " + std::to_string(n) + " is out of range 1..4096";
-      o.flits = static_cast<unsigned>(n);
-    } else if (a == "--packets") {
-      if (n < 1 || n > 16) return "--packets " + std::to_string(n) + " is out of range 1..16";
-      o.packets = static_cast<unsigned>(n);
-    } else if (a == "--src") {
-      if (n >= mesh_tiles) return "--src " + std::to_string(n) + " is not a tile 0..15";
-      o.src = static_cast<unsigned>(n);
-    } else if (a == "--seed") {
-      o.seed = n;
-    } else if (a == "--count") {
-      if (n < 1 || n > 100000) return "--count " + std::to_string(n) + " is out of range 1..100000";
-      o.count = static_cast<unsigned>(n);
-    } else if (a == "--window") {
-      o.window = n;
-    } else if (a == "--timeout") {
-      o.timeout = n;
-    } else {
-      return "unknown option " + std::string(a);
-    }
-  }
+  const std::string e =
+      parse_options(argc, argv, [&](std::string_view a, std::string_view v) -> std::string {
+        std::uint64_t n = 0;
+        const bool num = parse_number(v, n);
+        if (a == "--scenario") {
+          o.scenario = v;
+        } else if (a == "--trace") {
+          o.trace_path = v;
+        } else if (a == "--idle" || a == "--stall") {
+          if (!fraction(v, a == "--idle" ? o.idle : o.stall))
+            return std::string(a) + " must be a fraction in [0, 1), not '" + std::string(v) + "'";
+        } else if (!num) {
+          return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+        } else if (a == "--alpha") {
+          if (n > 10000) return "--alpha " + std::to_string(n) + " is out of range 0..10000";
+          o.alpha = static_cast<unsigned>(n);
+        } else if (a == "--flits") {
+          if (n < 1 || n > 4096) return "--flits " + std::to_string(n) + " is out of range 1..4096";
+          o.flits = static_cast<unsigned>(n);
+        } else if (a == "--packets") {
+          if (n < 1 || n > 16) return "--packets " + std::to_string(n) + " is out of range 1..16";
+          o.packets = static_cast<unsigned>(n);
+        } else if (a == "--src") {
+          if (n >= mesh_tiles) return "--src " + std::to_string(n) + " is not a tile 0..15";
+          o.src = static_cast<unsigned>(n);
+        } else if (a == "--seed") {
+          o.seed = n;
+        } else if (a == "--count") {
+          if (n < 1 || n > 100000)
+            return "--count " + std::to_string(n) + " is out of range 1..100000";
+          o.count = static_cast<unsigned>(n);
+        } else if (a == "--window") {
+          o.window = n;
+        } else if (a == "--timeout") {
+          o.timeout = n;
+        } else {
+          return "unknown option " + std::string(a);
+        }
+        return {};
+      });
+  if (!e.empty()) return e;
   if (o.flits * o.packets > 0xffffU) return "--flits times --packets must fit 16 bits";
   return {};
 }

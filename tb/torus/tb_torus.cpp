@@ -61,40 +61,40 @@ struct options {
 };
 
 std::string parse(int argc, char* argv[], options& o) {
-  for (int i = 1; i < argc; i += 2) {
-    const std::string_view a = argv[i];
-    if (i + 1 >= argc) return "missing value after " + std::string(a);
-    const std::string_view v = argv[i + 1];
-    std::uint64_t n = 0;
-    const bool num = parse_number(v, n);
-    if (a == "--scenario") {
-      o.scenario = v;
-    } else if (a == "--family") {
-      o.family = v;
-    } else if (a == "--trace") {
-      o.trace_path = v;
-    } else if (!num) {
-      return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
-    } else if (a == "--root") {
-      o.root = static_cast<unsigned>(n);
-    } else if (a == "--packets") {
-      o.packets = static_cast<unsigned>(n);
-    } else if (a == "--bytes") {
-      o.bytes = static_cast<unsigned>(n);
-    } else if (a == "--beta") {
-      o.beta = static_cast<unsigned>(n);
-    } else if (a == "--tau") {
-      o.tau = static_cast<unsigned>(n);
-    } else if (a == "--seed") {
-      o.seed = n;
-    } else if (a == "--count") {
-      o.count = static_cast<unsigned>(n);
-    } else if (a == "--timeout") {
-      o.timeout = n;
-    } else {
-      return "unknown option " + std::string(a);
-    }
-  }
+  const std::string e =
+      parse_options(argc, argv, [&](std::string_view a, std::string_view v) -> std::string {
+        std::uint64_t n = 0;
+        const bool num = parse_number(v, n);
+        if (a == "--scenario") {
+          o.scenario = v;
+        } else if (a == "--family") {
+          o.family = v;
+        } else if (a == "--trace") {
+          o.trace_path = v;
+        } else if (!num) {
+          return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+        } else if (a == "--root") {
+          o.root = static_cast<unsigned>(n);
+        } else if (a == "--packets") {
+          o.packets = static_cast<unsigned>(n);
+        } else if (a == "--bytes") {
+          o.bytes = static_cast<unsigned>(n);
+        } else if (a == "--beta") {
+          o.beta = static_cast<unsigned>(n);
+        } else if (a == "--tau") {
+          o.tau = static_cast<unsigned>(n);
+        } else if (a == "--seed") {
+          o.seed = n;
+        } else if (a == "--count") {
+          o.count = static_cast<unsigned>(n);
+        } else if (a == "--timeout") {
+          o.timeout = n;
+        } else {
+          return "unknown option " + std::string(a);
+        }
+        return {};
+      });
+  if (!e.empty()) return e;
   if (o.bytes < 1 || o.bytes > torus_max_bytes) return "--bytes must be 1..32";
   if (o.beta < 1 || o.beta > 65535 || o.tau < 1 || o.tau > 255)
     return "--beta must be 1..65535 and --tau 1..255";
