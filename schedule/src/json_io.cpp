@@ -4,6 +4,7 @@
 
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
 
 namespace tessera {
 namespace {
@@ -23,7 +24,7 @@ std::uint64_t get_uint(const json& j, const char* field, const std::string& at,
   if (!j.contains(field)) return fallback;
   const json& v = j.at(field);
   if (!v.is_number_unsigned()) {
-    throw input_error(at + "." + field + " = " + v.dump() + " is not a non-negative integer");
+    throw input_error(at + "." + field + " = " + json_brief(v) + " is not a non-negative integer");
   }
   const auto x = v.get<std::uint64_t>();
   if (x > limit) {
@@ -53,7 +54,7 @@ std::vector<std::uint32_t> block_array(const json& v, const std::string& at) {
   out.reserve(v.size());
   for (const json& b : v) {
     if (!b.is_number_unsigned() || b.get<std::uint64_t>() > UINT32_MAX) {
-      throw input_error(at + " has a bad block id " + b.dump());
+      throw input_error(at + " has a bad block id " + json_brief(b));
     }
     out.push_back(b.get<std::uint32_t>());
   }
@@ -65,13 +66,20 @@ std::vector<std::uint32_t> get_blocks(const json& j, const char* field, const st
   return block_array(j.at(field), at + "." + field);
 }
 
+// A name the reports print: short and printable.
 std::string get_string(const json& j, const char* field) {
   if (!j.contains(field)) return {};
-  if (!j.at(field).is_string()) {
-    throw input_error(std::string("schedule.") + field + " = " + j.at(field).dump() +
+  const json& v = j.at(field);
+  if (!v.is_string()) {
+    throw input_error(std::string("schedule.") + field + " = " + json_brief(v) +
                       " is not a string");
   }
-  return j.at(field).get<std::string>();
+  const auto& text = v.get_ref<const std::string&>();
+  if (text.size() > 64 || shown(text, 64) != text) {
+    throw input_error(std::string("schedule.") + field + " = " + json_brief(v) +
+                      " is not a name (at most 64 printable characters)");
+  }
+  return text;
 }
 
 // The peer field: "peer", or the directional name ("to" for sends, "from" for recvs).
@@ -86,8 +94,26 @@ bool get_flag(const json& j, const char* key, const std::string& at) {
   return j.at(key).get<bool>();
 }
 
-sched_op parse_op(const json& j, const std::string& at, std::uint32_t tiles, std::size_t index,
-                  std::vector<std::uint32_t>& send, std::vector<std::uint32_t>& recv) {
+// A message's declared size must be what its listed blocks hold: block_bytes each when
+// the schedule gives it, else an equal share.
+void check_block_sizes(const std::string& at, const char* field, std::uint64_t bytes,
+                       std::size_t blocks, std::uint64_t block_bytes) {
+  if (blocks == 0) return;
+  if (block_bytes > 0 && bytes != blocks * block_bytes) {
+    throw input_error(at + "." + field + " = " + std::to_string(bytes) + " but its " +
+                      std::to_string(blocks) + " blocks of block_bytes " +
+                      std::to_string(block_bytes) + " hold " +
+                      std::to_string(blocks * block_bytes));
+  }
+  if (block_bytes == 0 && bytes % blocks != 0) {
+    throw input_error(at + "." + field + " = " + std::to_string(bytes) + " does not split into " +
+                      std::to_string(blocks) + " equal blocks");
+  }
+}
+
+sched_op parse_op(const json& j, const std::string& at, std::uint32_t tiles, std::uint32_t self,
+                  std::size_t index, std::uint64_t block_bytes, std::vector<std::uint32_t>& send,
+                  std::vector<std::uint32_t>& recv) {
   if (!j.is_object()) throw input_error(at + " is not an object");
   if (!j.contains("op") || !j.at("op").is_string()) throw input_error(at + " has no \"op\" name");
   const auto name = j.at("op").get<std::string>();
@@ -138,11 +164,20 @@ sched_op parse_op(const json& j, const std::string& at, std::uint32_t tiles, std
     case op_kind::barrier:
       break;
   }
+  // A message goes over the fabric, which has no link from a tile to itself; analyze
+  // and run both refuse it here, so they agree.
+  if (o.to == self || o.from == self) {
+    throw input_error(at + " (" + name + ") names tile " + std::to_string(self) +
+                      ", its own tile: a tile does not send to or receive from itself");
+  }
   if (get_flag(j, "release", at)) o.flags |= op_flag::release;
   if (get_flag(j, "combine_in", at)) o.flags |= op_flag::combine_in;
   if (o.kind == op_kind::combine) return o;
   if (!o.sends() && !send.empty()) throw input_error(at + " (" + name + ") has send_blocks");
   if (!o.receives() && !recv.empty()) throw input_error(at + " (" + name + ") has recv_blocks");
+  check_block_sizes(at, "bytes", o.send_bytes, send.size(), block_bytes);
+  check_block_sizes(at, o.kind == op_kind::recv ? "bytes" : "recv_bytes", o.recv_bytes, recv.size(),
+                    block_bytes);
   return o;
 }
 
@@ -156,7 +191,7 @@ delivery_spec parse_delivery(const json& j, std::uint32_t tiles) {
   }
   for (const json& o : j.at("origin")) {
     if (!o.is_number_unsigned() || o.get<std::uint64_t>() >= tiles) {
-      throw input_error("delivery.origin has a bad tile " + o.dump());
+      throw input_error("delivery.origin has a bad tile " + json_brief(o));
     }
     d.origin.push_back(o.get<std::uint32_t>());
   }
@@ -180,12 +215,10 @@ delivery_spec parse_delivery(const json& j, std::uint32_t tiles) {
 }  // namespace
 
 schedule schedule_from_json(std::string_view text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw input_error(std::string("schedule is not valid JSON: ") + e.what());
-  }
+  return schedule_from_value(parse_json_text(text, "schedule"));
+}
+
+schedule schedule_from_value(const json& j) {
   if (!j.is_object()) throw input_error("schedule must be a JSON object");
   schedule s;
   if (!j.contains("tiles")) throw input_error("schedule has no \"tiles\"");
@@ -215,7 +248,8 @@ schedule schedule_from_json(std::string_view text) {
       throw input_error("schedule has more than " + std::to_string(max_file_ops) + " ops");
     }
     for (std::size_t i = 0; i < list.size(); ++i) {
-      const sched_op o = parse_op(list.at(i), where(t, i), s.tiles, i, send, recv);
+      const sched_op o =
+          parse_op(list.at(i), where(t, i), s.tiles, t, i, s.block_bytes, send, recv);
       s.programs[t].add(o, send, recv);
     }
   }

@@ -1,0 +1,206 @@
+#include "tessera/schedule/input.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <istream>
+#include <streambuf>
+
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera {
+namespace {
+
+using json = nlohmann::json;
+
+// A read-only stream over a file descriptor that stops at `limit` bytes and says so.
+class bounded_buf : public std::streambuf {
+ public:
+  bounded_buf(int fd, std::uint64_t limit) : fd_{fd}, limit_{limit} {}
+
+  [[nodiscard]] bool over_limit() const { return over_; }
+  [[nodiscard]] int read_errno() const { return errno_; }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    if (over_ || errno_ != 0) return traits_type::eof();
+    // One byte past the limit is read on purpose: it tells "exactly at the limit"
+    // from "more than the limit".
+    const std::uint64_t room = limit_ + 1 - total_;
+    const std::size_t want = room < buf_.size() ? static_cast<std::size_t>(room) : buf_.size();
+    ssize_t n = 0;
+    do {
+      n = ::read(fd_, buf_.data(), want);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      errno_ = errno;
+      return traits_type::eof();
+    }
+    if (n == 0) return traits_type::eof();
+    total_ += static_cast<std::uint64_t>(n);
+    std::size_t keep = static_cast<std::size_t>(n);
+    if (total_ > limit_) {
+      over_ = true;
+      keep -= static_cast<std::size_t>(total_ - limit_);
+      if (keep == 0) return traits_type::eof();
+    }
+    setg(buf_.data(), buf_.data(), buf_.data() + keep);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  int fd_;
+  std::uint64_t limit_;
+  std::uint64_t total_{0};
+  bool over_{false};
+  int errno_{0};
+  std::array<char, 65536> buf_{};
+};
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= (std::uint64_t{1} << 30) && bytes % (std::uint64_t{1} << 30) == 0)
+    return std::to_string(bytes >> 30) + " GiB";
+  if (bytes >= (std::uint64_t{1} << 20) && bytes % (std::uint64_t{1} << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+// An open file descriptor that is closed on every way out.
+class input_fd {
+ public:
+  input_fd(const std::string& option, const std::string& path) : option_{option}, path_{path} {
+    if (path.empty()) throw input_error(option + " needs a file name, not ''");
+    do {
+      fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    } while (fd_ < 0 && errno == EINTR);
+    if (fd_ < 0) fail("cannot be opened", errno);
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
+      ::close(fd_);
+      fd_ = -1;
+      throw input_error(name() + " is a directory, not a file");
+    }
+  }
+  input_fd(const input_fd&) = delete;
+  input_fd& operator=(const input_fd&) = delete;
+  ~input_fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] std::string name() const { return option_ + " '" + shown(path_, 160) + "'"; }
+
+  [[noreturn]] void fail(const char* what, int err) const {
+    throw input_error(name() + " " + what + ": " + std::strerror(err));
+  }
+
+  void check(const bounded_buf& b, std::uint64_t limit) const {
+    if (b.read_errno() != 0) fail("cannot be read", b.read_errno());
+    if (b.over_limit()) {
+      throw input_error(name() + " is larger than " + size_text(limit) +
+                        " (reading stopped there)");
+    }
+  }
+
+ private:
+  std::string option_;
+  std::string path_;
+  int fd_{-1};
+};
+
+// nlohmann's parse error text without its tag and without the "last read" token,
+// which can be as long as the file.
+std::string parse_error_text(const json::parse_error& e) {
+  std::string s = e.what();
+  if (const auto close = s.find("] "); s.rfind("[json.exception", 0) == 0 && close != s.npos)
+    s = s.substr(close + 2);
+  if (const auto last = s.find("; last read"); last != s.npos) s = s.substr(0, last);
+  return shown(s, 160);
+}
+
+json::parser_callback_t depth_guard(const std::string& what) {
+  return [what](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= static_cast<int>(max_json_depth)) {
+      throw input_error(what + " nests deeper than " + std::to_string(max_json_depth) + " levels");
+    }
+    return true;
+  };
+}
+
+}  // namespace
+
+std::string shown(std::string_view text, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == max) return out + "... (" + std::to_string(text.size()) + " bytes)";
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (u < 0x20 || u >= 0x7f) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::string json_brief(const json& v) {
+  switch (v.type()) {
+    case json::value_t::array:
+      return "an array of " + std::to_string(v.size());
+    case json::value_t::object:
+      return "an object of " + std::to_string(v.size()) + " fields";
+    case json::value_t::string:
+      return "\"" + shown(v.get_ref<const std::string&>()) + "\"";
+    case json::value_t::binary:
+      return "binary data";
+    case json::value_t::discarded:
+      return "nothing";
+    default:
+      return v.dump();  // null, booleans and numbers are short
+  }
+}
+
+std::string read_input_file(const std::string& option, const std::string& path,
+                            std::uint64_t limit) {
+  input_fd f{option, path};
+  bounded_buf buf{f.fd(), limit};
+  std::string out;
+  for (auto c = buf.sgetc(); c != std::streambuf::traits_type::eof(); c = buf.snextc())
+    out.push_back(std::streambuf::traits_type::to_char_type(c));
+  f.check(buf, limit);
+  return out;
+}
+
+json read_json_file(const std::string& option, const std::string& path, std::uint64_t limit) {
+  input_fd f{option, path};
+  bounded_buf buf{f.fd(), limit};
+  std::istream in{&buf};
+  json j;
+  try {
+    j = json::parse(in, depth_guard(f.name()));
+  } catch (const json::parse_error& e) {
+    f.check(buf, limit);  // a file cut at the limit fails to parse: say why
+    throw input_error(f.name() + " is not JSON: " + parse_error_text(e));
+  }
+  f.check(buf, limit);
+  return j;
+}
+
+json parse_json_text(std::string_view text, const std::string& what) {
+  try {
+    return json::parse(text.begin(), text.end(), depth_guard(what));
+  } catch (const json::parse_error& e) {
+    throw input_error(what + " is not JSON: " + parse_error_text(e));
+  }
+}
+
+}  // namespace tessera
