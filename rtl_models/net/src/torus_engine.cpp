@@ -70,21 +70,38 @@ void torus_engine::set_forwarding(const std::vector<forwarding_entry>& entries) 
   }
   std::sort(dsts.begin(), dsts.end());
   dsts.erase(std::unique(dsts.begin(), dsts.end()), dsts.end());
+  // Checking is O(p) per destination; bound it so a huge table is refused, not slow.
+  if (static_cast<std::uint64_t>(dsts.size()) * p > (std::uint64_t{1} << 30)) {
+    throw input_error("forwarding entries for " + std::to_string(dsts.size()) +
+                      " destinations on " + std::to_string(p) +
+                      " tiles are too many to check (at most 2^30 destination-tile pairs)");
+  }
   std::swap(forward_, table);
-  // Every walk towards a destination with entries must arrive: follow it from every
-  // tile, at most p hops. (Destinations without entries keep dimension order, which
-  // arrives, and a walk towards them never consults an entry.)
+  // Every walk towards a destination with entries must arrive. (Destinations without
+  // entries keep dimension order, which arrives, and a walk towards them never
+  // consults an entry.) Walks are followed once per tile: a tile known to arrive ends
+  // a walk, and a tile already on the current walk closes a loop.
+  enum : std::uint8_t { unknown, on_walk, arrives };
+  std::vector<std::uint8_t> state(p);
+  std::vector<std::uint32_t> walk;
   for (const std::uint32_t d : dsts) {
+    std::fill(state.begin(), state.end(), unknown);
+    state[d] = arrives;
     for (std::uint32_t s = 0; s < p; ++s) {
+      walk.clear();
       std::uint32_t at = s;
-      for (std::uint32_t hops = 0; at != d; ++hops) {
-        if (hops >= p) {
-          std::swap(forward_, table);
-          throw input_error("forwarding to tile " + std::to_string(d) + " loops: from tile " +
-                            std::to_string(s) + " it never arrives");
-        }
+      while (state[at] == unknown) {
+        state[at] = on_walk;
+        walk.push_back(at);
         at = neighbour(f_, tile_id{at}, next_port(at, d))->value();
       }
+      if (state[at] == on_walk) {
+        std::swap(forward_, table);
+        throw input_error("forwarding to tile " + std::to_string(d) + " loops: from tile " +
+                          std::to_string(s) + " it never arrives");
+      }
+      for (const std::uint32_t t : walk)
+        state[t] = arrives;
     }
   }
 }

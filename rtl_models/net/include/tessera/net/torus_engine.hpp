@@ -61,6 +61,10 @@ class torus_engine final : public engine {
   [[nodiscard]] contention_stat contention() const override { return cont_; }
   [[nodiscard]] std::vector<std::string> stuck() const override;
 
+  // The directed links (tile * ports + port) a message from src to dst crosses:
+  // dimension order, or the forwarding entries where there are some.
+  void route(std::uint32_t src, std::uint32_t dst, std::vector<std::uint32_t>& path) const;
+
  private:
   static constexpr std::uint32_t local = 0xffffffffU;
 
@@ -90,7 +94,6 @@ class torus_engine final : public engine {
   void enqueue(std::uint32_t link, const packet& pk);
   // The port a message at `at` takes towards `dst`.
   std::uint32_t next_port(std::uint32_t at, std::uint32_t dst) const;
-  void route(std::uint32_t src, std::uint32_t dst, std::vector<std::uint32_t>& path) const;
 
   fabric f_;
   torus_params p_;
