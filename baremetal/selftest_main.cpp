@@ -17,6 +17,8 @@ constexpr test_case tests[] = {
     {"FORCED message before its receive is lost",
      &tessera::selftest::forced_message_before_receive_is_lost},
     {"a damaged block is detected", &tessera::selftest::damaged_block_is_detected},
+    {"reliable protocol survives loss and damage",
+     &tessera::selftest::reliable_protocol_survives_loss_and_damage},
 };
 
 }  // namespace

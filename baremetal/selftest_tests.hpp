@@ -13,6 +13,7 @@ bool a2a_checker_rejects_damaged_streams();
 bool collectives_verify_on_8_tiles();
 bool forced_message_before_receive_is_lost();
 bool damaged_block_is_detected();
+bool reliable_protocol_survives_loss_and_damage();
 
 // selftest_routing.cpp
 bool routes_match_closed_forms();

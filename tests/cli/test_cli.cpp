@@ -127,7 +127,8 @@ TEST_CASE("unknown names and options exit 2 with one line naming them", "[cli][e
       {{"frobnicate"}, "'frobnicate'"},
       {{"analyze", "--schedule", "/nonexistent/x.json", "--fabric", "ring:4"},
        "'/nonexistent/x.json'"},
-      {{"analyze", "--schedule", "s.json", "--fabric", "ring:4", "--bytes", "8"}, "--bytes 8"},
+      {{"analyze", "--schedule", "s.json", "--fabric", "ring:4", "--bytes", "8"},
+       "--bytes does not apply to --schedule"},
   };
   for (const auto& c : cases) {
     INFO(c.names);

@@ -124,7 +124,7 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--root", "16"}) ==
         "tessera: --root 16 is not a tile of mesh:4x4 (tiles 0..15)\n");
   CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--bytes", "0"}) ==
-        "tessera: --bytes '0' is not a positive integer\n");
+        "tessera: --bytes 0 is too small, at least 1\n");
   CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--bytes", "-5"}) ==
         "tessera: --bytes '-5' is not a positive integer\n");
   CHECK(err({"--fabric", "mesh:4x4", "--collective", "bcast", "--bytes", "1.5"}) ==
@@ -148,7 +148,7 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   CHECK(err({"--fabric", "ring:8", "--collective", "shift", "--shift", "8"}) ==
         "tessera: --shift 8 is not between 1 and 7 (p = 8)\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--protocol", "lazy"}) ==
-        "tessera: --protocol 'lazy' is not raw, forced or unforced\n");
+        "tessera: --protocol 'lazy' is not raw, forced, unforced or reliable\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--model", "warp"}) ==
         "tessera: --model 'warp' is not a model (alphabeta, tlm)\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--switching", "circuit"}) ==
@@ -157,7 +157,7 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
         "tessera: --pattern needs --model tlm\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--param", "alpha=3"}) ==
         "tessera: --param 'alpha' is not a parameter of the alphabeta model (ts, tw, "
-        "unforced_threshold)\n");
+        "unforced_threshold, max_cycles, max_retries)\n");
   // Runs too long or too large are refused, not attempted.
   CHECK(err({"--fabric", "mesh:256x256", "--collective", "allgather", "--algorithm", "ring"}) ==
         "tessera: the run is too large for the alphabeta model: 65536 tiles x 65535 steps "

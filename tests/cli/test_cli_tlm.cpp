@@ -151,17 +151,18 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
   const std::string unknown =
       write_pattern("unknown.json", R"({"transfers": [{"src": 0, "dst": 200, "bytes": 10}]})");
   CHECK(err("run --model tlm --fabric hypercube:7 --pattern " + unknown) ==
-        "tessera: pattern transfer 0: tile 200 is not on the fabric (tiles 0..127)\n");
+        "tessera: --pattern '" + unknown +
+            "' transfer 0: dst 200 is not a tile of the fabric (tiles 0..127)\n");
   const std::string negative =
       write_pattern("negative.json", R"({"transfers": [{"src": 0, "dst": 1, "bytes": -5}]})");
   CHECK(err("run --model tlm --fabric hypercube:7 --pattern " + negative) ==
-        "tessera: --pattern transfer 0: bytes -5 is negative\n");
+        "tessera: --pattern '" + negative + "' transfer 0: bytes -5 is negative\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param width=0") ==
         "tessera: circuit width 0 is not 1..4096 bytes\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param xi=5 "
             "--param xi_held=9") == "tessera: circuit xi_held 9 exceeds xi 5\n");
   CHECK(err("run --model tlm --fabric torus:4x4 --collective bcast --param tau=2000000") ==
-        "tessera: --param tau 2000000 is larger than 1048576\n");
+        "tessera: --param tau 2000000 is too large, at most 1048576\n");
   CHECK(err("run --model tlm --fabric mesh:4x4 --machine ipsc860 --collective bcast") ==
         "tessera: --machine ipsc860 is a hypercube, but --fabric mesh:4x4 is a mesh\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --machine cray --collective bcast") ==
@@ -174,7 +175,7 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param beta=3") ==
         "tessera: --param 'beta' is not a parameter of circuit switching (xi, xi_held, tau, "
         "width, control_xi, arbitration, blocking, retry, presetup, unforced_threshold, "
-        "max_cycles)\n");
+        "max_cycles, max_retries)\n");
 }
 
 TEST_CASE("tlm run: wormhole distance costs little and zero load is the closed form",

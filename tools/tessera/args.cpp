@@ -1,6 +1,9 @@
 #include "args.hpp"
 
+#include <algorithm>
+
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
 
 namespace tessera::cli {
 
@@ -11,7 +14,7 @@ args::args(const std::string& command, const std::vector<std::string>& argv,
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     if (a.rfind("--", 0) != 0) {
-      throw input_error("unexpected argument '" + a + "' for 'tessera " + command + "'");
+      throw input_error("unexpected argument '" + shown(a) + "' for 'tessera " + command + "'");
     }
     std::string name = a.substr(2);
     std::optional<std::string> value;
@@ -20,12 +23,14 @@ args::args(const std::string& command, const std::vector<std::string>& argv,
       name = name.substr(0, eq);
     }
     if (flags.contains(name)) {
-      if (value) throw input_error("option --" + name + " takes no value (got '" + *value + "')");
-      flags_.insert(name);
+      if (value) {
+        throw input_error("option --" + name + " takes no value (got '" + shown(*value) + "')");
+      }
+      if (flags_.insert(name).second) order_.push_back(name);
       continue;
     }
     if (!values.contains(name)) {
-      throw input_error("unknown option '--" + name + "' for 'tessera " + command +
+      throw input_error("unknown option '--" + shown(name) + "' for 'tessera " + command +
                         "' (see tessera " + command + " --help)");
     }
     if (!value) {
@@ -34,9 +39,10 @@ args::args(const std::string& command, const std::vector<std::string>& argv,
     }
     auto& slot = values_[name];
     if (!slot.empty() && !repeated.contains(name)) {
-      throw input_error("option --" + name + " given twice ('" + slot.front() + "' and '" + *value +
-                        "')");
+      throw input_error("option --" + name + " given twice ('" + shown(slot.front()) + "' and '" +
+                        shown(*value) + "')");
     }
+    if (slot.empty()) order_.push_back(name);
     slot.push_back(*value);
   }
 }
@@ -59,14 +65,22 @@ std::vector<std::string> args::all(const std::string& name) const {
 }
 
 unsigned long long parse_count(const std::string& option, const std::string& text,
-                               unsigned long long max) {
-  if (text.empty() || text.size() > 19 ||
-      text.find_first_not_of("0123456789") != std::string::npos) {
-    throw input_error("--" + option + " '" + text + "' is not a non-negative integer");
+                               unsigned long long max, unsigned long long min) {
+  const std::string kind = min > 0 ? "a positive integer" : "a non-negative integer";
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    throw input_error("--" + option + " '" + shown(text) + "' is not " + kind);
   }
-  const unsigned long long v = std::stoull(text);
-  if (v > max) {
-    throw input_error("--" + option + " " + text + " is larger than " + std::to_string(max));
+  // Digits only: past max whatever its length, without overflowing on the way.
+  const std::size_t lead = std::min(text.find_first_not_of('0'), text.size());
+  const std::string digits = text.substr(lead);
+  const std::string top = std::to_string(max);
+  if (digits.size() > top.size() || (digits.size() == top.size() && digits > top)) {
+    throw input_error("--" + option + " " + shown(text) + " is too large, at most " + top);
+  }
+  const unsigned long long v = digits.empty() ? 0 : std::stoull(digits);
+  if (v < min) {
+    throw input_error("--" + option + " " + text + " is too small, at least " +
+                      std::to_string(min));
   }
   return v;
 }

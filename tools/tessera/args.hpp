@@ -22,15 +22,23 @@ class args {
   [[nodiscard]] std::optional<std::string> get(const std::string& name) const;
   [[nodiscard]] std::string require(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> all(const std::string& name) const;
+  [[nodiscard]] bool has(const std::string& name) const {
+    return flags_.contains(name) || values_.contains(name);
+  }
+  // Every option given, once each, in command-line order.
+  [[nodiscard]] const std::vector<std::string>& given() const { return order_; }
 
  private:
   std::string command_;
   std::map<std::string, std::vector<std::string>> values_;
   std::set<std::string> flags_;
+  std::vector<std::string> order_;
 };
 
-// Parses an unsigned integer option value; input_error names the option and value.
+// Parses an unsigned integer option value in [min, max]; input_error names the option
+// and value ("--bytes 0 is too small, at least 1", "... is too large, at most 1073741824").
+// `option` is the name without dashes ("bytes", "param ts").
 unsigned long long parse_count(const std::string& option, const std::string& text,
-                               unsigned long long max);
+                               unsigned long long max, unsigned long long min = 0);
 
 }  // namespace tessera::cli

@@ -1,17 +1,19 @@
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <ostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "readers.hpp"
+#include "run_options.hpp"
 #include "run_request.hpp"
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/analytic/grama.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
 #include "tessera/schedule/json_io.hpp"
 #include "workload.hpp"
 
@@ -161,8 +163,8 @@ void parse_collective(const args& a, run_request& r) {
   r.has_collective = true;
   const std::string coll = a.require("collective");
   if (!fw::parse_collective(coll, r.c.coll)) {
-    throw input_error("--collective '" + coll + "' is not known (available: " + collective_list() +
-                      ")");
+    throw input_error("--collective '" + shown(coll) +
+                      "' is not known (available: " + collective_list() + ")");
   }
   const fw::collective_info& ci = fw::info(r.c.coll);
 
@@ -170,11 +172,12 @@ void parse_collective(const args& a, run_request& r) {
     r.algorithm = *alg;
     if (r.c.coll == fw::collective::alltoall) {
       if (!fw::parse_a2a_algorithm(*alg, r.c.a2a)) {
-        throw input_error("--algorithm '" + *alg + "' is not an alltoall algorithm (available: " +
-                          list_algorithms(r.c.coll) + ")");
+        throw input_error(
+            "--algorithm '" + shown(*alg) +
+            "' is not an alltoall algorithm (available: " + list_algorithms(r.c.coll) + ")");
       }
     } else if (!fw::parse_tb_algorithm(r.c.coll, *alg, r.c.alg)) {
-      throw input_error("--algorithm '" + *alg + "' is not a " + coll +
+      throw input_error("--algorithm '" + shown(*alg) + "' is not a " + coll +
                         " algorithm (available: " + list_algorithms(r.c.coll) + ")");
     }
   } else if (r.c.coll == fw::collective::alltoall) {
@@ -239,18 +242,12 @@ void parse_collective(const args& a, run_request& r) {
   }
 
   const std::string bytes = a.get("bytes").value_or("1024");
-  if (bytes.empty() || bytes.find_first_not_of("0123456789") != std::string::npos ||
-      bytes.size() > 10 || std::stoull(bytes) == 0) {
-    throw input_error("--bytes '" + bytes + "' is not a positive integer");
-  }
-  if (std::stoull(bytes) > (1ULL << 30))
-    throw input_error("--bytes " + bytes + " is larger than 1 GiB");
-  r.c.bytes = static_cast<std::uint32_t>(std::stoull(bytes));
+  r.c.bytes = static_cast<std::uint32_t>(parse_count("bytes", bytes, 1ULL << 30, 1));
 
   if (const auto t = a.get("type")) {
     if (!ci.reduction) throw input_error("--type does not apply to " + coll);
     if (!parse_elem_type(*t, r.c.type))
-      throw input_error("--type '" + *t +
+      throw input_error("--type '" + shown(*t) +
                         "' is not an element type (i32, u32, i64, u64, f32, f64)");
   } else {
     r.c.type = elem_type::i32;
@@ -258,7 +255,8 @@ void parse_collective(const args& a, run_request& r) {
   if (const auto o = a.get("op")) {
     if (!ci.reduction) throw input_error("--op does not apply to " + coll);
     if (!parse_reduce_op(*o, r.c.rop))
-      throw input_error("--op '" + *o + "' is not a reduction (sum, min, max, band, bor, bxor)");
+      throw input_error("--op '" + shown(*o) +
+                        "' is not a reduction (sum, min, max, band, bor, bxor)");
     if (!reduce_supported(r.c.type, r.c.rop))
       throw input_error("--op " + *o + " is not defined on " + std::string(info(r.c.type).name) +
                         " elements");
@@ -284,13 +282,14 @@ void parse_collective(const args& a, run_request& r) {
 
 run_request parse_request(const args& a) {
   run_request r;
-  r.fabric_spec = a.require("fabric");
-  r.c.f = parse_fabric_arg(r.fabric_spec);
   if (const auto model = a.get("model")) {
     if (*model != "alphabeta" && *model != "tlm")
-      throw input_error("--model '" + *model + "' is not a model (alphabeta, tlm)");
+      throw input_error("--model '" + shown(*model) + "' is not a model (alphabeta, tlm)");
     r.model = *model;
   }
+  r.workload = check_run_options(a, r.model);
+  r.fabric_spec = a.require("fabric");
+  r.c.f = parse_fabric_arg(r.fabric_spec);
   r.pattern = a.get("pattern");
   r.traffic = a.get("traffic");
   r.rate = a.get("rate");
@@ -302,44 +301,21 @@ run_request parse_request(const args& a) {
   r.payload_bytes = a.get("payload-bytes");
   r.routes = a.get("routes");
   r.schedule_file = a.get("schedule");
-  if (r.routes && r.model != "tlm") throw input_error("--routes needs --model tlm");
-  if (r.payload_bytes && (r.model != "tlm" || r.traffic || r.pattern))
-    throw input_error("--payload-bytes goes with --model tlm and a --collective");
-  if (!r.traffic) {
-    for (const char* o : {"rate", "packet-flits", "cycles", "warmup", "seed", "hotspot"}) {
-      if (a.get(o)) throw input_error("--" + std::string(o) + " goes with --traffic");
-    }
-  }
-  if (r.traffic && r.pattern)
-    throw input_error("--traffic and --pattern are two workloads; give one");
-  if (r.traffic) {
-    for (const char* o : {"collective", "algorithm", "root", "type", "op", "shift", "bytes"}) {
-      if (a.get(o)) throw input_error("--" + std::string(o) + " does not apply to --traffic");
-    }
-    if (a.flag("prepost") || a.flag("send-ahead") || a.get("protocol"))
-      throw input_error("--protocol, --prepost and --send-ahead do not apply to --traffic");
-    if (r.model != "tlm") throw input_error("--traffic needs --model tlm");
-  } else if (r.schedule_file) {
-    // the file carries the op streams
-  } else if (r.pattern) {
-    for (const char* o : {"collective", "algorithm", "root", "type", "op", "shift"}) {
-      if (a.get(o)) throw input_error("--" + std::string(o) + " does not apply to --pattern");
-    }
-    if (a.flag("prepost") || a.flag("send-ahead"))
-      throw input_error("--prepost and --send-ahead do not apply to --pattern");
-    if (r.model != "tlm") throw input_error("--pattern needs --model tlm");
-  } else {
-    parse_collective(a, r);
-  }
+  if (r.workload == workload_kind::collective) parse_collective(a, r);
   for (const std::string& kv : a.all("param")) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw input_error("--param '" + kv + "' is not key=value");
+      throw input_error("--param '" + shown(kv) + "' is not key=value");
     r.params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   if (const auto pr = a.get("protocol")) {
     if (!parse_protocol(*pr, r.proto))
-      throw input_error("--protocol '" + *pr + "' is not raw, forced or unforced");
+      throw input_error("--protocol '" + shown(*pr) + "' is not raw, forced, unforced or reliable");
+    if (r.proto == protocol::reliable && r.workload == workload_kind::pattern) {
+      throw input_error(
+          "--protocol reliable does not apply to --pattern (its tiles post bare messages; the "
+          "reliable protocol is the tile runtime's: use --schedule)");
+    }
   }
   r.prepost = a.flag("prepost");
   r.send_ahead = a.flag("send-ahead");
@@ -347,11 +323,15 @@ run_request parse_request(const args& a) {
   r.machine = a.get("machine");
   r.json = a.flag("json");
   r.all_transfers = a.flag("transfers");
-  if (r.model != "tlm") {
-    for (const char* o : {"switching", "machine"}) {
-      if (a.get(o)) throw input_error("--" + std::string(o) + " needs --model tlm");
+  r.faults = load_faults(a.all("fault"), a.get("fault-file"), r.c.f);
+  if (r.workload == workload_kind::pattern) {
+    for (const nic::fault_spec& f : r.faults) {
+      if (f.kind == nic::fault_kind::stall) {
+        throw input_error("--fault " + f.text +
+                          " does not apply to --pattern: a stall holds a tile running the tile "
+                          "runtime (--collective, --schedule)");
+      }
     }
-    if (r.all_transfers) throw input_error("--transfers needs --model tlm");
   }
   return r;
 }
@@ -361,16 +341,22 @@ ab::run_options alphabeta_options(const run_request& r) {
   opt.proto = r.proto;
   opt.prepost = r.prepost;
   opt.send_ahead = r.send_ahead;
+  opt.faults = r.faults;
   for (const auto& [key, val] : r.params) {
-    if (key == "ts") {
+    if (key == "max_cycles") {
+      opt.max_cycles = parse_count("param max_cycles", val, 1ULL << 60, 1);
+    } else if (key == "max_retries") {
+      opt.max_retries = static_cast<std::uint32_t>(parse_count("param max_retries", val, 1000));
+    } else if (key == "ts") {
       opt.prm.ts = parse_count("param ts", val, 1ULL << 40);
     } else if (key == "tw") {
       opt.prm.tw = parse_count("param tw", val, 1ULL << 20);
     } else if (key == "unforced_threshold") {
       opt.unforced_threshold = parse_count("param unforced_threshold", val, 1ULL << 40);
     } else {
-      throw input_error("--param '" + key +
-                        "' is not a parameter of the alphabeta model (ts, tw, unforced_threshold)");
+      throw input_error("--param '" + shown(key) +
+                        "' is not a parameter of the alphabeta model (ts, tw, unforced_threshold, "
+                        "max_cycles, max_retries)");
     }
   }
   return opt;
@@ -379,15 +365,12 @@ ab::run_options alphabeta_options(const run_request& r) {
 }  // namespace
 
 nic::prepared_schedule load_schedule_file(const run_request& r) {
-  std::ifstream in(*r.schedule_file, std::ios::binary);
-  if (!in) throw input_error("--schedule '" + *r.schedule_file + "' cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const schedule s = schedule_from_json(text.str());
+  const schedule s =
+      schedule_from_value(read_json_file("--schedule", *r.schedule_file, max_schedule_bytes));
   if (s.tiles != r.c.f.tiles()) {
-    throw input_error("--schedule '" + *r.schedule_file + "' is for " + std::to_string(s.tiles) +
-                      " tiles, but --fabric " + r.fabric_spec + " has " +
-                      std::to_string(r.c.f.tiles()));
+    throw input_error("--schedule '" + shown(*r.schedule_file, 160) + "' is for " +
+                      std::to_string(s.tiles) + " tiles, but --fabric " + shown(r.fabric_spec) +
+                      " has " + std::to_string(r.c.f.tiles()));
   }
   return nic::prepare(s);
 }
@@ -500,6 +483,61 @@ void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us
   j["control_messages"] = o.control_messages;
   j["dropped"] = o.dropped;
   j["memory_bytes"] = o.memory_bytes;
+  if (o.timed_out) j["timed_out"] = true;
+  if (!o.faults.empty()) put_faults(j, o.faults, o.lost, o.lost_total);
+  if (o.reliable.acks_sent > 0 || o.reliable.retransmissions > 0) {
+    j["reliable"] = {{"retransmissions", o.reliable.retransmissions},
+                     {"timeout_cycles", o.reliable.timeout_cycles},
+                     {"rejected_damaged", o.reliable.rejected_damaged},
+                     {"rejected_duplicate", o.reliable.rejected_duplicate},
+                     {"rejected_gap", o.reliable.rejected_gap},
+                     {"acks", o.reliable.acks_sent}};
+  }
+}
+
+void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>& faults,
+                const std::vector<nic::lost_report>& lost, std::uint64_t lost_total) {
+  auto fs = nlohmann::ordered_json::array();
+  for (const nic::fault_report& f : faults) {
+    nlohmann::ordered_json e{{"fault", f.fault}, {"kind", f.kind}, {"acted", f.acted}};
+    if (f.acted) e["first_cycle"] = f.first_cycle;
+    if (f.kind == "stall") {
+      e["held_cycles"] = f.held_cycles;
+    } else {
+      e["messages"] = f.messages;
+    }
+    fs.push_back(std::move(e));
+  }
+  j["faults"] = std::move(fs);
+  auto ls = nlohmann::ordered_json::array();
+  for (const nic::lost_report& l : lost) {
+    ls.push_back({{"tile", l.tile},
+                  {"source", l.source},
+                  {"block", l.block},
+                  {"step", l.step},
+                  {"kind", l.kind},
+                  {"cycle", l.cycle},
+                  {"cause", l.cause},
+                  {"fault", l.fault}});
+  }
+  j["lost"] = std::move(ls);
+  if (lost_total > lost.size()) j["lost_omitted"] = lost_total - lost.size();
+}
+
+void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults,
+                  std::uint64_t lost_total) {
+  for (const nic::fault_report& f : faults) {
+    os << "  fault       " << f.fault << ": ";
+    if (!f.acted) {
+      os << "did not act\n";
+    } else if (f.kind == "stall") {
+      os << "held the tile " << f.held_cycles << " cycles from cycle " << f.first_cycle << '\n';
+    } else {
+      os << f.messages << " message" << (f.messages == 1 ? "" : "s") << " from cycle "
+         << f.first_cycle << '\n';
+    }
+  }
+  if (!faults.empty()) os << "  lost        " << lost_total << " messages\n";
 }
 
 void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o) {
@@ -529,23 +567,25 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o) {
   os << "  verified    " << (o.verified ? "yes" : "NO") << '\n';
   os << "  messages    " << o.data_messages << " data, " << o.control_messages << " control, "
      << o.dropped << " dropped\n";
+  print_faults(os, o.faults, o.lost_total);
+  if (o.reliable.acks_sent > 0 || o.reliable.retransmissions > 0) {
+    os << "  reliable    " << o.reliable.retransmissions << " retransmissions ("
+       << o.reliable.timeout_cycles << " cycles of expired timers), " << o.reliable.rejected_damaged
+       << " damaged, " << o.reliable.rejected_duplicate << " duplicates, "
+       << o.reliable.rejected_gap << " out of order, " << o.reliable.acks_sent << " acks\n";
+  }
   os << "  steps       " << o.steps.size() << '\n';
-  const std::size_t shown = o.steps.size() <= 16 ? o.steps.size() : 16;
-  for (std::size_t i = 0; i < shown; ++i) {
+  const std::size_t listed = o.steps.size() <= 16 ? o.steps.size() : 16;
+  for (std::size_t i = 0; i < listed; ++i) {
     const auto& s = o.steps[i];
     os << "    step " << s.step << ": cycles " << s.start << ".." << s.end << " ("
        << s.end - s.start << "), " << s.messages << " messages, " << s.bytes << " bytes\n";
   }
-  if (shown < o.steps.size()) os << "    ... " << o.steps.size() - shown << " more steps\n";
+  if (listed < o.steps.size()) os << "    ... " << o.steps.size() - listed << " more steps\n";
 }
 
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a("run", argv, {"fabric",  "collective",    "algorithm", "root",     "bytes",
-                             "model",   "param",         "protocol",  "type",     "op",
-                             "shift",   "switching",     "machine",   "pattern",  "traffic",
-                             "rate",    "packet-flits",  "cycles",    "warmup",   "seed",
-                             "hotspot", "payload-bytes", "routes",    "schedule", "packets"},
-               {"json", "prepost", "send-ahead", "transfers", "help"}, {"param"});
+  const args a("run", argv, run_value_options(), run_flag_options(), run_repeated_options());
   if (a.flag("help")) {
     out << run_help;
     return 0;
@@ -555,7 +595,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   if (r.schedule_file) {
     const nic::prepared_schedule ps = load_schedule_file(r);
     const ab::run_options opt = alphabeta_options(r);
-    const ab::run_outcome o = ab::run_schedule(ps, opt);
+    const ab::run_outcome o = ab::run_schedule(r.c.f, ps, opt);
     if (r.json) {
       nlohmann::ordered_json j;
       j["command"] = "run";

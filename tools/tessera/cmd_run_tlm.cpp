@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -12,9 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "readers.hpp"
 #include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
 #include "tessera/tlm/delta.hpp"
 #include "tessera/tlm/machines.hpp"
 #include "tessera/tlm/pattern.hpp"
@@ -36,7 +37,7 @@ std::string machine_names() {
 bool parse_bool(const std::string& key, const std::string& v) {
   if (v == "1" || v == "true" || v == "on") return true;
   if (v == "0" || v == "false" || v == "off") return false;
-  throw input_error("--param " + key + "=" + v + " is not 0 or 1");
+  throw input_error("--param " + key + "=" + shown(v) + " is not 0 or 1");
 }
 
 const char* keys_of(tlmm::switching s) {
@@ -61,8 +62,11 @@ void apply_param(tlmm::platform_options& o, const std::string& key, const std::s
     return;
   }
   if (key == "max_cycles") {
-    o.max_cycles = parse_count(name, v, 1ULL << 60);
-    if (o.max_cycles == 0) throw input_error("--param max_cycles=0 must be positive");
+    o.max_cycles = parse_count(name, v, 1ULL << 60, 1);
+    return;
+  }
+  if (key == "max_retries") {
+    o.max_retries = static_cast<std::uint32_t>(parse_count(name, v, 1000));
     return;
   }
   switch (o.sw) {
@@ -87,13 +91,14 @@ void apply_param(tlmm::platform_options& o, const std::string& key, const std::s
         if (v == "fifo") return void(o.circuit.arbitration = net::circuit_arbitration::fifo);
         if (v == "round-robin")
           return void(o.circuit.arbitration = net::circuit_arbitration::round_robin);
-        throw input_error("--param arbitration=" + v + " is not lowest-id, fifo or round-robin");
+        throw input_error("--param arbitration=" + shown(v) +
+                          " is not lowest-id, fifo or round-robin");
       }
       if (key == "blocking") {
         if (v == "hold-wait") return void(o.circuit.blocking = net::circuit_blocking::hold_wait);
         if (v == "release-retry")
           return void(o.circuit.blocking = net::circuit_blocking::release_retry);
-        throw input_error("--param blocking=" + v + " is not hold-wait or release-retry");
+        throw input_error("--param blocking=" + shown(v) + " is not hold-wait or release-retry");
       }
       break;
     case tlmm::switching::store_forward:
@@ -117,8 +122,9 @@ void apply_param(tlmm::platform_options& o, const std::string& key, const std::s
       break;
     }
   }
-  throw input_error("--param '" + key + "' is not a parameter of " + tlmm::switching_name(o.sw) +
-                    " switching (" + keys_of(o.sw) + ", unforced_threshold, max_cycles)");
+  throw input_error("--param '" + shown(key) + "' is not a parameter of " +
+                    tlmm::switching_name(o.sw) + " switching (" + keys_of(o.sw) +
+                    ", unforced_threshold, max_cycles, max_retries)");
 }
 
 nlohmann::ordered_json params_json(const tlmm::platform_options& o) {
@@ -180,89 +186,6 @@ nlohmann::ordered_json contention_json(const net::contention_stat& c) {
           {"retries", c.retries}};
 }
 
-std::vector<tlmm::pattern_transfer> load_pattern(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw input_error("--pattern '" + file + "' cannot be read");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw input_error("--pattern '" + file + "' is not JSON: " + std::string(e.what()));
-  }
-  if (!j.is_object() || !j.contains("transfers") || !j["transfers"].is_array())
-    throw input_error("--pattern '" + file + "' has no \"transfers\" array");
-  std::vector<tlmm::pattern_transfer> out;
-  std::size_t i = 0;
-  for (const auto& t : j["transfers"]) {
-    const std::string where = "--pattern transfer " + std::to_string(i);
-    if (!t.is_object()) throw input_error(where + " is not an object");
-    auto field = [&](const char* k, bool required, std::uint64_t max) -> std::uint64_t {
-      if (!t.contains(k)) {
-        if (required) throw input_error(where + " has no \"" + k + "\"");
-        return 0;
-      }
-      const auto& v = t[k];
-      if (v.is_number_integer() && v.get<std::int64_t>() < 0)
-        throw input_error(where + ": " + k + " " + v.dump() + " is negative");
-      if (!v.is_number_unsigned())
-        throw input_error(where + ": " + k + " " + v.dump() + " is not a whole number");
-      const std::uint64_t x = v.get<std::uint64_t>();
-      if (x > max)
-        throw input_error(where + ": " + k + " " + v.dump() + " exceeds " + std::to_string(max));
-      return x;
-    };
-    tlmm::pattern_transfer p;
-    p.src = static_cast<std::uint32_t>(field("src", true, 0xffffffffULL));
-    p.dst = static_cast<std::uint32_t>(field("dst", true, 0xffffffffULL));
-    p.bytes = field("bytes", true, 1ULL << 30);
-    p.start = field("start", false, 1ULL << 50);
-    out.push_back(p);
-    ++i;
-  }
-  if (out.empty()) throw input_error("--pattern '" + file + "' has no transfers");
-  return out;
-}
-
-std::vector<net::forwarding_entry> load_routes(const std::string& file, const fabric& f) {
-  std::ifstream in(file);
-  if (!in) throw input_error("--routes '" + file + "' cannot be read");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw input_error("--routes '" + file + "' is not JSON: " + std::string(e.what()));
-  }
-  if (!j.is_object() || !j.contains("routes") || !j["routes"].is_array())
-    throw input_error("--routes '" + file + "' has no \"routes\" array");
-  const bool ring = f.kind == fabric_kind::ring;
-  std::vector<net::forwarding_entry> out;
-  std::size_t i = 0;
-  for (const auto& e : j["routes"]) {
-    const std::string where = "--routes entry " + std::to_string(i++);
-    if (!e.is_object() || !e.contains("tile") || !e.contains("dst") || !e.contains("port"))
-      throw input_error(where + " needs tile, dst and port");
-    if (!e["tile"].is_number_unsigned() || !e["dst"].is_number_unsigned())
-      throw input_error(where + ": tile and dst must be whole numbers");
-    net::forwarding_entry fe;
-    fe.tile = e["tile"].get<std::uint32_t>();
-    fe.dst = e["dst"].get<std::uint32_t>();
-    const auto& port = e["port"];
-    const std::string name = port.is_string() ? port.get<std::string>() : port.dump();
-    if (port.is_number_unsigned()) {
-      fe.port = port.get<std::uint32_t>();
-    } else if (!ring && (name == "E" || name == "W" || name == "S" || name == "N")) {
-      fe.port = name == "E" ? 0U : name == "W" ? 1U : name == "S" ? 2U : 3U;
-    } else if (ring && (name == "+1" || name == "-1")) {
-      fe.port = name == "+1" ? 0U : 1U;
-    } else {
-      throw input_error(where + ": port " + name + " is not " +
-                        (ring ? "+1 or -1" : "E, W, S or N"));
-    }
-    out.push_back(fe);
-  }
-  return out;
-}
-
 struct setup {
   tlmm::platform_options o;
   const tlmm::machine* m{nullptr};
@@ -274,7 +197,8 @@ setup make_setup(const run_request& r) {
   if (r.machine) {
     s.m = tlmm::find_machine(*r.machine);
     if (s.m == nullptr)
-      throw input_error("--machine '" + *r.machine + "' is not known (" + machine_names() + ")");
+      throw input_error("--machine '" + shown(*r.machine) + "' is not known (" + machine_names() +
+                        ")");
     if (s.m->kind != f.kind) {
       throw input_error("--machine " + *r.machine + " is a " + std::string(kind_name(s.m->kind)) +
                         ", but --fabric " + r.fabric_spec + " is a " +
@@ -287,7 +211,7 @@ setup make_setup(const run_request& r) {
   if (r.switching) {
     tlmm::switching sw{};
     if (!tlmm::parse_switching(*r.switching, sw))
-      throw input_error("--switching '" + *r.switching +
+      throw input_error("--switching '" + shown(*r.switching) +
                         "' is not a switching mode (ideal, circuit, store-forward, wormhole)");
     if (s.m != nullptr && sw != s.o.sw)
       throw input_error("--switching " + *r.switching + " contradicts --machine " + *r.machine +
@@ -304,8 +228,10 @@ setup make_setup(const run_request& r) {
     if (s.o.sw != tlmm::switching::store_forward)
       throw input_error("forwarding tables (--routes) apply to store-forward switching");
     s.o.forwarding = load_routes(*r.routes, f);
+    if (s.o.forwarding.empty()) throw input_error("--routes has no entries");
   }
   s.o.proto = r.proto;
+  s.o.faults = r.faults;
   s.o.prepost = r.prepost;
   s.o.send_ahead = r.send_ahead;
   return s;
@@ -324,7 +250,7 @@ void put_platform(nlohmann::ordered_json& j, const run_request& r, const setup& 
 }
 
 int run_pattern_cmd(const run_request& r, const setup& s, std::ostream& out, std::ostream& err) {
-  const auto transfers = load_pattern(*r.pattern);
+  const auto transfers = load_pattern(*r.pattern, r.c.f);
   const tlmm::pattern_outcome o = tlmm::run_pattern(r.c.f, transfers, s.o);
   const double us = s.m != nullptr ? s.m->us_per_cycle : 0.0;  // 0: no machine, no time_us
   if (r.json) {
@@ -339,6 +265,8 @@ int run_pattern_cmd(const run_request& r, const setup& s, std::ostream& out, std
     j["completed"] = o.completed;
     if (!o.verified) j["failure"] = o.failure;
     j["messages"] = transfers.size();
+    j["control_messages"] = o.control_messages;
+    if (!o.faults.empty()) put_faults(j, o.faults, o.lost, o.lost_total);
     auto arr = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < transfers.size(); ++i) {
       const auto& t = transfers[i];
@@ -368,6 +296,8 @@ int run_pattern_cmd(const run_request& r, const setup& s, std::ostream& out, std
     os << "\n  verified    " << (o.verified ? "yes" : "NO") << '\n';
     os << "  contention  " << o.contention.blocked << " blocked requests, "
        << o.contention.blocked_cycles << " cycles waited\n";
+    if (o.control_messages > 0) os << "  control     " << o.control_messages << " messages\n";
+    print_faults(os, o.faults, o.lost_total);
     for (std::size_t i = 0; i < transfers.size() && i < 32; ++i) {
       const auto& tt = o.transfers[i];
       os << "    " << transfers[i].src << " -> " << transfers[i].dst << ": " << tt.posted << ".."
@@ -386,7 +316,7 @@ double parse_rate(const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || end == nullptr || *end != '\0' || !(v > 0.0 && v <= 1.0))
-    throw input_error("--rate '" + text + "' is not a number in (0, 1] packets/tile/cycle");
+    throw input_error("--rate '" + shown(text) + "' is not a number in (0, 1] packets/tile/cycle");
   return v;
 }
 
@@ -394,7 +324,7 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
   tlmm::traffic_options t;
   if (!tlmm::parse_traffic(*r.traffic, t.kind)) {
     throw input_error(
-        "--traffic '" + *r.traffic +
+        "--traffic '" + shown(*r.traffic) +
         "' is not a pattern (uniform, transpose, bitcomp, bitrev, hotspot, neighbor)");
   }
   if (r.rate) t.rate = parse_rate(*r.rate);

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -35,7 +36,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
   try {
     if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
       if (argv.size() >= 2 && argv[0] == "help") return run({argv[1], "--help"}, out, err);
-      out << main_help;
+      // Asked for, the usage is the output; missing a command, it is the error.
+      (argv.empty() ? err : out) << main_help;
       return argv.empty() ? 2 : 0;
     }
     const std::string& cmd = argv[0];
@@ -46,7 +48,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     if (cmd == "run") return cmd_run(rest, out, err);
     if (cmd == "reproduce") return cmd_reproduce(rest, out, err);
     if (cmd == "trees") return cmd_trees(rest, out, err);
-    throw input_error("unknown command '" + cmd +
+    throw input_error("unknown command '" + shown(cmd) +
                       "' (commands: analyze, compare, schedule, run, reproduce, trees)");
   } catch (const input_error& e) {
     err << "tessera: " << e.what() << '\n';

@@ -12,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run_options.hpp"
 #include "tessera/firmware/collective.hpp"
+#include "tessera/nic/faults.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/nic/schedule_run.hpp"
 #include "tessera/runtime/message.hpp"
@@ -20,6 +22,7 @@
 namespace tessera::cli {
 
 struct run_request {
+  workload_kind workload{workload_kind::collective};
   std::string fabric_spec;
   fw::collective_params c;  // c.f is set even for --pattern
   bool has_collective{false};
@@ -40,6 +43,7 @@ struct run_request {
   bool json{false};
   bool all_transfers{false};
   std::uint32_t packets{0};  // --packets of an edst broadcast; 0: from b(L, h, d)'s optimum
+  std::vector<nic::fault_spec> faults;  // --fault and --fault-file
 };
 
 // An edst broadcast's pipeline (002 §2.1), for the report.
@@ -68,8 +72,13 @@ void print_edst(std::ostream& os, const edst_plan& e);
 
 // The collective part of the JSON report (collective, algorithm, root, ...).
 void put_collective(nlohmann::ordered_json& j, const run_request& r);
-// cycles .. memory_bytes of a collective run; us_per_cycle > 0 adds time_us.
+// cycles .. memory_bytes of a collective run; us_per_cycle > 0 adds time_us. With
+// faults: faults[] and lost[]; under the reliable protocol: reliable{}.
 void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle);
+void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>& faults,
+                const std::vector<nic::lost_report>& lost, std::uint64_t lost_total);
+void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults,
+                  std::uint64_t lost_total);
 // per_step and per_tile.
 void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o);
 // The text report's cycles, verification, messages and steps lines.

@@ -1,19 +1,17 @@
 #include "workload.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/schedule/build.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
 #include "tessera/schedule/json_io.hpp"
 
 namespace tessera::cli {
 namespace {
 
 constexpr std::uint64_t max_block_bytes = std::uint64_t{1} << 30;
-constexpr std::uintmax_t max_schedule_file = std::uintmax_t{1} << 30;
 
 std::string requirement_text(fw::a2a_requirement r) {
   switch (r) {
@@ -43,25 +41,12 @@ std::string suggestion(fw::a2a_requirement r) {
   return "";
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw input_error("--schedule '" + path + "' cannot be opened");
-  const auto size = static_cast<std::uintmax_t>(in.tellg());
-  if (size > max_schedule_file) {
-    throw input_error("--schedule '" + path + "' is larger than 1 GiB");
-  }
-  in.seekg(0);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 }  // namespace
 
 fabric parse_fabric_arg(const std::string& spec) {
   const auto r = parse_fabric(spec);
   if (!r.ok()) {
-    throw input_error("--fabric '" + spec + "': " + std::string(describe(r.error)));
+    throw input_error("--fabric '" + shown(spec) + "': " + std::string(describe(r.error)));
   }
   return r.value;
 }
@@ -71,7 +56,7 @@ analytic::model_params parse_params(const std::vector<std::string>& pairs) {
   for (const auto& kv : pairs) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos) {
-      throw input_error("--param '" + kv + "' is not key=value");
+      throw input_error("--param '" + shown(kv) + "' is not key=value");
     }
     const std::string key = kv.substr(0, eq);
     const std::string text = kv.substr(eq + 1);
@@ -83,7 +68,8 @@ analytic::model_params parse_params(const std::vector<std::string>& pairs) {
       used = 0;
     }
     if (used != text.size() || text.empty() || !std::isfinite(v) || v < 0) {
-      throw input_error("--param " + key + "='" + text + "' is not a non-negative number");
+      throw input_error("--param " + shown(key) + "='" + shown(text) +
+                        "' is not a non-negative number");
     }
     if (key == "alpha" || key == "ts") {
       m.alpha = v;
@@ -100,10 +86,10 @@ analytic::model_params parse_params(const std::vector<std::string>& pairs) {
     } else if (key == "tau") {
       m.tau = v;
     } else if (key == "width") {
-      if (v <= 0) throw input_error("--param width='" + text + "' must be positive");
+      if (v <= 0) throw input_error("--param width='" + shown(text) + "' must be positive");
       m.width = v;
     } else {
-      throw input_error("--param '" + key +
+      throw input_error("--param '" + shown(key) +
                         "' is not a model parameter (alpha, beta, beta_ex, beta_sr, beta_sat, "
                         "xi, tau, width)");
     }
@@ -113,7 +99,7 @@ analytic::model_params parse_params(const std::vector<std::string>& pairs) {
 
 std::string canonical_collective(const std::string& name) {
   if (name == "alltoall" || name == "complete-exchange" || name == "a2a") return "alltoall";
-  throw input_error("--collective '" + name + "' is not known (available: alltoall)");
+  throw input_error("--collective '" + shown(name) + "' is not known (available: alltoall)");
 }
 
 std::string algorithm_names(const std::string&) {
@@ -129,7 +115,7 @@ schedule build_collective(const std::string& collective, const std::string& algo
                           const fabric& f, const std::string& fabric_spec, std::uint64_t bytes) {
   fw::a2a_algorithm alg{};
   if (!fw::parse_a2a_algorithm(algorithm, alg)) {
-    throw input_error("--algorithm '" + algorithm + "' is not an " + collective +
+    throw input_error("--algorithm '" + shown(algorithm) + "' is not an " + collective +
                       " algorithm (available: " + algorithm_names(collective) + ")");
   }
   if (!fw::a2a_supported(alg, f)) {
@@ -154,7 +140,7 @@ workload load_workload(const args& a, const std::string& algorithm) {
   w.sw = analytic::default_switching(w.fab.kind);
   if (auto s = a.get("switching")) {
     if (!analytic::parse_switching(*s, w.sw)) {
-      throw input_error("--switching '" + *s +
+      throw input_error("--switching '" + shown(*s) +
                         "' is not a switching mode (wormhole, circuit, store-forward)");
     }
   }
@@ -162,17 +148,17 @@ workload load_workload(const args& a, const std::string& algorithm) {
 
   if (auto file = a.get("schedule")) {
     if (a.get("collective") || !algorithm.empty()) {
-      throw input_error("--schedule '" + *file + "' replaces --collective and --algorithm");
+      throw input_error("--schedule replaces --collective and --algorithm; give one of them");
     }
     if (a.get("bytes")) {
-      throw input_error("--bytes " + *a.get("bytes") + " does not apply to --schedule '" + *file +
-                        "' (the file gives the bytes of each op)");
+      throw input_error(
+          "--bytes does not apply to --schedule (the file gives the bytes of each op)");
     }
-    w.sched = schedule_from_json(read_file(*file));
+    w.sched = schedule_from_value(read_json_file("--schedule", *file, max_schedule_bytes));
     if (w.sched.tiles != w.fab.tiles()) {
-      throw input_error("--schedule '" + *file + "' has " + std::to_string(w.sched.tiles) +
-                        " tiles but --fabric " + w.fabric_spec + " has " +
-                        std::to_string(w.fab.tiles()));
+      throw input_error("--schedule '" + shown(*file, 160) + "' has " +
+                        std::to_string(w.sched.tiles) + " tiles but --fabric " + w.fabric_spec +
+                        " has " + std::to_string(w.fab.tiles()));
     }
     w.collective = w.sched.collective;
     w.algorithm = w.sched.algorithm;

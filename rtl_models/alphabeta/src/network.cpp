@@ -37,6 +37,16 @@ void network::start_transfers() {
       if (dst.in_free > now_) break;
       nic::message m = std::move(src.out.front());
       src.out.pop_front();
+      m.id = next_id_++;
+      m.admitted = now_;
+      if (faults_ != nullptr && !faults_->admit(m.header, m.id, now_)) {
+        // Undeliverable: it leaves the NIC and goes nowhere.
+        if (m.send_handle != no_handle) {
+          src.ep.complete(m.send_handle);
+          touch(s);
+        }
+        continue;
+      }
       const std::uint64_t end = now_ + prm_.ts + prm_.tw * m.header.bytes;
       src.out_free = end;
       dst.in_free = end;
@@ -50,9 +60,18 @@ void network::start_transfers() {
         idx = in_flight_.size();
         in_flight_.push_back(std::move(m));
       }
-      events_.push(event{end, seq_++, d, no_handle, idx, false});
+      events_.push(event{end, seq_++, d, 0, idx, event_kind::transfer});
     }
   }
+}
+
+std::uint64_t network::next_time() {
+  start_transfers();
+  return events_.empty() ? ~std::uint64_t{0} : events_.top().time;
+}
+
+void network::wake_at(std::uint32_t t, std::uint64_t time) {
+  events_.push(event{time, seq_++, t, 0, 0, event_kind::wake});
 }
 
 bool network::advance() {
@@ -62,11 +81,17 @@ bool network::advance() {
   while (!events_.empty() && events_.top().time == now_) {
     const event e = events_.top();
     events_.pop();
-    if (e.is_delay) {
-      t_[e.tile].ep.complete(e.handle);
-      touch(e.tile);
-    } else {
-      deliver(e.message);
+    switch (e.kind) {
+      case event_kind::delay:
+        t_[e.tile].ep.complete_delay(e.token);
+        touch(e.tile);
+        break;
+      case event_kind::wake:
+        touch(e.tile);
+        break;
+      case event_kind::transfer:
+        deliver(e.message);
+        break;
     }
   }
   return true;
@@ -83,6 +108,7 @@ void network::deliver(std::size_t idx) {
   }
   touch(d);
   const msg_header h = m.header;
+  if (faults_ != nullptr && !faults_->deliver(h, m.id, m.payload, m.admitted, now_)) return;
   if (t_[d].ep.arrive(std::move(m)) == nic::arrival::dropped)
     drops_.push_back(drop_record{h, now_});
 }
@@ -122,7 +148,8 @@ nic_handle ab_nic::post_recv(std::uint32_t src, std::span<std::byte> buffer) {
 nic_handle ab_nic::post_delay(std::uint64_t cycles) {
   network& n = *net_;
   const nic_handle hd = n.t_[tile_].ep.new_delay();
-  n.events_.push(network::event{n.now_ + cycles, n.seq_++, tile_, hd, 0, true});
+  n.events_.push(network::event{n.now_ + cycles, n.seq_++, tile_, n.t_[tile_].ep.delay_token(hd), 0,
+                                network::event_kind::delay});
   return hd;
 }
 
@@ -151,6 +178,10 @@ const msg_header& ab_nic::header(nic_handle h) const {
 
 void ab_nic::release(nic_handle h) {
   net_->t_[tile_].ep.release(h);
+}
+
+void ab_nic::set_arrival_check(arrival_check fn, void* ctx) {
+  net_->t_[tile_].ep.set_arrival_check(fn, ctx);
 }
 
 }  // namespace tessera::ab

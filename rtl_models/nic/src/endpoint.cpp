@@ -13,8 +13,10 @@ nic_handle endpoint::make(kind k) {
     h = static_cast<nic_handle>(handles_.size());
     handles_.emplace_back();
   }
+  const std::uint32_t gen = handles_[h].gen + 1;
   handles_[h] = handle_state{};
   handles_[h].k = k;
+  handles_[h].gen = gen;
   return h;
 }
 
@@ -23,6 +25,13 @@ nic_handle endpoint::new_send() {
 }
 nic_handle endpoint::new_delay() {
   return make(kind::delay);
+}
+
+void endpoint::complete_delay(std::uint64_t token) {
+  const auto h = static_cast<nic_handle>(token & 0xffffffffU);
+  const auto gen = static_cast<std::uint32_t>(token >> 32);
+  if (h < handles_.size() && handles_[h].k == kind::delay && handles_[h].gen == gen)
+    handles_[h].status = nic_status::done;
 }
 
 void endpoint::release(nic_handle h) {
@@ -73,6 +82,7 @@ arrival endpoint::arrive(message&& m) {
     control_.push_back(m.header);
     return arrival::control;
   }
+  if (check_ != nullptr && !check_(check_ctx_, m.header, m.payload)) return arrival::rejected;
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (handles_[*it].src != m.header.src) continue;
     const nic_handle h = *it;

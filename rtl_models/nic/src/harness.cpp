@@ -83,6 +83,9 @@ std::string wait_text(const tile_wait& w) {
     case wait_kind::delay:
       os << "its idle period";
       break;
+    case wait_kind::data_ack:
+      os << "the acknowledgement of its message to tile " << w.peer;
+      break;
     case wait_kind::nothing:
       os << "nothing";
       break;
@@ -99,8 +102,12 @@ std::string fault_text(std::uint32_t t, const tile_fault& f) {
     os << " (expected block " << f.block << ", got block " << f.got << ")";
   } else if (f.code == tile_error::block_count) {
     os << " (expected " << f.block << " blocks, got " << f.got << ")";
+  } else if (f.code == tile_error::size_mismatch) {
+    os << ": tile " << f.peer << " sent " << f.bytes_got << " bytes, the receive expects "
+       << f.bytes_expected;
   } else if (f.code != tile_error::nic_full && f.code != tile_error::prepost_full &&
-             f.code != tile_error::nic_failed) {
+             f.code != tile_error::nic_failed && f.code != tile_error::no_state &&
+             f.code != tile_error::no_ack) {
     os << " (block " << f.block << ")";
   }
   return os.str();
@@ -166,8 +173,33 @@ class fold_cache {
   std::map<std::pair<std::uint32_t, std::uint32_t>, entry> cache_;
 };
 
+void arm_reliable(tile_memory& m, std::uint32_t tiles) {
+  m.seq_out.assign(tiles, 0);
+  m.seq_in.assign(tiles, 0);
+  // Acks owed between two polls: one per source is plenty; more are deferred safely.
+  m.owed.resize(tiles + 1);
+  m.reliable = reliable_state{m.seq_out, m.seq_in, m.owed};
+}
+
+void report_faults(const fault_injector& f, std::vector<fault_report>& faults,
+                   std::vector<lost_report>& lost, std::uint64_t& lost_total) {
+  for (std::size_t i = 0; i < f.specs().size(); ++i) {
+    const fault_spec& s = f.specs()[i];
+    const fault_effect& e = f.effects()[i];
+    faults.push_back(fault_report{s.text, fault_kind_name(s.kind), e.acted, e.first_cycle,
+                                  e.messages, e.held_cycles});
+  }
+  lost_total = f.losses().size();
+  for (const loss_record& r : f.losses()) {
+    if (lost.size() == max_lost) break;
+    lost.push_back(lost_report{r.header.dst, r.header.src, r.block, r.header.tag,
+                               std::string(msg_kind_name(r.header.kind)), r.cycle,
+                               loss_cause_name(r.cause), f.specs()[r.fault].text, f.loss_text(r)});
+  }
+}
+
 harness_base::harness_base(const fw::collective_params& c, const harness_options& o)
-    : harness_core{c.f.tiles()}, c_{c}, o_{o}, slot_{fw::layout{c}.slot_bytes()} {
+    : harness_core{c.f.tiles(), o.exec.proto}, c_{c}, o_{o}, slot_{fw::layout{c}.slot_bytes()} {
   // Refuse runs too long to finish: ops and block ids handled grow as p * steps and
   // p * steps * blocks per op (a ring all-gather on 65536 tiles is 4e9 messages).
   {
@@ -227,7 +259,9 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
       m->ahead_recv_ids.resize(prog.max_blocks());
       m->ahead_tx.resize(m->tx.size());
     }
-    m->pool_handles.assign(prog.async_slots(), no_handle);
+    m->pool_sends.assign(prog.async_slots(), out_msg{});
+    if (o.exec.proto == protocol::reliable) arm_reliable(*m, p_);
+    memory_of_.push_back(m.get());
     m->pool.resize(m->tx.size() * prog.async_slots());
     if (!fw::load_initial(c, t, m->store) && setup_failure_.empty())
       setup_failure_ = "tile " + std::to_string(t) + ": initial blocks do not fit its store";
@@ -280,6 +314,21 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
   for (const auto& [k, s] : steps)
     out.steps.push_back(s);
   out.dropped = drops.size();
+  out.timed_out = limit_cycle_ > 0 && done_ < p_;
+  for (const tile_memory* m : memory_of_) {
+    if (m->seq_out.empty()) continue;
+    const reliable_stats& r = m->reliable.stats;
+    out.reliable.retransmissions += r.retransmissions;
+    out.reliable.timeout_cycles += r.timeout_cycles;
+    out.reliable.rejected_damaged += r.rejected_damaged;
+    out.reliable.rejected_duplicate += r.rejected_duplicate;
+    out.reliable.rejected_gap += r.rejected_gap;
+    out.reliable.acks_sent += r.acks_sent;
+    out.reliable.acks_deferred += r.acks_deferred;
+  }
+  const std::vector<loss_record> no_losses;
+  const std::vector<loss_record>& losses = faults_ != nullptr ? faults_->losses() : no_losses;
+  if (faults_ != nullptr) report_faults(*faults_, out.faults, out.lost, out.lost_total);
 
   if (!setup_failure_.empty()) {
     out.failure = setup_failure_;
@@ -288,6 +337,24 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
   if (failed_ >= 0) {
     const auto t = static_cast<std::uint32_t>(failed_);
     out.failure = fault_text(t, ends.faults[t]);
+    // A send that failed for want of an ack: name what the fabric did to it.
+    if (!losses.empty()) {
+      const tile_fault& f = ends.faults[t];
+      const loss_record* why = &losses.front();
+      for (const loss_record& r : losses) {
+        if (r.header.src == t && r.header.dst == f.peer && r.header.kind == msg_kind::data) {
+          why = &r;
+          break;
+        }
+      }
+      out.failure += "; " + faults_->loss_text(*why);
+    }
+    return out;
+  }
+  if (done_ < p_ && !losses.empty() && limit_cycle_ == 0) {
+    // Nothing moves because a fault took a message: that is the cause, not a deadlock.
+    out.failure = faults_->loss_text(losses.front());
+    if (losses.size() > 1) out.failure += " (" + std::to_string(losses.size()) + " messages lost)";
     return out;
   }
   if (done_ < p_) {
@@ -299,20 +366,37 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
          << "): a FORCED message arrived before its receive was posted";
       if (drops.size() > 1) os << " (" << drops.size() << " messages dropped)";
     } else {
-      os << "deadlock:";
-      std::uint32_t shown = 0;
-      for (std::uint32_t t = 0; t < p_ && shown < 8; ++t) {
-        if (finished_[t]) continue;
-        os << (shown == 0 ? " " : "; ") << "tile " << t << " waits for "
-           << wait_text(ends.waits[t]);
-        ++shown;
+      // A timeout is not a deadlock: at the limit things could still move.
+      if (limit_cycle_ > 0) {
+        os << "stopped at cycle " << limit_cycle_ << " by max_cycles with " << p_ - done_ << " of "
+           << p_ << " tiles unfinished:";
+      } else {
+        os << "deadlock:";
       }
-      if (p_ - done_ > shown) os << "; ... (" << p_ - done_ << " tiles stuck)";
+      std::uint32_t listed = 0;
+      for (std::uint32_t t = 0; t < p_ && listed < 8; ++t) {
+        if (finished_[t]) continue;
+        os << (listed == 0 ? " " : "; ") << "tile " << t << " waits for "
+           << wait_text(ends.waits[t]);
+        ++listed;
+      }
+      if (p_ - done_ > listed)
+        os << "; ... (" << p_ - done_ << " tiles " << (limit_cycle_ > 0 ? "unfinished" : "stuck")
+           << ")";
     }
     out.failure = os.str();
     return out;
   }
   out.completed = true;
+  // Without the reliable protocol nothing repairs a lost or damaged data message: such
+  // a run is never verified, even when the damage escaped the byte checks.
+  if (proto_ != protocol::reliable) {
+    for (const loss_record& r : losses) {
+      if (r.header.kind != msg_kind::data) continue;
+      out.failure = faults_->loss_text(r);
+      return out;
+    }
+  }
   if (!unreceived.empty()) {
     const msg_header& h = unreceived.front();
     std::ostringstream os;

@@ -148,7 +148,7 @@ prepared_schedule prepare(const schedule& s) {
 }
 
 schedule_harness_base::schedule_harness_base(const prepared_schedule& ps, const harness_options& o)
-    : harness_core{ps.sched.tiles}, ps_{&ps}, o_{o} {
+    : harness_core{ps.sched.tiles, o.exec.proto}, ps_{&ps}, o_{o} {
   const std::uint32_t slot = ps.slot;
   const bool prepost = o.exec.prepost;
   peak_.resize(p_);
@@ -207,6 +207,8 @@ schedule_harness_base::schedule_harness_base(const prepared_schedule& ps, const 
       m->ahead_recv_ids.resize(max_blocks_[t]);
       m->ahead_tx.resize(tx);
     }
+    if (o.exec.proto == protocol::reliable) arm_reliable(*m, p_);
+    memory_of_.push_back(m.get());
     std::vector<std::byte> bytes;
     for (const std::uint32_t id : ps.initial[t]) {
       const auto it = ps.length.find(id);

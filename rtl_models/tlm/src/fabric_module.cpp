@@ -1,5 +1,7 @@
 #include "tessera/tlm/fabric_module.hpp"
 
+#include <span>
+
 namespace tessera::tlm_models {
 
 fabric_module::fabric_module(const sc_core::sc_module_name& name, net::engine& engine,
@@ -27,8 +29,15 @@ tlm::tlm_sync_enum fabric_module::nb_transport_fw(int port, tlm::tlm_generic_pay
   x.dst = h.dst;
   x.control = h.kind != msg_kind::data;
   x.bytes = x.control ? 0 : h.bytes * wire_scale_;
-  pending_[x.id] = pending{&gp, 0};
-  engine_.inject(x, now_cycles());
+  const std::uint64_t now = now_cycles();
+  if (faults_ != nullptr && !faults_->admit(h, x.id, now)) {
+    undeliverable_.push_back(&gp);
+    wake_.notify(sc_core::SC_ZERO_TIME);
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  pending_[x.id] = pending{&gp, 0, now};
+  engine_.inject(x, now);
   dirty_ = true;
   wake_.notify(sc_core::SC_ZERO_TIME);
   phase = tlm::END_REQ;
@@ -48,6 +57,14 @@ void fabric_module::started(std::uint64_t id, net::cycle_t t) {
   pending_.at(id).start = t;
 }
 
+void fabric_module::complete_send(tlm::tlm_generic_payload& gp) {
+  msg_extension* ext = nullptr;
+  gp.get_extension(ext);
+  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  in[static_cast<int>(ext->header.src)]->nb_transport_bw(gp, phase, zero);
+}
+
 void fabric_module::delivered(std::uint64_t id, net::cycle_t t) {
   const auto it = pending_.find(id);
   tlm::tlm_generic_payload& gp = *it->second.gp;
@@ -56,17 +73,27 @@ void fabric_module::delivered(std::uint64_t id, net::cycle_t t) {
   const msg_header h = ext->header;
   msg_header charged = h;
   if (h.kind == msg_kind::data) charged.bytes = h.bytes * wire_scale_;
-  log_.push_back(nic::transfer_record{charged, it->second.start, t});
+  if (keep_log_) log_.push_back(nic::transfer_record{charged, it->second.start, t});
+  const std::uint64_t admitted = it->second.admitted;
   pending_.erase(it);
   last_ = t;
-  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
-  tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  out[static_cast<int>(h.dst)]->nb_transport_fw(gp, phase, zero);
-  phase = tlm::BEGIN_RESP;
-  in[static_cast<int>(h.src)]->nb_transport_bw(gp, phase, zero);
+  const std::span<std::byte> payload{reinterpret_cast<std::byte*>(gp.get_data_ptr()),
+                                     gp.get_data_length()};
+  if (faults_ == nullptr || faults_->deliver(h, id, payload, admitted, t)) {
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    out[static_cast<int>(h.dst)]->nb_transport_fw(gp, phase, zero);
+  }
+  complete_send(gp);
 }
 
 void fabric_module::step() {
+  if (!undeliverable_.empty()) {
+    std::vector<tlm::tlm_generic_payload*> done;
+    done.swap(undeliverable_);
+    for (tlm::tlm_generic_payload* gp : done)
+      complete_send(*gp);
+  }
   // Let every tile finish reacting at this time before the engine decides anything.
   if (sc_core::sc_pending_activity_at_current_time()) {
     next_trigger(sc_core::SC_ZERO_TIME);

@@ -6,6 +6,7 @@
 
 #include "tessera/schedule/errors.hpp"
 #include "tessera/tlm/fabric_module.hpp"
+#include "tessera/tlm/sim_control.hpp"
 #include "tessera/tlm/tile_nic.hpp"
 
 namespace tessera::tlm_models {
@@ -16,20 +17,32 @@ struct tile_work {
   std::vector<std::uint32_t> recvs;  // by (src, start, index): the order each source sends
 };
 
+// Posts every receive at 0, then each send at its start cycle, without waiting for
+// earlier sends. FORCED data is dropped by the destination NIC if no receive waits
+// (none is missing here: every receive is posted at 0). An UNFORCED message above the
+// threshold is preceded by a reserve to its destination, which answers with an ack
+// whatever it is doing (its operating system does, Bokhari §2.2); the data goes when
+// the ack is back. Later sends do not wait for it.
 class pattern_tile : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(pattern_tile);
 
   pattern_tile(const sc_core::sc_module_name& name, tlm_nic& n,
                const std::vector<pattern_transfer>& all, const tile_work& work,
-               std::vector<std::vector<std::byte>>& buffers, std::vector<nic_handle>& handles)
+               std::vector<std::vector<std::byte>>& buffers, std::vector<nic_handle>& handles,
+               const platform_options& o)
       : sc_core::sc_module(name),
         nic_{&n},
         all_{&all},
         work_{&work},
         buffers_{&buffers},
-        handles_{&handles} {
+        handles_{&handles},
+        proto_{o.proto},
+        threshold_{o.unforced_threshold} {
     SC_THREAD(run);
+    SC_METHOD(serve);
+    sensitive << n.changed();
+    dont_initialize();
   }
 
  private:
@@ -38,20 +51,62 @@ class pattern_tile : public sc_core::sc_module {
       (*buffers_)[i].resize((*all_)[i].bytes);
       (*handles_)[i] = nic_->post_recv((*all_)[i].src, (*buffers_)[i]);
     }
-    std::vector<std::byte> payload;
     for (const std::uint32_t i : work_->sends) {
       const pattern_transfer& t = (*all_)[i];
       const std::uint64_t now = now_cycles();
       if (t.start > now) sc_core::wait(cycles(t.start - now));
-      payload.resize(t.bytes);
-      for (std::uint64_t b = 0; b < t.bytes; ++b)
-        payload[b] = pattern_byte(i, b);
-      msg_header h{};
-      h.dst = t.dst;
-      h.kind = msg_kind::data;
-      h.tag = i;
-      h.bytes = t.bytes;
-      nic_->post_send(h, payload);
+      if (proto_ == protocol::unforced && t.bytes > threshold_) {
+        msg_header r{};
+        r.dst = t.dst;
+        r.kind = msg_kind::reserve;
+        r.tag = i;
+        nic_->post_control(r);
+        awaiting_.push_back(i);
+        continue;
+      }
+      send_data(i);
+    }
+  }
+
+  void send_data(std::uint32_t i) {
+    const pattern_transfer& t = (*all_)[i];
+    payload_.resize(t.bytes);
+    for (std::uint64_t b = 0; b < t.bytes; ++b)
+      payload_[b] = pattern_byte(i, b);
+    msg_header h{};
+    h.dst = t.dst;
+    h.kind = msg_kind::data;
+    h.proto = proto_;
+    h.tag = i;
+    h.bytes = t.bytes;
+    nic_->post_send(h, payload_);
+  }
+
+  // On every NIC change: answer reservations, send what was acknowledged.
+  void serve() {
+    msg_header want{};
+    want.kind = msg_kind::reserve;
+    want.src = any_tile;
+    want.tag = any_tag;
+    msg_header got{};
+    while (nic_->take_control(want, got)) {
+      msg_header ack{};
+      ack.dst = got.src;
+      ack.kind = msg_kind::ack;
+      ack.tag = got.tag;
+      nic_->post_control(ack);
+    }
+    for (std::size_t k = 0; k < awaiting_.size();) {
+      const std::uint32_t i = awaiting_[k];
+      want.kind = msg_kind::ack;
+      want.src = (*all_)[i].dst;
+      want.tag = i;
+      if (nic_->take_control(want, got)) {
+        send_data(i);
+        awaiting_.erase(awaiting_.begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        ++k;
+      }
     }
   }
 
@@ -60,6 +115,10 @@ class pattern_tile : public sc_core::sc_module {
   const tile_work* work_;
   std::vector<std::vector<std::byte>>* buffers_;
   std::vector<nic_handle>* handles_;
+  protocol proto_;
+  std::uint64_t threshold_;
+  std::vector<std::uint32_t> awaiting_;  // UNFORCED sends waiting for their ack
+  std::vector<std::byte> payload_;
 };
 
 }  // namespace
@@ -99,8 +158,22 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
     });
   }
 
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  route_systemc_reports();
   fabric_module fab{"fabric", *engine};
+  nic::fault_injector faults{f, o.faults};
+  if (!faults.empty()) {
+    if (faults.has_kind(nic::fault_kind::stall)) {
+      throw input_error(
+          "stall faults hold tiles that run the tile runtime (--collective, --schedule); "
+          "pattern tiles run none");
+    }
+    if (const auto* torus = dynamic_cast<const net::torus_engine*>(engine.get())) {
+      faults.set_route([torus](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& r) {
+        torus->route(s, d, r);
+      });
+    }
+    fab.set_faults(&faults);
+  }
   std::vector<std::unique_ptr<tlm_nic>> nics;
   std::vector<std::unique_ptr<pattern_tile>> tiles;
   std::vector<std::vector<std::byte>> buffers(transfers.size());
@@ -113,9 +186,9 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
   for (std::uint32_t t = 0; t < p; ++t) {
     if (work[t].sends.empty() && work[t].recvs.empty()) continue;
     tiles.push_back(std::make_unique<pattern_tile>(("tile_" + std::to_string(t)).c_str(), *nics[t],
-                                                   transfers, work[t], buffers, handles));
+                                                   transfers, work[t], buffers, handles, o));
   }
-  sc_core::sc_start(cycles(o.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  const sim_end end = run_simulation(o.max_cycles);
 
   pattern_outcome out;
   out.transfers.resize(transfers.size());
@@ -123,6 +196,10 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
     out.transfers[i].posted = transfers[i].start;
   std::vector<bool> seen(transfers.size(), false);
   for (const nic::transfer_record& r : fab.transfers()) {
+    if (r.header.kind != msg_kind::data) {
+      ++out.control_messages;
+      continue;
+    }
     const std::uint32_t i = r.header.tag;
     if (i >= transfers.size()) continue;
     if (seen[i]) {
@@ -137,11 +214,29 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
   }
   out.links = engine->links();
   out.contention = engine->contention();
+  nic::report_faults(faults, out.faults, out.lost, out.lost_total);
+  // Nothing repairs what a fault did to a transfer: name the first such one.
+  for (const nic::loss_record& r : faults.losses()) {
+    if (r.header.kind != msg_kind::data) continue;
+    out.failure = "transfer " + std::to_string(r.header.tag) + ": " + faults.loss_text(r);
+    out.completed = false;
+    return out;
+  }
+  for (const nic::loss_record& r : faults.losses()) {
+    out.failure = faults.loss_text(r);  // a control message (UNFORCED reserve or ack)
+    return out;
+  }
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const pattern_transfer& t = transfers[i];
     const std::string name = "transfer " + std::to_string(i) + " (" + std::to_string(t.src) +
                              " -> " + std::to_string(t.dst) + ")";
     if (!seen[i]) {
+      if (end.how == run_end::cycle_limit) {
+        out.failure = "stopped at cycle " + std::to_string(end.cycle) + " by max_cycles: " + name +
+                      " had not arrived";
+        out.cycles = end.cycle;
+        return out;
+      }
       out.failure = name + " never arrived";
       if (!engine->idle()) {
         const auto why = engine->stuck();

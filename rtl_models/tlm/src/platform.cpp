@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/tlm/fabric_module.hpp"
+#include "tessera/tlm/sim_control.hpp"
 #include "tessera/tlm/tile_nic.hpp"
 
 namespace tessera::tlm_models {
@@ -113,12 +115,18 @@ class tile_module : public sc_core::sc_module {
  private:
   void run() {
     while (true) {
-      const tile_state s = h_->poll(t_, now_cycles());
+      const std::uint64_t now = now_cycles();
+      if (const std::uint64_t at = h_->resume_at(t_, now); at > now) {
+        sc_core::wait(cycles(at - now));  // stalled (a fault): the NIC runs on
+        continue;
+      }
+      const tile_state s = h_->poll(t_, now);
       if (s == tile_state::failed) {
-        sc_core::sc_stop();
+        stop_once();
         return;
       }
-      if (s == tile_state::done) return;
+      // Under the reliable protocol a finished tile still acknowledges retransmissions.
+      if (s == tile_state::done && h_->proto() != protocol::reliable) return;
       sc_core::wait(nic_->changed());
     }
   }
@@ -128,18 +136,23 @@ class tile_module : public sc_core::sc_module {
   tlm_nic* nic_;
 };
 
-void quiet_systemc() {
-  // The CLI prints JSON on stdout: SystemC's own info messages must not mix in.
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
-}
-
 // Elaborates the tiles, NICs and fabric around a harness and runs to the end.
 template <typename Harness>
-platform_outcome run_platform(Harness& h, net::engine& engine, const platform_options& o) {
+platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
+                              const platform_options& o) {
   const std::uint32_t p = h.tiles();
-  quiet_systemc();
+  route_systemc_reports();
   fabric_module fab{"fabric", engine, o.wire_scale};
+  nic::fault_injector faults{f, o.faults};
+  if (!faults.empty()) {
+    if (const auto* torus = dynamic_cast<const net::torus_engine*>(&engine)) {
+      faults.set_route([torus](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& out) {
+        torus->route(s, d, out);
+      });
+    }
+    fab.set_faults(&faults);
+    h.set_faults(&faults);
+  }
   std::vector<std::unique_ptr<tlm_nic>> nics;
   std::vector<std::unique_ptr<tile_module<Harness>>> tiles;
   nics.reserve(p);
@@ -154,7 +167,8 @@ platform_outcome run_platform(Harness& h, net::engine& engine, const platform_op
     tiles.push_back(std::make_unique<tile_module<Harness>>(("tile_" + std::to_string(t)).c_str(), t,
                                                            h, *nics[t]));
   }
-  sc_core::sc_start(cycles(o.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  const sim_end end = run_simulation(o.max_cycles);
+  if (end.how == run_end::cycle_limit) h.stopped_by_limit(end.cycle);
 
   std::vector<nic::drop_record> drops;
   std::vector<msg_header> unreceived;
@@ -164,20 +178,17 @@ platform_outcome run_platform(Harness& h, net::engine& engine, const platform_op
       unreceived.push_back(m.header);
   }
   platform_outcome out;
-  out.run = h.finish(now_cycles(), fab.transfers(), drops, unreceived);
+  out.run = h.finish(end.cycle, fab.transfers(), drops, unreceived);
   for (nic::tile_report& t : out.run.tiles)
     t.bytes *= o.wire_scale;
-  if (!h.failed() && h.done() < p && now_cycles() >= o.max_cycles) {
-    out.run.failure = "the run did not finish within " + std::to_string(o.max_cycles) +
-                      " cycles (--param max_cycles)";
-  }
   out.transfers = fab.transfers();
   out.links = engine.links();
   out.contention = engine.contention();
   return out;
 }
 
-nic::harness_options harness_for(const platform_options& o, std::uint64_t idle_bytes) {
+nic::harness_options harness_for(const fabric& f, const platform_options& o,
+                                 std::uint64_t idle_bytes) {
   nic::harness_options ho;
   ho.exec.proto = o.proto;
   // x * s > T exactly when x > floor(T / s): the protocol switch sees wire bytes.
@@ -185,6 +196,16 @@ nic::harness_options harness_for(const platform_options& o, std::uint64_t idle_b
   ho.exec.prepost = o.prepost;
   ho.exec.send_ahead = o.send_ahead || (o.sw == switching::circuit && o.circuit.presetup);
   ho.exec.idle_cycles = one_hop_cycles(o, idle_bytes * o.wire_scale);
+  // Reliable: a message of m bytes alone over the diameter D takes at most D times
+  // its one-hop time (pipelined switching takes less), its ack D times the header's;
+  // the timer allows twice that round trip (docs/faults.md).
+  const std::uint64_t d = std::max<std::uint32_t>(max_hops(f), 1);
+  const std::uint64_t header = one_hop_cycles(o, 0);
+  constexpr std::uint64_t probe = std::uint64_t{1} << 20;
+  const std::uint64_t per_byte = (one_hop_cycles(o, probe) - header + probe - 1) / probe;
+  ho.exec.timeout_base = 2 * d * 2 * header;
+  ho.exec.timeout_per_byte = 2 * d * per_byte * o.wire_scale;
+  ho.exec.max_retries = o.max_retries;
   ho.memory_limit = o.memory_limit;
   ho.model = "tlm";
   return ho;
@@ -194,8 +215,8 @@ nic::harness_options harness_for(const platform_options& o, std::uint64_t idle_b
 
 platform_outcome run_collective(const fw::collective_params& c, const platform_options& o) {
   std::unique_ptr<net::engine> engine = make_engine(c.f, o);  // validates the parameters
-  nic::collective_harness<tlm_nic> h{c, harness_for(o, c.bytes)};
-  return run_platform(h, *engine, o);
+  nic::collective_harness<tlm_nic> h{c, harness_for(c.f, o, c.bytes)};
+  return run_platform(h, c.f, *engine, o);
 }
 
 platform_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s,
@@ -205,8 +226,8 @@ platform_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s,
                       " tiles, the fabric has " + std::to_string(f.tiles()));
   }
   std::unique_ptr<net::engine> engine = make_engine(f, o);
-  nic::schedule_harness<tlm_nic> h{s, harness_for(o, s.slot)};
-  return run_platform(h, *engine, o);
+  nic::schedule_harness<tlm_nic> h{s, harness_for(f, o, s.slot)};
+  return run_platform(h, f, *engine, o);
 }
 
 }  // namespace tessera::tlm_models

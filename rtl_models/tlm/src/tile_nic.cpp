@@ -60,7 +60,7 @@ nic_handle tlm_nic::post_recv(std::uint32_t src, std::span<std::byte> buffer) {
 nic_handle tlm_nic::post_delay(std::uint64_t n) {
   const nic_handle hd = ep_.new_delay();
   const std::uint64_t due = now_cycles() + n;
-  delays_.emplace(due, hd);
+  delays_.emplace(due, ep_.delay_token(hd));
   delay_event_.notify(cycles(due - now_cycles()));
   return hd;
 }
@@ -68,7 +68,7 @@ nic_handle tlm_nic::post_delay(std::uint64_t n) {
 void tlm_nic::on_delay() {
   const std::uint64_t now = now_cycles();
   while (!delays_.empty() && delays_.begin()->first <= now) {
-    ep_.complete(delays_.begin()->second);
+    ep_.complete_delay(delays_.begin()->second);
     delays_.erase(delays_.begin());
     wake();
   }

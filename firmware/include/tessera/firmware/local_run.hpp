@@ -11,6 +11,7 @@
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/executor.hpp"
 #include "tessera/runtime/memory_nic.hpp"
+#include "tessera/runtime/reliable.hpp"
 
 namespace tessera::fw {
 
@@ -28,6 +29,7 @@ struct local_result {
   tile_fault fault{};
   mismatch bad{};
   std::uint32_t dropped{0};
+  reliable_stats reliable{};  // protocol::reliable: summed over the tiles
 };
 
 // Blocks: store capacity per tile; SlotBytes: largest block; Ids: largest op.
@@ -47,6 +49,8 @@ class local_machine {
       return res;
     }
     fabric_.reset();
+    if (pending_.armed) fabric_.arm_fault(pending_.kind, pending_.src, pending_.dst, pending_.n);
+    pending_ = pending_fault{};
     executor_config cfg = base;
     cfg.tiles = p;
     cfg.type = c.type;
@@ -61,7 +65,10 @@ class local_machine {
         res.tile = t;
         return res;
       }
-      typename exec_type::buffers b{tl.send_ids, tl.recv_ids, tl.tx, tl.rx, tl.posted};
+      tl.rel = reliable_state{std::span<std::uint32_t>(tl.seq_out, p),
+                              std::span<std::uint32_t>(tl.seq_in, p), tl.owed};
+      typename exec_type::buffers b{tl.send_ids, tl.recv_ids, tl.tx, tl.rx, tl.posted, {},
+                                    {},          {},          {},    {},    &tl.rel};
       tl.ex = exec_type{tile_id{t}, tl.nic, prog, tl.store, b, cfg};
       tl.state = tile_state::blocked;
     }
@@ -73,6 +80,7 @@ class local_machine {
       for (std::uint32_t t = 0; t < p; ++t) {
         tile& tl = tiles_[t];
         const std::uint32_t before = tl.ex.op_index();
+        const std::uint64_t sent = tl.ex.messages_sent();  // a retransmission is progress
         const tile_state s = tl.ex.poll();
         if (s == tile_state::failed) {
           res.status = local_status::tile_fault;
@@ -80,12 +88,21 @@ class local_machine {
           res.fault = tl.ex.fault();
           return res;
         }
-        if (s != tl.state || tl.ex.op_index() != before) progress = true;
+        if (s != tl.state || tl.ex.op_index() != before || tl.ex.messages_sent() != sent)
+          progress = true;
         tl.state = s;
         if (s == tile_state::done) ++done;
       }
     }
     res.dropped = fabric_.dropped();
+    for (std::uint32_t t = 0; t < p; ++t) {
+      const reliable_stats& r = tiles_[t].rel.stats;
+      res.reliable.retransmissions += r.retransmissions;
+      res.reliable.rejected_damaged += r.rejected_damaged;
+      res.reliable.rejected_duplicate += r.rejected_duplicate;
+      res.reliable.rejected_gap += r.rejected_gap;
+      res.reliable.acks_sent += r.acks_sent;
+    }
     if (done < p) {
       res.status = local_status::stuck;
       return res;
@@ -104,6 +121,16 @@ class local_machine {
 
   // A tile's blocks after run(), e.g. to damage one and see verify_tile catch it.
   block_store& store(std::uint32_t t) { return tiles_[t].store; }
+  // The fabric, to arm a fault before run() (run() resets it first: arm after reset).
+  fabric_type& network() { return fabric_; }
+  // Runs with one fault armed on the n-th data message from src to dst.
+  local_result run_with_fault(const collective_params& c, const executor_config& base,
+                              typename fabric_type::fault_kind k, std::uint32_t src,
+                              std::uint32_t dst, std::uint32_t n) {
+    pending_ = pending_fault{k, src, dst, n, true};
+    return run(c, base);
+  }
+  [[nodiscard]] bool fault_acted() const { return fabric_.fault_acted(); }
 
  private:
   struct tile {
@@ -115,6 +142,10 @@ class local_machine {
     std::byte tx[msg_bytes];
     std::byte rx[msg_bytes];
     posted_recv posted[1];
+    std::uint32_t seq_out[Tiles];
+    std::uint32_t seq_in[Tiles];
+    owed_ack owed[Tiles + 1];
+    reliable_state rel;
     exec_type ex{tile_id{0},
                  nic,
                  collective_program{collective_params{}, tile_id{0}},
@@ -124,7 +155,15 @@ class local_machine {
     tile_state state{tile_state::blocked};
   };
 
+  struct pending_fault {
+    typename fabric_type::fault_kind kind{fabric_type::fault_kind::none};
+    std::uint32_t src{0};
+    std::uint32_t dst{0};
+    std::uint32_t n{0};
+    bool armed{false};
+  };
   fabric_type fabric_{};
+  pending_fault pending_{};
   tile tiles_[Tiles];
 };
 

@@ -7,7 +7,9 @@
 // message above the threshold first sends `reserve` and waits for `ack`, which the
 // receiving tile's executor answers from poll() whatever it is doing. With prepost,
 // the tile posts every receive of its program, then joins a global barrier, before
-// its first op: the discipline that makes FORCED messages safe.
+// its first op: the discipline that makes FORCED messages safe. Reliable (reliable.hpp)
+// numbers and checksums every data message, and a send is over when its data_ack is
+// back; the executor retransmits on a timer and acknowledges what its NIC kept.
 //
 // Error policy: a fault stops the tile and is kept in fault(); nothing throws.
 #pragma once
@@ -23,6 +25,7 @@
 #include "tessera/runtime/nic.hpp"
 #include "tessera/runtime/op.hpp"
 #include "tessera/runtime/reduce.hpp"
+#include "tessera/runtime/reliable.hpp"
 
 namespace tessera {
 
@@ -39,6 +42,13 @@ struct executor_config {
   // reserve first). Lets a circuit NIC set up the next path early (Boppana §3.3).
   // Needs the ahead_* buffers.
   bool send_ahead{false};
+  // reliable: a message's retransmission timer first runs timeout_base +
+  // timeout_per_byte * bytes cycles (the model sets both from a message's lone time
+  // and its ack's, docs/faults.md); each expiry doubles it, up to 16 times the first.
+  // After max_retries retransmissions without an ack the tile fails (no_ack).
+  std::uint64_t timeout_base{1000};
+  std::uint64_t timeout_per_byte{2};
+  std::uint32_t max_retries{10};
 };
 
 enum class tile_error : std::uint8_t {
@@ -54,6 +64,9 @@ enum class tile_error : std::uint8_t {
   bad_length,       // a block longer than a slot, or of another length than its peer
   prepost_full,     // too many receives to post up front
   nic_failed,       // the NIC reported a failed transfer
+  size_mismatch,    // a message of another size than the receive expects
+  no_ack,           // reliable: no data_ack after max_retries retransmissions
+  no_state,         // reliable without its tables (executor buffers)
 };
 
 constexpr const char* tile_error_text(tile_error e) {
@@ -82,6 +95,12 @@ constexpr const char* tile_error_text(tile_error e) {
       return "too many receives to post up front";
     case tile_error::nic_failed:
       return "the NIC reported a failed transfer";
+    case tile_error::size_mismatch:
+      return "the message has another size than the receive expects";
+    case tile_error::no_ack:
+      return "no acknowledgement after the last retransmission";
+    case tile_error::no_state:
+      return "the reliable protocol has no tables";
   }
   return "?";
 }
@@ -92,14 +111,16 @@ struct tile_fault {
   op_kind kind{op_kind::idle};
   std::uint32_t step{0};
   std::uint32_t peer{no_tile};
-  std::uint32_t block{0};  // the block concerned (expected one for wrong_block)
-  std::uint32_t got{0};    // wrong_block / block_count: what arrived
+  std::uint32_t block{0};           // the block concerned (expected one for wrong_block)
+  std::uint32_t got{0};             // wrong_block / block_count: what arrived
+  std::uint64_t bytes_expected{0};  // size_mismatch
+  std::uint64_t bytes_got{0};
 };
 
 enum class tile_state : std::uint8_t { blocked, done, failed };
 
 // What a blocked tile waits for, for deadlock reports.
-enum class wait_kind : std::uint8_t { nothing, data, send, ack, sync, pair, delay };
+enum class wait_kind : std::uint8_t { nothing, data, send, ack, sync, pair, delay, data_ack };
 
 struct tile_wait {
   wait_kind what{wait_kind::nothing};
@@ -111,6 +132,20 @@ struct posted_recv {
   nic_handle handle{no_handle};
   std::uint32_t offset{0};  // landing area in the rx buffer
   std::uint32_t bytes{0};
+};
+
+// A data message the tile sent and has not seen through yet: the NIC's send, and
+// under the reliable protocol what a retransmission needs.
+struct out_msg {
+  nic_handle nic{no_handle};    // the latest transmission; no_handle: slot free
+  nic_handle timer{no_handle};  // reliable: retransmission timer
+  msg_header h{};
+  std::span<const std::byte> payload{};
+  std::uint64_t timeout{0};  // reliable: the running timer's length
+  std::uint64_t first{0};    // reliable: its first length
+  std::uint32_t retries{0};
+  bool acked{false};
+  [[nodiscard]] bool busy() const { return nic != no_handle; }
 };
 
 // Program: a copyable generator with bool next(op&, span<block_id>, span<block_id>).
@@ -127,17 +162,22 @@ class executor {
     std::span<block_id> ahead_send_ids{};
     std::span<block_id> ahead_recv_ids{};
     std::span<std::byte> ahead_tx{};
-    // op_flag::async sends: pool_handles.size() slots of pool.size() / slots bytes
+    // op_flag::async sends: pool_sends.size() slots of pool.size() / slots bytes
     // each (the size of tx), each slot busy until its send completes.
     std::span<std::byte> pool{};
-    std::span<nic_handle> pool_handles{};
+    std::span<out_msg> pool_sends{};
+    // protocol::reliable: the tile's sequence tables and owed acks.
+    reliable_state* reliable{nullptr};
   };
 
   executor(tile_id me, Nic& nic, Program program, block_store& store, buffers b,
            executor_config cfg)
       : me_{me.value()}, nic_{&nic}, prog_{program}, store_{&store}, buf_{b}, cfg_{cfg} {
-    for (nic_handle& h : buf_.pool_handles)
-      h = no_handle;
+    for (out_msg& m : buf_.pool_sends)
+      m = out_msg{};
+    // The check sees the tables, not the executor, which may be moved after this.
+    if (reliable() && buf_.reliable != nullptr)
+      nic.set_arrival_check(&reliable_state::check, buf_.reliable);
   }
 
   [[nodiscard]] const tile_fault& fault() const { return fault_; }
@@ -153,13 +193,16 @@ class executor {
         if (delay_ != no_handle) return {wait_kind::delay, no_tile, op_.step};
         if (recv_ != no_handle && nic_->test(recv_) == nic_status::pending)
           return {wait_kind::data, op_.from, op_.step};
-        if (send_ != no_handle) return {wait_kind::send, op_.to, op_.step};
+        if (send_.busy()) {
+          return {send_.acked || !reliable() ? wait_kind::send : wait_kind::data_ack, op_.to,
+                  op_.step};
+        }
         return {};
       case phase::await_ack:
         return {wait_kind::ack, op_.to, op_.step};
       case phase::slot_wait:
       case phase::drain:
-        return {wait_kind::send, op_.to, op_.step};
+        return {reliable() ? wait_kind::data_ack : wait_kind::send, op_.to, op_.step};
       case phase::barrier:
         return {wait_kind::sync, sub(me_, std::uint32_t{1} << barrier_round_), op_.step};
       case phase::pair:
@@ -172,9 +215,17 @@ class executor {
   // Does all that can be done now.
   tile_state poll() {
     serve_reserves();
+    if (reliable() && phase_ != phase::failed && phase_ != phase::start) {
+      take_acks();
+      if (!serve_acks()) return tile_state::failed;
+    }
     while (true) {
       switch (phase_) {
         case phase::start:
+          if (reliable() && (buf_.reliable == nullptr || !buf_.reliable->ready())) {
+            fail(tile_error::no_state);
+            break;
+          }
           if (cfg_.prepost) {
             if (!prepost_all()) return tile_state::failed;
             begin_barrier();
@@ -257,6 +308,7 @@ class executor {
   static constexpr std::size_t no_slot = ~std::size_t{0};
 
   [[nodiscard]] std::uint32_t tiles() const { return cfg_.tiles; }
+  [[nodiscard]] bool reliable() const { return cfg_.proto == protocol::reliable; }
   [[nodiscard]] std::uint32_t sub(std::uint32_t a, std::uint32_t b) const {
     return (a + tiles() - b % tiles()) % tiles();
   }
@@ -357,7 +409,8 @@ class executor {
   }
 
   void begin_op() {
-    send_ = recv_ = delay_ = no_handle;
+    send_ = out_msg{};
+    recv_ = delay_ = no_handle;
     switch (op_.kind) {
       case op_kind::idle:
         if (cfg_.idle_cycles > 0) {
@@ -387,7 +440,7 @@ class executor {
         break;
     }
     if (op_.kind == op_kind::send && (op_.flags & op_flag::async) != 0 &&
-        !buf_.pool_handles.empty()) {
+        !buf_.pool_sends.empty()) {
       if (!reap_async()) return;
       if (free_slot() == no_slot) {
         phase_ = phase::slot_wait;
@@ -454,8 +507,9 @@ class executor {
     return true;
   }
 
-  nic_handle post(const op& o, std::span<const block_id> ids, std::span<const std::byte> payload,
-                  std::size_t bytes) {
+  // Posts o's send half into m; false when the NIC has no room (m stays free).
+  bool post(const op& o, std::span<const block_id> ids, std::span<const std::byte> payload,
+            std::size_t bytes, out_msg& m) {
     msg_header h{};
     h.src = me_;
     h.dst = o.to;
@@ -465,17 +519,101 @@ class executor {
     h.blocks = o.send_count;
     h.first_block = o.send_count > 0 ? ids[0].value() : 0;
     h.bytes = bytes;
-    const nic_handle hd = nic_->post_send(h, payload);
-    if (hd != no_handle) {
-      ++messages_;
-      bytes_ += bytes;
+    out_msg next{};
+    if (reliable()) {
+      h.seq = buf_.reliable->take_seq(o.to);
+      h.check = message_check(h, payload);
+      next.first = next.timeout = cfg_.timeout_base + cfg_.timeout_per_byte * bytes;
+      next.timer = nic_->post_delay(next.timeout);
+      if (next.timer == no_handle) return false;
     }
-    return hd;
+    next.h = h;
+    next.payload = payload;
+    next.nic = nic_->post_send(h, payload);
+    if (next.nic == no_handle) {
+      if (next.timer != no_handle) nic_->release(next.timer);
+      return false;
+    }
+    ++messages_;
+    bytes_ += bytes;
+    m = next;
+    return true;
+  }
+
+  enum class send_state : std::uint8_t { pending, done, failed, no_ack };
+
+  // Where a send stands. Raw, FORCED and UNFORCED: the NIC's word. Reliable: done
+  // when acknowledged; on the timer, retransmitted if the NIC is through with the
+  // last copy (a copy still in the fabric is not lost, so its timer restarts).
+  send_state progress(out_msg& m) {
+    const nic_status s = nic_->test(m.nic);
+    if (s == nic_status::failed) return send_state::failed;
+    if (!reliable()) return s == nic_status::done ? send_state::done : send_state::pending;
+    if (m.acked) return s == nic_status::done ? send_state::done : send_state::pending;
+    if (m.timer == no_handle || nic_->test(m.timer) != nic_status::done) return send_state::pending;
+    nic_->release(m.timer);
+    m.timer = no_handle;
+    if (s == nic_status::done) {
+      buf_.reliable->stats.timeout_cycles += m.timeout;
+      if (m.retries == cfg_.max_retries) return send_state::no_ack;
+      nic_->release(m.nic);
+      m.nic = nic_->post_send(m.h, m.payload);
+      if (m.nic == no_handle) return send_state::failed;
+      ++m.retries;
+      ++buf_.reliable->stats.retransmissions;
+      ++messages_;
+      bytes_ += m.h.bytes;
+      m.timeout = m.timeout * 2 > m.first * 16 ? m.first * 16 : m.timeout * 2;
+    }
+    m.timer = nic_->post_delay(m.timeout);
+    return m.timer == no_handle ? send_state::failed : send_state::pending;
+  }
+
+  // Frees a settled send: its NIC handle and its timer (releasing a timer cancels it).
+  void release_out(out_msg& m) {
+    if (m.nic != no_handle) nic_->release(m.nic);
+    if (m.timer != no_handle) nic_->release(m.timer);
+    m = out_msg{};
+  }
+
+  // Marks the sends whose data_acks arrived; an ack nothing waits for is dropped.
+  void take_acks() {
+    msg_header want{};
+    want.kind = msg_kind::data_ack;
+    want.src = any_tile;
+    want.tag = any_tag;
+    msg_header got{};
+    while (nic_->take_control(want, got)) {
+      auto mark = [&](out_msg& m) {
+        if (!m.busy() || m.acked || m.h.dst != got.src || m.h.seq != got.tag) return false;
+        m.acked = true;
+        if (m.timer != no_handle) nic_->release(m.timer);
+        m.timer = no_handle;
+        return true;
+      };
+      if (mark(send_) || mark(ahead_send_)) continue;
+      for (out_msg& m : buf_.pool_sends)
+        if (mark(m)) break;
+    }
+  }
+
+  // Sends the data_acks the arrival check owes; false on a full NIC.
+  bool serve_acks() {
+    owed_ack a{};
+    while (buf_.reliable->pop_ack(a)) {
+      if (!post_control(msg_kind::data_ack, a.dst, a.seq)) return false;
+      ++buf_.reliable->stats.acks_sent;
+    }
+    return true;
+  }
+
+  // The tile error of a send that did not go through.
+  bool fail_send(send_state st) {
+    return fail(st == send_state::no_ack ? tile_error::no_ack : tile_error::nic_failed);
   }
 
   void post_data() {
-    send_ = post(op_, buf_.send_ids, buf_.tx.first(tx_used_), tx_bytes_);
-    if (send_ == no_handle) {
+    if (!post(op_, buf_.send_ids, buf_.tx.first(tx_used_), tx_bytes_, send_)) {
       fail(tile_error::nic_full);
       return;
     }
@@ -484,28 +622,27 @@ class executor {
 
   // Releases the pool slots whose sends completed; false on a failed send.
   bool reap_async() {
-    for (nic_handle& h : buf_.pool_handles) {
-      if (h == no_handle) continue;
-      const nic_status st = nic_->test(h);
-      if (st == nic_status::pending) continue;
-      nic_->release(h);
-      h = no_handle;
+    for (out_msg& m : buf_.pool_sends) {
+      if (!m.busy()) continue;
+      const send_state st = progress(m);
+      if (st == send_state::pending) continue;
+      release_out(m);
       --async_busy_;
-      if (st == nic_status::failed) return fail(tile_error::nic_failed);
+      if (st != send_state::done) return fail_send(st);
     }
     return true;
   }
 
   [[nodiscard]] std::size_t free_slot() const {
-    for (std::size_t i = 0; i < buf_.pool_handles.size(); ++i)
-      if (buf_.pool_handles[i] == no_handle) return i;
+    for (std::size_t i = 0; i < buf_.pool_sends.size(); ++i)
+      if (!buf_.pool_sends[i].busy()) return i;
     return no_slot;
   }
 
   // Packs op_'s send into a free pool slot and posts it; the op is then over.
   void post_async() {
     const std::size_t i = free_slot();
-    const std::size_t slot_bytes = buf_.pool.size() / buf_.pool_handles.size();
+    const std::size_t slot_bytes = buf_.pool.size() / buf_.pool_sends.size();
     const std::span<std::byte> slot = buf_.pool.subspan(i * slot_bytes, slot_bytes);
     std::size_t bytes = 0;
     std::size_t used = 0;
@@ -515,12 +652,10 @@ class executor {
       fail(e, bad);
       return;
     }
-    const nic_handle hd = post(op_, buf_.send_ids, slot.first(used), bytes);
-    if (hd == no_handle) {
+    if (!post(op_, buf_.send_ids, slot.first(used), bytes, buf_.pool_sends[i])) {
       fail(tile_error::nic_full);
       return;
     }
-    buf_.pool_handles[i] = hd;
     ++async_busy_;
     if ((op_.flags & op_flag::release) != 0) {
       for (std::uint32_t k = 0; k < op_.send_count; ++k)
@@ -532,7 +667,7 @@ class executor {
   // Posts the next op's send now if it can go early (see executor_config). Anything
   // that stops it (blocks not held yet, no room) just leaves the op for later.
   void try_send_ahead() {
-    if (!cfg_.send_ahead || ahead_ || ahead_end_ || send_ == no_handle) return;
+    if (!cfg_.send_ahead || ahead_ || ahead_end_ || !send_.busy()) return;
     if (cfg_.proto == protocol::unforced || buf_.ahead_tx.empty()) return;
     Program look = prog_;
     op o{};
@@ -558,12 +693,10 @@ class executor {
     std::size_t used = 0;
     std::uint32_t bad = 0;
     if (pack(o, buf_.ahead_send_ids, buf_.ahead_tx, bytes, used, bad) != tile_error::none) return;
-    const nic_handle hd = post(o, buf_.ahead_send_ids, buf_.ahead_tx.first(used), bytes);
-    if (hd == no_handle) return;
+    if (!post(o, buf_.ahead_send_ids, buf_.ahead_tx.first(used), bytes, ahead_send_)) return;
     prog_ = look;
     ahead_ = true;
     ahead_op_ = o;
-    ahead_send_ = hd;
   }
 
   // Makes the op whose send went early the current one.
@@ -575,13 +708,19 @@ class executor {
     ++op_index_;
     ahead_ = false;
     send_ = ahead_send_;
+    ahead_send_ = out_msg{};
     recv_ = delay_ = no_handle;
     if (op_.receives() && !post_receive()) return;
     phase_ = phase::wait;
   }
 
   bool halves_done() {
-    for (nic_handle* h : {&send_, &recv_, &delay_}) {
+    if (send_.busy()) {
+      const send_state st = progress(send_);
+      if (st == send_state::pending) return false;
+      if (st != send_state::done) return fail_send(st);
+    }
+    for (nic_handle* h : {&recv_, &delay_}) {
       if (*h == no_handle) continue;
       const nic_status s = nic_->test(*h);
       if (s == nic_status::pending) return false;
@@ -591,7 +730,7 @@ class executor {
   }
 
   void finish_op() {
-    if (send_ != no_handle) nic_->release(send_);
+    release_out(send_);
     if (delay_ != no_handle) nic_->release(delay_);
     if (op_.sends() && (op_.flags & op_flag::release) != 0) {
       for (std::uint32_t i = 0; i < op_.send_count; ++i)
@@ -603,12 +742,19 @@ class executor {
       recv_ = no_handle;
       if (!scatter(h)) return;
     }
-    send_ = delay_ = no_handle;
+    delay_ = no_handle;
     phase_ = phase::fetch;
   }
 
   // Stores or combines the received blocks after checking them against the op.
   bool scatter(const msg_header& h) {
+    if ((op_.flags & op_flag::sized) != 0 && h.bytes != op_.recv_bytes) {
+      fail(tile_error::size_mismatch, h.first_block);
+      fault_.peer = op_.from;
+      fault_.bytes_expected = op_.recv_bytes;
+      fault_.bytes_got = h.bytes;
+      return false;
+    }
     if (h.blocks != op_.recv_count) return fail(tile_error::block_count, op_.recv_count, h.blocks);
     std::size_t at = dir_bytes(h.blocks);
     const bool combining = (op_.flags & op_flag::combine_in) != 0;
@@ -682,7 +828,7 @@ class executor {
   op op_{};
   std::uint32_t op_index_{0};
   tile_fault fault_{};
-  nic_handle send_{no_handle};
+  out_msg send_{};
   nic_handle recv_{no_handle};
   nic_handle delay_{no_handle};
   std::span<std::byte> landing_{};
@@ -691,7 +837,7 @@ class executor {
   bool ahead_{false};      // ahead_op_'s send is posted
   bool ahead_end_{false};  // the program has no op left to send early
   op ahead_op_{};
-  nic_handle ahead_send_{no_handle};
+  out_msg ahead_send_{};
   std::uint32_t async_busy_{0};  // pool slots in flight
   std::uint32_t posted_count_{0};
   std::uint32_t posted_next_{0};

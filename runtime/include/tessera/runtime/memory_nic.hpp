@@ -3,6 +3,11 @@
 // many tiles over, and a reference NIC for host tests. Fixed capacity, no heap:
 // Tiles tiles, Handles outstanding operations per tile, Messages buffered messages
 // of at most MaxPayload bytes, Controls buffered control messages per tile.
+//
+// Delays complete at once (there is no clock), so a reliable sender's timer has
+// always run out when it looks: it retransmits whenever the ack has not come back by
+// its next poll. A fault can be armed: the n-th data message from one tile to
+// another is dropped or has one byte flipped on its way (docs/faults.md).
 #pragma once
 
 #include <cstddef>
@@ -37,6 +42,10 @@ class memory_fabric {
     const msg_header& header(nic_handle h) const { return f_->tiles_[me_].handles[h].header; }
     void release(nic_handle h) { f_->tiles_[me_].handles[h].used = false; }
     void idle() {}
+    void set_arrival_check(arrival_check fn, void* ctx) {
+      f_->tiles_[me_].check = fn;
+      f_->tiles_[me_].check_ctx = ctx;
+    }
 
    private:
     memory_fabric* f_{nullptr};
@@ -57,7 +66,15 @@ class memory_fabric {
     order_ = 0;
     dropped_ = 0;
     last_drop_ = msg_header{};
+    fault_ = fault{};
   }
+
+  enum class fault_kind : std::uint8_t { none, drop, corrupt };
+  // Arms one fault: the n-th (from 1) data message from src to dst.
+  void arm_fault(fault_kind k, std::uint32_t src, std::uint32_t dst, std::uint32_t n) {
+    fault_ = fault{k, src, dst, n, 0, false};
+  }
+  [[nodiscard]] bool fault_acted() const { return fault_.acted; }
   [[nodiscard]] std::uint32_t dropped() const { return dropped_; }
   [[nodiscard]] const msg_header& last_drop() const { return last_drop_; }
   [[nodiscard]] std::uint32_t buffered() const {
@@ -81,6 +98,16 @@ class memory_fabric {
     handle_state handles[Handles];
     msg_header control[Controls];
     std::uint32_t controls{0};
+    arrival_check check{nullptr};
+    void* check_ctx{nullptr};
+  };
+  struct fault {
+    fault_kind kind{fault_kind::none};
+    std::uint32_t src{0};
+    std::uint32_t dst{0};
+    std::uint32_t n{0};
+    std::uint32_t seen{0};
+    bool acted{false};
   };
   struct buffered_msg {
     bool used{false};
@@ -124,6 +151,19 @@ class memory_fabric {
     if (hd == no_handle) return no_handle;
     msg_header h = hdr;
     h.src = me;
+    if (fault_.kind != fault_kind::none && h.kind == msg_kind::data && h.src == fault_.src &&
+        h.dst == fault_.dst && ++fault_.seen == fault_.n) {
+      fault_.acted = true;
+      if (fault_.kind == fault_kind::drop) return hd;  // gone: the send itself completed
+      if (!payload.empty() && payload.size() <= MaxPayload) {
+        for (std::size_t i = 0; i < payload.size(); ++i)
+          scratch_[i] = payload[i];
+        scratch_[payload.size() / 2] = ~scratch_[payload.size() / 2];
+        payload = std::span<const std::byte>(scratch_, payload.size());
+      }
+    }
+    tile_state& to = tiles_[h.dst];
+    if (to.check != nullptr && !to.check(to.check_ctx, h, payload)) return hd;
     // The earliest unmatched receive from me at the destination takes it.
     handle_state* best = nullptr;
     for (auto& r : tiles_[h.dst].handles) {
@@ -204,6 +244,8 @@ class memory_fabric {
 
   tile_state tiles_[Tiles]{};
   buffered_msg msgs_[Messages]{};
+  fault fault_{};
+  std::byte scratch_[MaxPayload]{};
   std::uint64_t order_{0};
   std::uint32_t dropped_{0};
   msg_header last_drop_{};

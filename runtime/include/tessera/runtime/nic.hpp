@@ -9,8 +9,13 @@
 //  - A FORCED data message that arrives when its source has no posted, unmatched
 //    receive at the destination is dropped and counted (Bokhari §2.1). Raw and
 //    UNFORCED data are buffered until a receive is posted.
-//  - Control messages (reserve, ack, sync, pair) carry no payload; they are always
-//    buffered and are picked up with take_control.
+//  - Control messages (reserve, ack, sync, pair, data_ack) carry no payload; they are
+//    always buffered and are picked up with take_control.
+//  - An arrival check, when set, sees every data message as it arrives, before the
+//    NIC matches or buffers it (on a tile: the receive interrupt), and may refuse it:
+//    the NIC then discards the message. The reliable protocol checks its sequence
+//    number and checksum there (reliable.hpp).
+//  - Releasing a pending delay cancels it.
 #pragma once
 
 #include <concepts>
@@ -23,13 +28,17 @@ namespace tessera {
 
 enum class nic_status : std::uint8_t { pending, done, failed };
 
+// True keeps the message; false discards it.
+using arrival_check = bool (*)(void* ctx, const msg_header& h, std::span<const std::byte> payload);
+
 using nic_handle = std::uint32_t;
 inline constexpr nic_handle no_handle = 0xffffffffU;
 
 template <typename N>
 concept tile_nic = requires(N& n, const msg_header& h, std::span<const std::byte> payload,
                             std::span<std::byte> buffer, nic_handle x, msg_header& out,
-                            std::uint32_t tile, std::uint64_t cycles) {
+                            std::uint32_t tile, std::uint64_t cycles, arrival_check check,
+                            void* ctx) {
   // A data message; the payload may be reused once the handle completes.
   { n.post_send(h, payload) } -> std::same_as<nic_handle>;
   // The next data message from `tile` lands in `buffer`.
@@ -48,6 +57,8 @@ concept tile_nic = requires(N& n, const msg_header& h, std::span<const std::byte
   n.release(x);
   // Nothing can progress until the network acts: sleep (WFI) or drive the model.
   n.idle();
+  // Installs the arrival check (nullptr: none).
+  n.set_arrival_check(check, ctx);
 };
 
 }  // namespace tessera

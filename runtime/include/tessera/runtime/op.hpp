@@ -34,6 +34,9 @@ inline constexpr std::uint8_t combine_in = 2;  // receive half: combine into hel
 // children at once on parallel ports does (002 §2.1). Without a pool it is an
 // ordinary send. The tile finishes only when every such send has completed.
 inline constexpr std::uint8_t async = 4;
+// The receive half expects exactly recv_bytes data bytes; a message of another size
+// fails the op (size_mismatch). Schedule files say the size of every receive.
+inline constexpr std::uint8_t sized = 8;
 }  // namespace op_flag
 
 inline constexpr std::uint32_t no_tile = 0xffffffffU;
@@ -55,6 +58,7 @@ struct op {
   std::uint32_t recv_count{0};  // blocks received (ids written to the recv buffer)
   std::uint32_t count{0};       // shuffle: blocks rearranged
   std::uint8_t flags{0};        // op_flag bits
+  std::uint64_t recv_bytes{0};  // with op_flag::sized: the data bytes the receive expects
 
   [[nodiscard]] constexpr bool sends() const { return tessera::sends(kind); }
   [[nodiscard]] constexpr bool receives() const { return tessera::receives(kind); }

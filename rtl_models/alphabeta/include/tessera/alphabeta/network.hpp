@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tessera/nic/endpoint.hpp"
+#include "tessera/nic/faults.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/runtime/message.hpp"
 #include "tessera/runtime/nic.hpp"
@@ -45,6 +46,7 @@ class ab_nic {
   const msg_header& header(nic_handle h) const;
   void release(nic_handle h);
   void idle() {}
+  void set_arrival_check(arrival_check fn, void* ctx);
 
  private:
   network* net_;
@@ -59,6 +61,13 @@ class network {
 
   [[nodiscard]] std::uint64_t now() const { return now_; }
   [[nodiscard]] std::uint32_t tiles() const { return tiles_; }
+  // The time of the next event (after starting what can start now); never if none.
+  [[nodiscard]] std::uint64_t next_time();
+
+  // Faults to apply as messages start and arrive (docs/faults.md); nullptr: none.
+  void set_faults(nic::fault_injector* f) { faults_ = f; }
+  // Tile t is touched at `time` (a stalled tile resumes then).
+  void wake_at(std::uint32_t t, std::uint64_t time);
 
   // Starts what can start now, then advances to the next event and applies every
   // event of that instant. Returns false when nothing is pending.
@@ -82,13 +91,14 @@ class network {
     std::uint64_t in_free{0};
   };
 
+  enum class event_kind : std::uint8_t { transfer, delay, wake };
   struct event {
     std::uint64_t time;
     std::uint64_t seq;
-    std::uint32_t tile;      // delay: owner; transfer: destination
-    nic_handle handle;       // delay
+    std::uint32_t tile;      // delay, wake: the tile; transfer: destination
+    std::uint64_t token;     // delay: the endpoint's delay token
     std::size_t message{0};  // transfer: index into in_flight_
-    bool is_delay;
+    event_kind kind;
     bool operator>(const event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
 
@@ -108,6 +118,8 @@ class network {
   std::vector<drop_record> drops_;
   std::vector<bool> touched_;
   std::vector<std::uint32_t> touched_list_;
+  nic::fault_injector* faults_{nullptr};
+  std::uint64_t next_id_{0};
 };
 
 }  // namespace tessera::ab

@@ -9,6 +9,7 @@
 
 #include "tessera/alphabeta/network.hpp"
 #include "tessera/firmware/collective.hpp"
+#include "tessera/nic/faults.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/nic/schedule_run.hpp"
 #include "tessera/runtime/message.hpp"
@@ -23,6 +24,12 @@ struct run_options {
   bool send_ahead{false};  // post the next op's send early (executor_config)
   // Memory all tiles together may use (blocks, buffers); above it the run is refused.
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
+  // A run still going at this cycle stops there (a timeout, not a deadlock).
+  std::uint64_t max_cycles{std::uint64_t{1} << 50};
+  // Faults to inject (docs/faults.md), and the reliable protocol's retransmission
+  // timer (executor_config; from the message's lone time when left at 0).
+  std::vector<nic::fault_spec> faults;
+  std::uint32_t max_retries{10};
 };
 
 using nic::run_outcome;
@@ -34,6 +41,6 @@ using nic::tile_report;
 run_outcome run_collective(const fw::collective_params& c, const run_options& opt);
 
 // A schedule file's op streams (nic/schedule_run.hpp), every block checked.
-run_outcome run_schedule(const nic::prepared_schedule& s, const run_options& opt);
+run_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s, const run_options& opt);
 
 }  // namespace tessera::ab

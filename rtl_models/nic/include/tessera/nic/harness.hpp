@@ -12,6 +12,7 @@
 
 #include "tessera/firmware/collective.hpp"
 #include "tessera/firmware/textbook.hpp"
+#include "tessera/nic/faults.hpp"
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/executor.hpp"
 #include "tessera/runtime/message.hpp"
@@ -46,6 +47,34 @@ struct tile_report {
   std::uint32_t peak_blocks{0};
 };
 
+// What one injected fault did (docs/faults.md).
+struct fault_report {
+  std::string fault;  // "drop=0->5#2"
+  std::string kind;
+  bool acted{false};  // it lost, damaged or held something
+  std::uint64_t first_cycle{0};
+  std::uint64_t messages{0};     // messages lost or damaged
+  std::uint64_t held_cycles{0};  // stall: cycles the tile was held back
+};
+
+// A message a fault lost or damaged.
+struct lost_report {
+  std::uint32_t tile{0};  // the destination
+  std::uint32_t source{0};
+  std::uint32_t block{0};
+  std::uint32_t step{0};
+  std::string kind;  // data, sync, data_ack, ...
+  std::uint64_t cycle{0};
+  std::string cause;  // dropped, corrupted, undeliverable, cut in flight
+  std::string fault;
+  std::string text;  // the one-line account
+};
+
+// The reports of an injector's faults and losses (at most max_lost losses listed).
+inline constexpr std::size_t max_lost = 1000;
+void report_faults(const fault_injector& f, std::vector<fault_report>& faults,
+                   std::vector<lost_report>& lost, std::uint64_t& lost_total);
+
 struct run_outcome {
   bool completed{false};  // every tile ran its program to the end
   bool verified{false};   // and every tile holds exactly what it should
@@ -56,7 +85,12 @@ struct run_outcome {
   std::uint64_t control_messages{0};
   std::uint64_t dropped{0};
   std::uint64_t memory_bytes{0};
-  std::string failure;  // one line naming the tile and block, when not verified
+  std::string failure;               // one line naming the tile and block, when not verified
+  std::vector<fault_report> faults;  // one per --fault, in the order given
+  std::vector<lost_report> lost;     // messages faults lost or damaged, in time order
+  std::uint64_t lost_total{0};       // all of them (lost lists the first max_lost)
+  reliable_stats reliable{};         // protocol reliable: summed over the tiles
+  bool timed_out{false};             // stopped by max_cycles
 };
 
 struct harness_options {
@@ -94,9 +128,17 @@ struct tile_memory {
   std::vector<block_id> ahead_recv_ids;
   std::vector<std::byte> ahead_tx;
   std::vector<std::byte> pool;  // op_flag::async sends: slots of tx's size
-  std::vector<nic_handle> pool_handles;
+  std::vector<out_msg> pool_sends;
+  // protocol::reliable only: sequence numbers per peer and the owed acks.
+  std::vector<std::uint32_t> seq_out;
+  std::vector<std::uint32_t> seq_in;
+  std::vector<owed_ack> owed;
+  reliable_state reliable;
   block_store store;
 };
+
+// Sizes the reliable tables of m for a fabric of `tiles` (protocol::reliable).
+void arm_reliable(tile_memory& m, std::uint32_t tiles);
 
 std::string wait_text(const tile_wait& w);
 std::string fault_text(std::uint32_t t, const tile_fault& f);
@@ -118,9 +160,17 @@ class tile_executors {
   // Creates tile t's executor over `nic`, which must outlive this object.
   void attach(std::uint32_t t, Nic& nic, Program prog, tile_memory& m, const executor_config& cfg) {
     if (ex_.size() <= t) ex_.resize(t + 1);
-    typename exec::buffers b{
-        m.send_ids,       m.recv_ids,       m.tx,       m.rx,   m.posted,
-        m.ahead_send_ids, m.ahead_recv_ids, m.ahead_tx, m.pool, m.pool_handles};
+    typename exec::buffers b{m.send_ids,
+                             m.recv_ids,
+                             m.tx,
+                             m.rx,
+                             m.posted,
+                             m.ahead_send_ids,
+                             m.ahead_recv_ids,
+                             m.ahead_tx,
+                             m.pool,
+                             m.pool_sends,
+                             m.seq_out.empty() ? nullptr : &m.reliable};
     ex_[t] = std::make_unique<exec>(tile_id{t}, nic, prog, m.store, b, cfg);
   }
 
@@ -145,12 +195,24 @@ class tile_executors {
 // failed tile, and the outcome's statistics and failure line.
 class harness_core {
  public:
-  explicit harness_core(std::uint32_t tiles)
-      : p_{tiles}, finished_(tiles, false), finish_(tiles, 0) {}
+  harness_core(std::uint32_t tiles, protocol proto)
+      : p_{tiles}, finished_(tiles, false), finish_(tiles, 0), proto_{proto} {}
 
   [[nodiscard]] std::uint32_t tiles() const { return p_; }
+  [[nodiscard]] protocol proto() const { return proto_; }
   [[nodiscard]] bool failed() const { return failed_ >= 0; }
   [[nodiscard]] std::uint32_t done() const { return done_; }
+  // The model stopped the run at `cycle` because of its cycle limit (max_cycles), not
+  // because nothing could move: unfinished tiles are a timeout, not a deadlock.
+  void stopped_by_limit(std::uint64_t cycle) { limit_cycle_ = cycle; }
+
+  // The run's faults (owned by the model, which calls it at admission and delivery);
+  // the outcome reports them and names the fault behind a failure.
+  void set_faults(fault_injector* f) { faults_ = f; }
+  // When tile t may run at `now` (its stalls hold it back).
+  std::uint64_t resume_at(std::uint32_t t, std::uint64_t now) {
+    return faults_ == nullptr ? now : faults_->resume_at(t, now);
+  }
 
  protected:
   // Records tile t's state after a poll at time `now`.
@@ -168,6 +230,10 @@ class harness_core {
   std::vector<std::uint64_t> finish_;
   std::uint32_t done_{0};
   std::int64_t failed_{-1};
+  std::uint64_t limit_cycle_{0};  // nonzero: stopped there by max_cycles
+  protocol proto_{protocol::raw};
+  fault_injector* faults_{nullptr};
+  std::vector<tile_memory*> memory_of_;  // per tile, for the reliable protocol's stats
   std::uint64_t memory_{0};
   std::string setup_failure_;
 };

@@ -45,6 +45,10 @@ class schedule_program {
     if (i_ >= p_->ops.size()) return false;
     const sched_op& o = p_->ops[i_++];
     out = op{o.kind, o.step, o.to, o.from, o.send_count, o.recv_count, o.count, o.flags};
+    if (o.receives()) {
+      out.flags |= op_flag::sized;
+      out.recv_bytes = o.recv_bytes;
+    }
     const auto s = p_->send_blocks(o);
     const auto r = p_->recv_blocks(o);
     for (std::size_t k = 0; k < s.size(); ++k)

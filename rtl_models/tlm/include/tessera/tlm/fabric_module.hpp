@@ -19,6 +19,7 @@
 #include <tlm>
 
 #include "tessera/net/engine.hpp"
+#include "tessera/nic/faults.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/tlm/msg_link.hpp"
 
@@ -36,10 +37,18 @@ class fabric_module : public sc_core::sc_module, private net::listener {
                 std::uint64_t wire_scale = 1);
 
   // Every message that reached its destination, in delivery order, with the bytes
-  // the fabric charged.
+  // the fabric charged; empty after keep_log(false).
   [[nodiscard]] const std::vector<nic::transfer_record>& transfers() const { return log_; }
+  // Off: keep no record per delivered message, so memory does not grow with the run
+  // (synthetic traffic streams its own statistics). Set before the run starts.
+  void keep_log(bool on) { keep_log_ = on; }
   [[nodiscard]] std::uint64_t in_flight() const { return pending_.size(); }
   [[nodiscard]] std::uint64_t last_activity() const { return last_; }
+
+  // Faults to apply as messages enter and arrive (docs/faults.md); nullptr: none. An
+  // undeliverable message never reaches the engine; its send completes (it left the
+  // NIC). A lost one crosses the fabric and is not handed to its destination.
+  void set_faults(nic::fault_injector* f) { faults_ = f; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -53,13 +62,18 @@ class fabric_module : public sc_core::sc_module, private net::listener {
   struct pending {
     tlm::tlm_generic_payload* gp{nullptr};
     std::uint64_t start{0};
+    std::uint64_t admitted{0};
   };
+  void complete_send(tlm::tlm_generic_payload& gp);
 
   net::engine& engine_;
   std::uint64_t wire_scale_;
   std::unordered_map<std::uint64_t, pending> pending_;
   std::vector<nic::transfer_record> log_;
+  bool keep_log_{true};
   sc_core::sc_event wake_;
+  nic::fault_injector* faults_{nullptr};
+  std::vector<tlm::tlm_generic_payload*> undeliverable_;  // completed at the next step
   bool dirty_{false};
   std::uint64_t last_{0};
 };

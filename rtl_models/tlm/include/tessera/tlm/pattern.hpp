@@ -10,17 +10,14 @@
 #include <vector>
 
 #include "tessera/net/engine.hpp"
+#include "tessera/nic/harness.hpp"
+#include "tessera/nic/pattern.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/tlm/platform.hpp"
 
 namespace tessera::tlm_models {
 
-struct pattern_transfer {
-  std::uint32_t src{0};
-  std::uint32_t dst{0};
-  std::uint64_t bytes{0};
-  std::uint64_t start{0};  // cycles
-};
+using nic::pattern_transfer;
 
 struct transfer_timing {
   std::uint64_t posted{0};
@@ -32,10 +29,14 @@ struct pattern_outcome {
   bool completed{false};
   bool verified{false};
   std::uint64_t cycles{0};                 // last delivery
+  std::uint64_t control_messages{0};       // UNFORCED reserves and acks
   std::string failure;                     // names the transfer, tile and byte
   std::vector<transfer_timing> transfers;  // in the pattern's order
   std::vector<net::link_stat> links;
   net::contention_stat contention{};
+  std::vector<nic::fault_report> faults;
+  std::vector<nic::lost_report> lost;
+  std::uint64_t lost_total{0};
 };
 
 // The byte `offset` of transfer `index` carries.

@@ -15,6 +15,7 @@
 #include "tessera/net/engine.hpp"
 #include "tessera/net/torus_engine.hpp"
 #include "tessera/net/wormhole_engine.hpp"
+#include "tessera/nic/faults.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/nic/schedule_run.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -45,7 +46,9 @@ struct platform_options {
   // runs whose real data would not fit in memory. 1: what is carried is what is timed.
   std::uint64_t wire_scale{1};
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
-  std::uint64_t max_cycles{std::uint64_t{1} << 50};  // a run still going then fails
+  std::uint64_t max_cycles{std::uint64_t{1} << 50};  // a run still going then stops
+  std::vector<nic::fault_spec> faults;               // docs/faults.md
+  std::uint32_t max_retries{10};                     // protocol reliable
 };
 
 struct platform_outcome {

@@ -44,6 +44,7 @@ class tlm_nic : public sc_core::sc_module {
   [[nodiscard]] nic_status test(nic_handle h) const { return ep_.test(h); }
   [[nodiscard]] const msg_header& header(nic_handle h) const { return ep_.header(h); }
   void release(nic_handle h) { ep_.release(h); }
+  void set_arrival_check(arrival_check fn, void* ctx) { ep_.set_arrival_check(fn, ctx); }
   // Sleeps until the NIC changes (arrival, completion, control message).
   void idle() { sc_core::wait(changed_); }
 
@@ -83,7 +84,7 @@ class tlm_nic : public sc_core::sc_module {
   std::vector<std::unique_ptr<outgoing>> pool_;
   std::vector<outgoing*> spare_;
   std::uint64_t next_id_{0};
-  std::multimap<std::uint64_t, nic_handle> delays_;
+  std::multimap<std::uint64_t, std::uint64_t> delays_;  // due cycle -> delay token
   sc_core::sc_event delay_event_;
   sc_core::sc_event changed_;
   std::vector<nic::drop_record> drops_;

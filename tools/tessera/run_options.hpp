@@ -1,0 +1,49 @@
+// Which `tessera run` options go with which workload and which model, in one table.
+// An option given with a workload or model it does not apply to is refused by one
+// rule (exit 2 naming both), so nothing is ever silently ignored.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "args.hpp"
+
+namespace tessera::cli {
+
+// What a run runs: exactly one of these options names it.
+enum class workload_kind : std::uint8_t { collective, schedule, pattern, traffic };
+
+namespace on {  // bits of run_option::workloads
+inline constexpr std::uint8_t collective = 1;
+inline constexpr std::uint8_t schedule = 2;
+inline constexpr std::uint8_t pattern = 4;
+inline constexpr std::uint8_t traffic = 8;
+inline constexpr std::uint8_t any = 15;
+}  // namespace on
+
+struct run_option {
+  std::string_view name;
+  bool value;     // takes a value (else a flag)
+  bool repeated;  // may be given several times
+  std::uint8_t workloads;
+  bool tlm_only;  // needs --model tlm
+  bool selector;  // names the workload
+};
+
+std::span<const run_option> run_option_table();
+
+// The option names of the table, for the args parser.
+std::set<std::string> run_value_options();
+std::set<std::string> run_flag_options();
+std::set<std::string> run_repeated_options();
+
+std::string_view workload_option(workload_kind k);
+
+// The workload the options name, after checking every given option against the
+// table; input_error names the offending option and what it conflicts with.
+workload_kind check_run_options(const args& a, std::string_view model);
+
+}  // namespace tessera::cli
