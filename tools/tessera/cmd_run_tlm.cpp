@@ -361,8 +361,9 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
                     {"delivered", o.delivered},
                     {"measured", o.measured},
                     {"measured_delivered", o.measured_delivered}};
-    j["latency"] = {
-        {"average", o.avg_latency}, {"minimum", o.min_latency}, {"maximum", o.max_latency}};
+    j["latency"] = {{"average", o.avg_latency}, {"minimum", o.min_latency},
+                    {"maximum", o.max_latency}, {"p50", o.p50_latency},
+                    {"p90", o.p90_latency},     {"p99", o.p99_latency}};
     if (us > 0) j["latency"]["average_us"] = o.avg_latency * us;
     j["offered"] = o.offered;
     j["accepted"] = {{"packets", o.accepted_packets}, {"flits", o.accepted_flits}};
@@ -377,7 +378,7 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
     os << "  packets     " << o.created << " created, " << o.delivered << " delivered, "
        << o.measured << " measured\n";
     os << "  latency     average " << o.avg_latency << ", minimum " << o.min_latency << ", maximum "
-       << o.max_latency << " cycles\n";
+       << o.max_latency << ", p50 " << o.p50_latency << ", p99 " << o.p99_latency << " cycles\n";
     os << "  throughput  offered " << o.offered << ", accepted " << o.accepted_packets
        << " packets/tile/cycle (" << o.accepted_flits << " flits)\n";
     os << "  verified    " << (o.verified ? "yes" : "NO") << (o.drained ? "" : " (not drained)")

@@ -1,11 +1,14 @@
 #include "tessera/tlm/traffic.hpp"
 
-#include <algorithm>
 #include <bit>
+#include <limits>
 #include <memory>
+#include <unordered_map>
+#include <utility>
 
 #include "tessera/schedule/errors.hpp"
 #include "tessera/tlm/fabric_module.hpp"
+#include "tessera/tlm/sim_control.hpp"
 #include "tessera/tlm/tile_nic.hpp"
 
 namespace tessera::tlm_models {
@@ -63,10 +66,12 @@ void validate(const fabric& f, const traffic_options& t) {
     throw input_error("--hotspot " + std::to_string(t.hotspot) + " is not a tile (0.." +
                       std::to_string(p - 1) + ")");
   const double expected = t.rate * static_cast<double>(p) * static_cast<double>(t.cycles);
-  if (expected > 5e7)
+  if (expected > max_expected_packets)
     throw input_error("the run would create about " +
                       std::to_string(static_cast<std::uint64_t>(expected)) +
-                      " packets (limit 50000000); lower --rate, --cycles or the tile count");
+                      " packets (limit 1000000000, to keep a run within hours: about 300000 "
+                      "packets a second on an 8x8 mesh; memory does not depend on it); lower "
+                      "--rate, --cycles or the tile count");
 }
 
 std::uint32_t traffic_destination(const fabric& f, const traffic_options& t, std::uint32_t src,
@@ -117,48 +122,62 @@ std::uint32_t traffic_destination(const fabric& f, const traffic_options& t, std
 
 namespace {
 
-struct packet_log {
-  std::vector<std::uint64_t> created;  // per sequence number
-  std::vector<std::uint32_t> dst;
-  std::vector<std::uint64_t> arrived;  // 0: not yet (times are stored + 1)
+struct in_flight {
+  std::uint64_t created{0};
+  std::uint32_t dst{0};
+};
+
+// A source's packets: every sequence number below next_seq was created, and those
+// not yet arrived are in `flying`, so arrived ones cost nothing.
+struct source_log {
+  std::uint32_t next_seq{0};
+  std::unordered_map<std::uint32_t, in_flight> flying;
 };
 
 struct traffic_state {
   const traffic_options* t{nullptr};
-  std::vector<packet_log> per_src;
+  std::vector<source_log> per_src;
+  std::uint64_t created{0};
+  std::uint64_t measured{0};
+  std::uint64_t delivered{0};
+  std::uint64_t measured_delivered{0};
+  std::uint64_t latency_sum{0};
+  net::latency_histogram latency;  // also min, max and count of the measured packets
   std::uint64_t window_packets{0};
   std::uint64_t window_flits{0};
-  std::uint64_t delivered{0};
   std::uint64_t measured_left{0};
   std::string failure;
 };
 
 void on_arrival(void* ctx, const msg_header& h, std::uint64_t now) {
   auto& s = *static_cast<traffic_state*>(ctx);
-  packet_log& log = s.per_src[h.src];
-  if (h.tag >= log.created.size() || log.dst[h.tag] != h.dst) {
-    if (s.failure.empty())
+  source_log& log = s.per_src[h.src];
+  const auto it = log.flying.find(h.tag);
+  if (it == log.flying.end() || it->second.dst != h.dst) {
+    if (s.failure.empty()) {
+      // Created and no longer flying: it arrived before (at which tile is not kept).
+      const bool again = h.tag < log.next_seq && it == log.flying.end();
       s.failure = "tile " + std::to_string(h.dst) + " got packet " + std::to_string(h.tag) +
-                  " of tile " + std::to_string(h.src) + ", which was not sent to it";
+                  " of tile " + std::to_string(h.src) +
+                  (again ? ", which had already arrived" : ", which was not sent to it");
+    }
     return;
   }
-  if (log.arrived[h.tag] != 0) {
-    if (s.failure.empty())
-      s.failure = "tile " + std::to_string(h.dst) + " got packet " + std::to_string(h.tag) +
-                  " of tile " + std::to_string(h.src) + " twice";
-    return;
-  }
-  log.arrived[h.tag] = now + 1;
+  const std::uint64_t born = it->second.created;
+  log.flying.erase(it);
   ++s.delivered;
   const traffic_options& t = *s.t;
   if (now >= t.warmup && now < t.cycles) {
     ++s.window_packets;
     s.window_flits += t.packet_flits;
   }
-  const std::uint64_t born = log.created[h.tag];
+  if (t.on_arrival) t.on_arrival(packet_arrival{h.src, h.dst, h.tag, born, now});
   if (born >= t.warmup && born < t.cycles) {
+    ++s.measured_delivered;
+    s.latency_sum += now - born;
+    s.latency.add(now - born);
     --s.measured_left;
-    if (s.measured_left == 0 && now >= t.cycles) sc_core::sc_stop();
+    if (s.measured_left == 0 && now >= t.cycles) stop_once();
   }
 }
 
@@ -193,18 +212,26 @@ class traffic_source : public sc_core::sc_module {
     const traffic_options& t = *s_->t;
     const std::uint64_t now = now_cycles();
     const std::uint32_t dst = traffic_destination(*f_, t, tile_, rng_);
+    source_log& log = s_->per_src[tile_];
+    if (log.next_seq == std::numeric_limits<std::uint32_t>::max()) {
+      // validate()'s packet limit keeps a source far below 2^32 packets.
+      if (s_->failure.empty())
+        s_->failure = "tile " + std::to_string(tile_) + " ran out of packet sequence numbers";
+      return;
+    }
     if (dst != tile_) {
-      packet_log& log = s_->per_src[tile_];
       msg_header h{};
       h.src = tile_;
       h.dst = dst;
       h.kind = msg_kind::data;
-      h.tag = static_cast<std::uint32_t>(log.created.size());
+      h.tag = log.next_seq++;
       h.bytes = std::uint64_t{t.packet_flits} * t.flit_bytes;
-      log.created.push_back(now);
-      log.dst.push_back(dst);
-      log.arrived.push_back(0);
-      if (now >= t.warmup) ++s_->measured_left;
+      log.flying.emplace(h.tag, in_flight{now, dst});
+      ++s_->created;
+      if (now >= t.warmup) {
+        ++s_->measured;
+        ++s_->measured_left;
+      }
       nic_->post_packet(h);
     }
     schedule(now + 1);
@@ -230,8 +257,9 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
   s.t = &t;
   s.per_src.resize(p);
 
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  route_systemc_reports();
   fabric_module fab{"fabric", *engine};
+  fab.keep_log(false);  // the transfer log would grow with every packet
   std::vector<std::unique_ptr<tlm_nic>> nics;
   std::vector<std::unique_ptr<traffic_source>> sources;
   for (std::uint32_t i = 0; i < p; ++i) {
@@ -245,27 +273,24 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
         std::make_unique<traffic_source>(("src_" + std::to_string(i)).c_str(), i, f, s, *nics[i]));
   }
   const std::uint64_t limit = t.cycles + t.drain_factor * t.cycles;
-  sc_core::sc_start(cycles(limit), sc_core::SC_EXIT_ON_STARVATION);
+  run_simulation(limit);
 
   traffic_outcome out;
   out.end = now_cycles();
+  out.created = s.created;
   out.delivered = s.delivered;
-  std::uint64_t sum = 0;
-  for (const packet_log& log : s.per_src) {
-    out.created += log.created.size();
-    for (std::size_t i = 0; i < log.created.size(); ++i) {
-      if (log.created[i] < t.warmup) continue;
-      ++out.measured;
-      if (log.arrived[i] == 0) continue;
-      ++out.measured_delivered;
-      const std::uint64_t lat = log.arrived[i] - 1 - log.created[i];
-      sum += lat;
-      out.min_latency = out.measured_delivered == 1 ? lat : std::min(out.min_latency, lat);
-      out.max_latency = std::max(out.max_latency, lat);
-    }
+  out.measured = s.measured;
+  out.measured_delivered = s.measured_delivered;
+  if (out.measured_delivered > 0) {
+    out.avg_latency =
+        static_cast<double>(s.latency_sum) / static_cast<double>(out.measured_delivered);
   }
-  if (out.measured_delivered > 0)
-    out.avg_latency = static_cast<double>(sum) / static_cast<double>(out.measured_delivered);
+  out.min_latency = s.latency.min();
+  out.max_latency = s.latency.max();
+  out.p50_latency = s.latency.percentile(50);
+  out.p90_latency = s.latency.percentile(90);
+  out.p99_latency = s.latency.percentile(99);
+  out.latency_histogram = std::move(s.latency);
   const double window = static_cast<double>(t.cycles - t.warmup) * p;
   out.offered = static_cast<double>(out.measured) / window;
   out.accepted_packets = static_cast<double>(s.window_packets) / window;
