@@ -7,6 +7,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   catch2 nlohmann-json3-dev
   libsystemc-dev verilator zlib1g-dev
+  python3
+  # The fuzz targets (tests/fuzz): clang with libFuzzer's runtime.
+  clang libclang-rt-14-dev
 )
 
 # The bare-metal tile image (docs/baremetal.md): cross compiler, picolibc and its

@@ -134,8 +134,8 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
         "tessera: --algorithm recursive-doubling needs a power-of-two tile count, but ring:6 has "
         "6 tiles; use ring, reduce-bcast, reduce-scatter-allgather\n");
   CHECK(err({"--fabric", "mesh:3x5", "--collective", "alltoall", "--algorithm", "pairwise"}) ==
-        "tessera: --algorithm pairwise cannot run on mesh:3x5 (15 tiles): it needs a "
-        "power-of-two tile count\n");
+        "tessera: --algorithm pairwise needs a power-of-two tile count, but mesh:3x5 has 15 "
+        "tiles; use pex-gen, pex-gen-shift or gen\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "allgather", "--algorithm", "mesh"}) ==
         "tessera: --algorithm mesh needs a mesh or torus fabric, but ring:8 has 8 tiles; use "
         "ring, hypercube\n");

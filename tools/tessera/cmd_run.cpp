@@ -189,15 +189,7 @@ void parse_collective(const args& a, run_request& r) {
   }
 
   if (r.c.coll == fw::collective::alltoall) {
-    if (!fw::a2a_supported(r.c.a2a, r.c.f)) {
-      throw input_error("--algorithm " + r.algorithm + " cannot run on " + r.fabric_spec + " (" +
-                        std::to_string(p) + " tiles): it needs " +
-                        std::string(fw::info(r.c.a2a).needs == fw::a2a_requirement::even
-                                        ? "an even tile count"
-                                    : fw::info(r.c.a2a).needs == fw::a2a_requirement::two_d
-                                        ? "a mesh or torus fabric"
-                                        : "a power-of-two tile count"));
-    }
+    require_a2a_supported(r.c.a2a, r.c.f, r.fabric_spec);
     if (p > max_alltoall_tiles) {
       throw input_error("--fabric " + r.fabric_spec + " has " + std::to_string(p) +
                         " tiles; alltoall is limited to " + std::to_string(max_alltoall_tiles));

@@ -43,6 +43,14 @@ std::string suggestion(fw::a2a_requirement r) {
 
 }  // namespace
 
+void require_a2a_supported(fw::a2a_algorithm alg, const fabric& f, const std::string& spec) {
+  if (fw::a2a_supported(alg, f)) return;
+  const auto need = fw::info(alg).needs;
+  throw input_error("--algorithm " + std::string(fw::info(alg).name) + " needs " +
+                    requirement_text(need) + ", but " + spec + " has " + std::to_string(f.tiles()) +
+                    " tiles; " + suggestion(need));
+}
+
 fabric parse_fabric_arg(const std::string& spec) {
   const auto r = parse_fabric(spec);
   if (!r.ok()) {
@@ -118,12 +126,7 @@ schedule build_collective(const std::string& collective, const std::string& algo
     throw input_error("--algorithm '" + shown(algorithm) + "' is not an " + collective +
                       " algorithm (available: " + algorithm_names(collective) + ")");
   }
-  if (!fw::a2a_supported(alg, f)) {
-    const auto need = fw::info(alg).needs;
-    throw input_error("--algorithm " + algorithm + " needs " + requirement_text(need) + ", but " +
-                      fabric_spec + " has " + std::to_string(f.tiles()) + " tiles; " +
-                      suggestion(need));
-  }
+  require_a2a_supported(alg, f, fabric_spec);
   if (f.tiles() > max_alltoall_tiles) {
     throw input_error("--fabric " + fabric_spec + " has " + std::to_string(f.tiles()) +
                       " tiles; alltoall analysis is limited to " +
