@@ -21,6 +21,14 @@ cmake --build build --target baremetal-size
 echo "== tests =="
 ctest --test-dir build -j "$jobs" --output-on-failure
 
+# Every reader of user input under libFuzzer with ASan+UBSan, from the seed corpus in
+# tests/fuzz/corpus, for TESSERA_FUZZ_SECONDS each (docs/development.md, "Fuzzing").
+echo "== fuzz: libFuzzer targets (build-fuzz/) =="
+CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_FUZZ=ON \
+  -DTESSERA_FUZZ_SECONDS="${TESSERA_FUZZ_SECONDS:-30}"
+cmake --build build-fuzz -j "$jobs"
+ctest --test-dir build-fuzz -j "$jobs" --output-on-failure
+
 echo "== sanitizers: ASan+UBSan host build (build-asan/) =="
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON \
   -DTESSERA_HOST_ONLY=ON

@@ -113,9 +113,10 @@ class input_fd {
   int fd_{-1};
 };
 
-// nlohmann's parse error text without its tag and without the "last read" token,
-// which can be as long as the file.
-std::string parse_error_text(const json::parse_error& e) {
+// nlohmann's error text without its tag and without the "last read" token, which can
+// be as long as the file. (Parse errors, and out_of_range for a number too large for
+// a double, "1e999".)
+std::string parse_error_text(const json::exception& e) {
   std::string s = e.what();
   if (const auto close = s.find("] "); s.rfind("[json.exception", 0) == 0 && close != s.npos)
     s = s.substr(close + 2);
@@ -123,11 +124,18 @@ std::string parse_error_text(const json::parse_error& e) {
   return shown(s, 160);
 }
 
+// Refuses deep nesting and documents of more than max_json_values values while they are
+// parsed: a file of small values costs tens of bytes per value once parsed, so the
+// count, not only the file's size, bounds the memory.
 json::parser_callback_t depth_guard(const std::string& what) {
-  return [what](int depth, json::parse_event_t event, json&) {
+  return [what, values = std::uint64_t{0}](int depth, json::parse_event_t event, json&) mutable {
     if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
         depth >= static_cast<int>(max_json_depth)) {
       throw input_error(what + " nests deeper than " + std::to_string(max_json_depth) + " levels");
+    }
+    if (event == json::parse_event_t::value && ++values > max_json_values) {
+      throw input_error(what + " holds more than " + std::to_string(max_json_values) +
+                        " JSON values");
     }
     return true;
   };
@@ -187,7 +195,7 @@ json read_json_file(const std::string& option, const std::string& path, std::uin
   json j;
   try {
     j = json::parse(in, depth_guard(f.name()));
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     f.check(buf, limit);  // a file cut at the limit fails to parse: say why
     throw input_error(f.name() + " is not JSON: " + parse_error_text(e));
   }
@@ -198,7 +206,7 @@ json read_json_file(const std::string& option, const std::string& path, std::uin
 json parse_json_text(std::string_view text, const std::string& what) {
   try {
     return json::parse(text.begin(), text.end(), depth_guard(what));
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     throw input_error(what + " is not JSON: " + parse_error_text(e));
   }
 }

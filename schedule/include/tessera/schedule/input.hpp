@@ -18,6 +18,7 @@
 namespace tessera {
 
 inline constexpr std::uint32_t max_json_depth = 64;
+inline constexpr std::uint64_t max_json_values = std::uint64_t{1} << 24;
 
 // User text fit for a one-line message: control and non-ASCII bytes escaped as \xNN,
 // cut after `max` characters with the full length given ("mesh:1111..." (300 bytes)).
