@@ -27,7 +27,9 @@ void validate(const circuit_params& p) {
 
 circuit_engine::circuit_engine(const fabric& f, circuit_params p) : f_{f}, p_{p}, src_(f.tiles()) {
   if (f.kind != fabric_kind::hypercube)
-    throw input_error("circuit switching needs a hypercube fabric");
+    throw input_error("circuit switching needs a hypercube fabric, not a " +
+                      std::string(kind_name(f.kind)) + " of " + std::to_string(f.tiles()) +
+                      " tiles");
   validate(p);
   links_.resize(std::size_t{f.tiles()} * f.ports());
   is_dirty_.assign(links_.size(), false);

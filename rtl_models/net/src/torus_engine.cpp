@@ -19,7 +19,9 @@ void validate(const torus_params& p) {
 
 torus_engine::torus_engine(const fabric& f, torus_params p) : f_{f}, p_{p} {
   if (f.kind == fabric_kind::hypercube)
-    throw input_error("store-and-forward ports need a torus, mesh or ring fabric");
+    throw input_error("store-and-forward ports need a torus, mesh or ring fabric, not a " +
+                      std::string(kind_name(f.kind)) + " of " + std::to_string(f.tiles()) +
+                      " tiles");
   validate(p);
   ports_.resize(std::size_t{f.tiles()} * f.ports());
   is_dirty_.assign(ports_.size(), false);

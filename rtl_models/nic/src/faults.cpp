@@ -351,14 +351,38 @@ std::uint64_t fault_injector::resume_at(std::uint32_t t, std::uint64_t now) {
   return until;
 }
 
+std::string fault_injector::cause_text(const loss_record& r) const {
+  std::ostringstream os;
+  const fault_spec& s = specs_[r.fault];
+  switch (r.cause) {
+    case loss_cause::dropped:
+      os << "dropped in the fabric at cycle " << r.cycle;
+      break;
+    case loss_cause::corrupted:
+      os << "byte " << r.byte << " of block " << r.block << " flipped at cycle " << r.cycle;
+      break;
+    case loss_cause::undeliverable:
+      os << "undeliverable: link " << r.link_from << "->" << r.link_to << " down since cycle "
+         << s.at;
+      break;
+    case loss_cause::cut:
+      os << "cut in flight: link " << r.link_from << "->" << r.link_to << " went down at cycle "
+         << s.at;
+      break;
+  }
+  os << " (fault " << s.text << ")";
+  return os.str();
+}
+
 std::string fault_injector::loss_text(const loss_record& r) const {
   std::ostringstream os;
   const msg_header& h = r.header;
-  const fault_spec& s = specs_[r.fault];
   if (h.kind != msg_kind::data) {
     os << "the " << msg_kind_name(h.kind) << " message from tile " << h.src << " to tile " << h.dst
-       << " (tag " << h.tag << ")";
+       << " (tag " << h.tag << "): " << cause_text(r);
+    return os.str();
   }
+  const fault_spec& s = specs_[r.fault];
   switch (r.cause) {
     case loss_cause::dropped:
       os << "tile " << h.dst << " lost block " << r.block << " from tile " << h.src << " (step "
@@ -369,21 +393,10 @@ std::string fault_injector::loss_text(const loss_record& r) const {
          << h.tag << ") with byte " << r.byte << " flipped at cycle " << r.cycle;
       break;
     case loss_cause::undeliverable:
-      if (h.kind == msg_kind::data) {
-        os << "tile " << h.dst << " never got block " << r.block << " from tile " << h.src
-           << " (step " << h.tag << ")";
-      }
-      os << ": undeliverable: link " << r.link_from << "->" << r.link_to << " down since cycle "
-         << s.at;
-      break;
     case loss_cause::cut:
-      if (h.kind == msg_kind::data) {
-        os << "tile " << h.dst << " never got block " << r.block << " from tile " << h.src
-           << " (step " << h.tag << ")";
-      }
-      os << ": cut in flight: link " << r.link_from << "->" << r.link_to << " went down at cycle "
-         << s.at;
-      break;
+      os << "tile " << h.dst << " never got block " << r.block << " from tile " << h.src
+         << " (step " << h.tag << "): " << cause_text(r);
+      return os.str();
   }
   os << " (fault " << s.text << ")";
   return os.str();

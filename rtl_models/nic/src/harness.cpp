@@ -96,8 +96,9 @@ std::string wait_text(const tile_wait& w) {
 
 std::string fault_text(std::uint32_t t, const tile_fault& f) {
   std::ostringstream os;
-  os << "tile " << t << ": op " << f.op_index << " (" << op_name(f.kind) << ", step " << f.step
-     << "): " << tile_error_text(f.code);
+  // Ops counted from 0, as analyze and the schedule format's ops[tile][op] count them.
+  os << "tile " << t << ": op " << (f.op_index > 0 ? f.op_index - 1 : 0) << " (" << op_name(f.kind)
+     << ", step " << f.step << "): " << tile_error_text(f.code);
   if (f.code == tile_error::wrong_block) {
     os << " (expected block " << f.block << ", got block " << f.got << ")";
   } else if (f.code == tile_error::block_count) {
@@ -295,6 +296,7 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
   if (done_ < p_) out.cycles = now;  // where the run stopped
   std::map<std::uint32_t, step_timing> steps;
   for (const transfer_record& r : transfers) {
+    if (limit_cycle_ > 0 && r.end > limit_cycle_) continue;  // still on its way at the stop
     if (r.header.kind != msg_kind::data) {
       ++out.control_messages;
       continue;

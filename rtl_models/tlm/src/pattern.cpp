@@ -218,7 +218,9 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
   // Nothing repairs what a fault did to a transfer: name the first such one.
   for (const nic::loss_record& r : faults.losses()) {
     if (r.header.kind != msg_kind::data) continue;
-    out.failure = "transfer " + std::to_string(r.header.tag) + ": " + faults.loss_text(r);
+    const pattern_transfer& t = transfers[r.header.tag];
+    out.failure = "transfer " + std::to_string(r.header.tag) + " (" + std::to_string(t.src) +
+                  " -> " + std::to_string(t.dst) + "): " + faults.cause_text(r);
     out.completed = false;
     return out;
   }

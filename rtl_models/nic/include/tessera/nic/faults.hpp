@@ -115,6 +115,9 @@ class fault_injector {
   // fault: "tile 5 lost block 17 from tile 2 (step 3): dropped in the fabric at cycle
   // 812 by fault drop=2->5#1".
   [[nodiscard]] std::string loss_text(const loss_record& r) const;
+  // What happened and which fault did it, without the message: "dropped in the fabric
+  // at cycle 812 (fault drop=2->5#1)".
+  [[nodiscard]] std::string cause_text(const loss_record& r) const;
 
  private:
   void route_of(std::uint32_t src, std::uint32_t dst);
