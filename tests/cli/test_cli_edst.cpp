@@ -157,7 +157,7 @@ TEST_CASE("edst bcast: bad input exits 2 with one line", "[cli][tlm][edst]") {
     return r.err;
   };
   CHECK(err("--fabric mesh:8x8 --algorithm edst-optimal") ==
-        "tessera: --algorithm edst-optimal needs a torus fabric, but mesh:8x8 has 64 tiles; use "
+        "tessera: --algorithm edst-optimal needs a torus fabric, but mesh:8x8 is a mesh; use "
         "binomial, mesh, scatter-allgather\n");
   CHECK(err("--fabric torus:6x17 --algorithm edst-optimal") ==
         "tessera: --algorithm edst-optimal has trees for R x C with R and C in 4..16 only, but "

@@ -137,7 +137,7 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
         "tessera: --algorithm pairwise needs a power-of-two tile count, but mesh:3x5 has 15 "
         "tiles; use pex-gen, pex-gen-shift or gen\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "allgather", "--algorithm", "mesh"}) ==
-        "tessera: --algorithm mesh needs a mesh or torus fabric, but ring:8 has 8 tiles; use "
+        "tessera: --algorithm mesh needs a mesh or torus fabric, but ring:8 is a ring; use "
         "ring, hypercube\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "allgather", "--root", "1"}) ==
         "tessera: --root does not apply to allgather, which has no root\n");

@@ -171,7 +171,7 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
         "tessera: --switching 'bus' is not a switching mode (ideal, circuit, store-forward, "
         "wormhole)\n");
   CHECK(err("run --model tlm --fabric torus:4x4 --switching circuit --collective bcast") ==
-        "tessera: circuit switching needs a hypercube fabric\n");
+        "tessera: circuit switching needs a hypercube fabric, not a torus of 16 tiles\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param beta=3") ==
         "tessera: --param 'beta' is not a parameter of circuit switching (xi, xi_held, tau, "
         "width, control_xi, arbitration, blocking, retry, presetup, unforced_threshold, "

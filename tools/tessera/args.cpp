@@ -34,7 +34,12 @@ args::args(const std::string& command, const std::vector<std::string>& argv,
                         "' (see tessera " + command + " --help)");
     }
     if (!value) {
-      if (i + 1 >= argv.size()) throw input_error("option --" + name + " needs a value");
+      // "--fabric --json": the next word is an option, not this one's value.
+      if (i + 1 >= argv.size() || argv[i + 1].rfind("--", 0) == 0) {
+        throw input_error(
+            "option --" + name + " needs a value" +
+            (i + 1 < argv.size() ? " (got the option '" + shown(argv[i + 1]) + "')" : ""));
+      }
       value = argv[++i];
     }
     auto& slot = values_[name];

@@ -25,7 +25,8 @@ const char* const run_help =
                                 --traffic K [--rate R] [--packet-flits F] ...)
                    [--model alphabeta|tlm] [--switching S] [--machine M]
                    [--param key=value ...] [--root R] [--bytes M]
-                   [--protocol raw|forced|unforced] [--prepost] [--send-ahead]
+                   [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
+                   [--fault F ...] [--fault-file FILE]
                    [--type T] [--op O] [--shift Q] [--packets Q] [--transfers] [--json]
 
 Simulation: every tile runs the collective's op stream on the tile runtime, data
@@ -69,10 +70,18 @@ moves through the network model, and every byte every tile ends with is checked.
                    wormhole: width (4 bytes/flit), router_delay (1), buffer (4
                      flits), alpha (0), packet_bytes (0), inject_gap (1 cycle per
                      flit at the NIC), vcs (1 virtual channel)
-                   any model: unforced_threshold (100 bytes); tlm: max_cycles
+                   any model: max_cycles (2^50: a run still going then stops, a
+                     timeout), unforced_threshold (100 bytes, with --protocol
+                     unforced), max_retries (10, with --protocol reliable)
   --protocol P     raw (default); forced: a message arriving before its receive is
                    posted is lost (iPSC-860); unforced: above the threshold a
-                   reserve/ack exchange precedes the message
+                   reserve/ack exchange precedes the message; reliable: sequence
+                   numbers, a checksum, acks and retransmission (docs/faults.md)
+  --fault F        inject a fault (repeatable, docs/faults.md): link=A-B@T (the link
+                   A->B fails at cycle T), drop=S->D#N (the N-th data message S->D is
+                   lost), stall=T@C+D (tile T stops from cycle C for D cycles),
+                   corrupt=S->D#N (one byte of it is flipped)
+  --fault-file FILE  faults one per line, '#' comments
   --prepost        post every receive, then a global barrier, before the first op
   --send-ahead     post the next op's send while the current one is in flight
                    (implied by presetup=1)
@@ -106,8 +115,8 @@ algorithms:
                   standard, ring, mesh, aap, aap-prime
   shift           ring, mesh, powers-of-two, direct
 
-exit status: 0 verified, 1 a lost, duplicated or corrupted block, or a deadlock
-(the reason names the tile and block), 2 bad input.
+exit status: 0 verified, 1 a lost, duplicated or corrupted block, a deadlock or a
+timeout (the reason names the tile and block, or the fault), 2 bad input.
 )";
 
 namespace {
@@ -197,9 +206,11 @@ void parse_collective(const args& a, run_request& r) {
   } else {
     const fw::fabric_need need = fw::needs(r.c.coll, r.c.alg);
     if (!fw::fabric_meets(need, r.c.f)) {
+      const std::string has = need == fw::fabric_need::power_of_two
+                                  ? "has " + std::to_string(p) + " tiles"
+                                  : "is a " + std::string(kind_name(r.c.f.kind));
       throw input_error("--algorithm " + r.algorithm + " needs " + need_text(need) + ", but " +
-                        r.fabric_spec + " has " + std::to_string(p) + " tiles; use " +
-                        usable_algorithms(r.c.coll, r.c.f));
+                        r.fabric_spec + " " + has + "; use " + usable_algorithms(r.c.coll, r.c.f));
     }
   }
 
@@ -315,6 +326,24 @@ run_request parse_request(const args& a) {
   r.machine = a.get("machine");
   r.json = a.flag("json");
   r.all_transfers = a.flag("transfers");
+  // Parameters that only one protocol or workload reads are refused elsewhere, so none
+  // is accepted without effect.
+  for (const auto& [key, val] : r.params) {
+    if (key == "max_retries" && r.proto != protocol::reliable)
+      throw input_error("--param max_retries goes with --protocol reliable");
+    if (key == "unforced_threshold" && r.proto != protocol::unforced)
+      throw input_error("--param unforced_threshold goes with --protocol unforced");
+    if (r.workload == workload_kind::traffic &&
+        (key == "max_cycles" || key == "unforced_threshold")) {
+      throw input_error("--param " + key +
+                        " does not apply to --traffic (--cycles and the drain limit end it)");
+    }
+  }
+  if (r.send_ahead && r.proto == protocol::unforced) {
+    throw input_error(
+        "--send-ahead does not apply to --protocol unforced (an UNFORCED message reserves "
+        "before it goes)");
+  }
   r.faults = load_faults(a.all("fault"), a.get("fault-file"), r.c.f);
   if (r.workload == workload_kind::pattern) {
     for (const nic::fault_spec& f : r.faults) {
@@ -467,7 +496,7 @@ void put_collective(nlohmann::ordered_json& j, const run_request& r) {
 
 void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle) {
   j["cycles"] = o.cycles;
-  if (us_per_cycle) j["time_us"] = static_cast<double>(o.cycles) * us_per_cycle;
+  if (us_per_cycle > 0) j["time_us"] = static_cast<double>(o.cycles) * us_per_cycle;
   j["verified"] = o.verified;
   j["completed"] = o.completed;
   if (!o.verified) j["failure"] = o.failure;

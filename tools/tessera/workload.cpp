@@ -46,9 +46,11 @@ std::string suggestion(fw::a2a_requirement r) {
 void require_a2a_supported(fw::a2a_algorithm alg, const fabric& f, const std::string& spec) {
   if (fw::a2a_supported(alg, f)) return;
   const auto need = fw::info(alg).needs;
+  const std::string has = need == fw::a2a_requirement::two_d
+                              ? "is a " + std::string(kind_name(f.kind))
+                              : "has " + std::to_string(f.tiles()) + " tiles";
   throw input_error("--algorithm " + std::string(fw::info(alg).name) + " needs " +
-                    requirement_text(need) + ", but " + spec + " has " + std::to_string(f.tiles()) +
-                    " tiles; " + suggestion(need));
+                    requirement_text(need) + ", but " + spec + " " + has + "; " + suggestion(need));
 }
 
 fabric parse_fabric_arg(const std::string& spec) {
