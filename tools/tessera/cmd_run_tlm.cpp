@@ -179,6 +179,25 @@ nlohmann::ordered_json links_json(const std::vector<net::link_stat>& links, std:
   return arr;
 }
 
+// per_transfer[]: the first 4096 messages, or all of them with --transfers.
+void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_record>& all,
+                   bool every) {
+  const std::size_t limit = every ? all.size() : 4096;
+  auto arr = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < all.size() && i < limit; ++i) {
+    const auto& t = all[i];
+    arr.push_back({{"src", t.header.src},
+                   {"dst", t.header.dst},
+                   {"kind", std::string(msg_kind_name(t.header.kind))},
+                   {"step", t.header.tag},
+                   {"bytes", t.header.bytes},
+                   {"start", t.start},
+                   {"end", t.end}});
+  }
+  j["per_transfer"] = std::move(arr);
+  if (limit < all.size()) j["per_transfer_omitted"] = all.size() - limit;
+}
+
 nlohmann::ordered_json contention_json(const net::contention_stat& c) {
   return {{"blocked", c.blocked},
           {"blocked_cycles", c.blocked_cycles},
@@ -413,6 +432,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
       j["params"] = params_json(s.o);
       put_outcome(j, po.run, us);
       put_steps_tiles(j, po.run);
+      put_transfers(j, po.transfers, r.all_transfers);
       j["links"] = links_json(po.links, po.run.cycles);
       j["contention"] = contention_json(po.contention);
       out << j.dump(2) << '\n';
@@ -477,20 +497,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     put_outcome(j, o, us);
     if (edst && s.o.sw == tlmm::switching::store_forward) put_edst(j, *edst);
     put_steps_tiles(j, o);
-    const std::size_t limit = r.all_transfers ? po.transfers.size() : 4096;
-    auto arr = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < po.transfers.size() && i < limit; ++i) {
-      const auto& t = po.transfers[i];
-      arr.push_back({{"src", t.header.src},
-                     {"dst", t.header.dst},
-                     {"kind", std::string(msg_kind_name(t.header.kind))},
-                     {"step", t.header.tag},
-                     {"bytes", t.header.bytes},
-                     {"start", t.start},
-                     {"end", t.end}});
-    }
-    j["per_transfer"] = std::move(arr);
-    if (limit < po.transfers.size()) j["per_transfer_omitted"] = po.transfers.size() - limit;
+    put_transfers(j, po.transfers, r.all_transfers);
     j["links"] = links_json(po.links, o.cycles);
     j["contention"] = contention_json(po.contention);
     out << j.dump(2) << '\n';
