@@ -37,6 +37,20 @@ std::uint32_t tile_field(const json& t, const char* k, const std::string& where,
   return static_cast<std::uint32_t>(x);
 }
 
+// Reads `option`'s JSON file and hands it to `parse`, whose errors start with the
+// option's name: the file is named once, after it, in front of the entry.
+template <typename Parse>
+auto from_file(const std::string& option, const std::string& file, std::uint64_t limit,
+               Parse parse) {
+  const json j = read_json_file(option, file, limit);
+  try {
+    return parse(j);
+  } catch (const input_error& e) {
+    const std::string what = e.what();
+    throw input_error(option + " '" + shown(file, 160) + "'" + what.substr(option.size()));
+  }
+}
+
 }  // namespace
 
 std::vector<nic::pattern_transfer> pattern_from_json(const json& j, const fabric& f) {
@@ -76,15 +90,8 @@ std::vector<nic::pattern_transfer> pattern_from_json(const json& j, const fabric
 }
 
 std::vector<nic::pattern_transfer> load_pattern(const std::string& file, const fabric& f) {
-  const json j = read_json_file("--pattern", file, max_pattern_bytes);
-  try {
-    return pattern_from_json(j, f);
-  } catch (const input_error& e) {
-    // Name the file once, in front of the entry the reader names.
-    const std::string what = e.what();
-    throw input_error("--pattern '" + shown(file, 160) + "'" +
-                      what.substr(std::string("--pattern").size()));
-  }
+  return from_file("--pattern", file, max_pattern_bytes,
+                   [&](const json& j) { return pattern_from_json(j, f); });
 }
 
 std::vector<net::forwarding_entry> routes_from_json(const json& j, const fabric& f) {
@@ -142,14 +149,8 @@ std::vector<nic::fault_spec> load_faults(const std::vector<std::string>& values,
 }
 
 std::vector<net::forwarding_entry> load_routes(const std::string& file, const fabric& f) {
-  const json j = read_json_file("--routes", file, max_routes_bytes);
-  try {
-    return routes_from_json(j, f);
-  } catch (const input_error& e) {
-    const std::string what = e.what();
-    throw input_error("--routes '" + shown(file, 160) + "'" +
-                      what.substr(std::string("--routes").size()));
-  }
+  return from_file("--routes", file, max_routes_bytes,
+                   [&](const json& j) { return routes_from_json(j, f); });
 }
 
 }  // namespace tessera::cli

@@ -327,11 +327,17 @@ class executor {
 
   // UNFORCED reservations are answered whatever the tile is doing: on the iPSC the
   // operating system does it, not the program.
-  void serve_reserves() {
+  // A take_control pattern: any control message of this kind.
+  static msg_header any_of(msg_kind kind) {
     msg_header want{};
-    want.kind = msg_kind::reserve;
+    want.kind = kind;
     want.src = any_tile;
     want.tag = any_tag;
+    return want;
+  }
+
+  void serve_reserves() {
+    const msg_header want = any_of(msg_kind::reserve);
     msg_header got{};
     while (phase_ != phase::failed && nic_->take_control(want, got)) {
       post_control(msg_kind::ack, got.src, got.tag);
@@ -578,10 +584,7 @@ class executor {
 
   // Marks the sends whose data_acks arrived; an ack nothing waits for is dropped.
   void take_acks() {
-    msg_header want{};
-    want.kind = msg_kind::data_ack;
-    want.src = any_tile;
-    want.tag = any_tag;
+    const msg_header want = any_of(msg_kind::data_ack);
     msg_header got{};
     while (nic_->take_control(want, got)) {
       auto mark = [&](out_msg& m) {
