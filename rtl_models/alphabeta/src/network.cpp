@@ -65,18 +65,14 @@ void network::start_transfers() {
   }
 }
 
-std::uint64_t network::next_time() {
-  start_transfers();
-  return events_.empty() ? ~std::uint64_t{0} : events_.top().time;
-}
-
 void network::wake_at(std::uint32_t t, std::uint64_t time) {
   events_.push(event{time, seq_++, t, 0, 0, event_kind::wake});
 }
 
-bool network::advance() {
+network::step network::advance(std::uint64_t limit) {
   start_transfers();
-  if (events_.empty()) return false;
+  if (events_.empty()) return step::idle;
+  if (events_.top().time > limit) return step::past_limit;
   now_ = events_.top().time;
   while (!events_.empty() && events_.top().time == now_) {
     const event e = events_.top();
@@ -94,7 +90,7 @@ bool network::advance() {
         break;
     }
   }
-  return true;
+  return step::advanced;
 }
 
 void network::deliver(std::size_t idx) {

@@ -49,14 +49,13 @@ run_outcome drive(Harness& h, const fabric& f, const run_options& opt) {
   for (std::uint32_t t = 0; t < p; ++t)
     poll(t, 0);
   while (!h.failed()) {
-    const std::uint64_t next = net.next_time();
-    if (next == ~std::uint64_t{0}) break;
-    if (next > opt.max_cycles) {
+    const network::step s = net.advance(opt.max_cycles);
+    if (s == network::step::idle) break;
+    if (s == network::step::past_limit) {
       if (h.done() == p) break;  // only cancelled timers are left
       h.stopped_by_limit(opt.max_cycles);
       return h.finish(opt.max_cycles, net.transfers(), net.drops(), net.unreceived());
     }
-    net.advance();
     for (const std::uint32_t t : net.take_touched())
       poll(t, net.now());
   }

@@ -174,14 +174,12 @@ std::vector<fault_spec> parse_fault_list(std::string_view text, const fabric& f,
     std::string_view line = text.substr(pos, nl - pos);
     pos = nl + 1;
     ++line_no;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) {
-      // '#' also appears inside drop and corrupt faults: a comment starts at a '#'
-      // that begins the line or follows white space.
-      for (std::size_t i = 0; i < line.size(); ++i) {
-        if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
-          line = line.substr(0, i);
-          break;
-        }
+    // '#' also appears inside drop and corrupt faults: a comment starts at a '#' that
+    // begins the line or follows white space.
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+        line = line.substr(0, i);
+        break;
       }
     }
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))

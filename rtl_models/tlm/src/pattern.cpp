@@ -224,8 +224,8 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
     out.completed = false;
     return out;
   }
-  for (const nic::loss_record& r : faults.losses()) {
-    out.failure = faults.loss_text(r);  // a control message (UNFORCED reserve or ack)
+  if (!faults.losses().empty()) {  // only control messages: an UNFORCED reserve or ack
+    out.failure = faults.loss_text(faults.losses().front());
     return out;
   }
   for (std::size_t i = 0; i < transfers.size(); ++i) {

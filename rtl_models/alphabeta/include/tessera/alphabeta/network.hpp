@@ -61,17 +61,17 @@ class network {
 
   [[nodiscard]] std::uint64_t now() const { return now_; }
   [[nodiscard]] std::uint32_t tiles() const { return tiles_; }
-  // The time of the next event (after starting what can start now); never if none.
-  [[nodiscard]] std::uint64_t next_time();
 
   // Faults to apply as messages start and arrive (docs/faults.md); nullptr: none.
   void set_faults(nic::fault_injector* f) { faults_ = f; }
   // Tile t is touched at `time` (a stalled tile resumes then).
   void wake_at(std::uint32_t t, std::uint64_t time);
 
+  enum class step : std::uint8_t { advanced, idle, past_limit };
   // Starts what can start now, then advances to the next event and applies every
-  // event of that instant. Returns false when nothing is pending.
-  bool advance();
+  // event of that instant; idle when nothing is pending, past_limit (time unchanged)
+  // when the next event lies beyond `limit`.
+  step advance(std::uint64_t limit = ~std::uint64_t{0});
   // Tiles whose NIC changed since the last call (arrivals, completions).
   std::vector<std::uint32_t> take_touched();
 
