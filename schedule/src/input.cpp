@@ -211,4 +211,25 @@ json parse_json_text(std::string_view text, const std::string& what) {
   }
 }
 
+unsigned long long parse_count(const std::string& option, const std::string& text,
+                               unsigned long long max, unsigned long long min) {
+  const std::string kind = min > 0 ? "a positive integer" : "a non-negative integer";
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    throw input_error("--" + option + " '" + shown(text) + "' is not " + kind);
+  }
+  // Digits only: past max whatever its length, without overflowing on the way.
+  const std::size_t lead = std::min(text.find_first_not_of('0'), text.size());
+  const std::string digits = text.substr(lead);
+  const std::string top = std::to_string(max);
+  if (digits.size() > top.size() || (digits.size() == top.size() && digits > top)) {
+    throw input_error("--" + option + " " + shown(text) + " is too large, at most " + top);
+  }
+  const unsigned long long v = digits.empty() ? 0 : std::stoull(digits);
+  if (v < min) {
+    throw input_error("--" + option + " " + text + " is too small, at least " +
+                      std::to_string(min));
+  }
+  return v;
+}
+
 }  // namespace tessera

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera/schedule/input.hpp"
+
 namespace tessera::cli {
 
 class args {
@@ -35,10 +37,6 @@ class args {
   std::vector<std::string> order_;
 };
 
-// Parses an unsigned integer option value in [min, max]; input_error names the option
-// and value ("--bytes 0 is too small, at least 1", "... is too large, at most 1073741824").
-// `option` is the name without dashes ("bytes", "param ts").
-unsigned long long parse_count(const std::string& option, const std::string& text,
-                               unsigned long long max, unsigned long long min = 0);
+using tessera::parse_count;  // tessera/schedule/input.hpp
 
 }  // namespace tessera::cli

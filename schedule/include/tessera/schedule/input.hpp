@@ -37,6 +37,12 @@ std::string read_input_file(const std::string& option, const std::string& path,
 nlohmann::json read_json_file(const std::string& option, const std::string& path,
                               std::uint64_t limit);
 
+// Parses an unsigned integer option value in [min, max]; input_error names the option
+// and value ("--bytes 0 is too small, at least 1", "... is too large, at most 1073741824").
+// `option` is the name without dashes ("bytes", "param ts").
+unsigned long long parse_count(const std::string& option, const std::string& text,
+                               unsigned long long max, unsigned long long min = 0);
+
 // The same for text already in memory; `what` names it in errors ("schedule").
 nlohmann::json parse_json_text(std::string_view text, const std::string& what);
 
