@@ -158,11 +158,11 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
   CHECK(err("run --model tlm --fabric hypercube:7 --pattern " + negative) ==
         "tessera: --pattern '" + negative + "' transfer 0: bytes -5 is negative\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param width=0") ==
-        "tessera: circuit width 0 is not 1..4096 bytes\n");
+        "tessera: circuit: width 0 is out of range 1..4096\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param xi=5 "
             "--param xi_held=9") == "tessera: circuit xi_held 9 exceeds xi 5\n");
   CHECK(err("run --model tlm --fabric torus:4x4 --collective bcast --param tau=2000000") ==
-        "tessera: --param tau 2000000 is too large, at most 1048576\n");
+        "tessera: store-forward: tau 2000000 is out of range 0..2^20\n");
   CHECK(err("run --model tlm --fabric mesh:4x4 --machine ipsc860 --collective bcast") ==
         "tessera: --machine ipsc860 is a hypercube, but --fabric mesh:4x4 is a mesh\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --machine cray --collective bcast") ==

@@ -178,7 +178,7 @@ TEST_CASE("tlm: every collective is verified on the circuit and store-forward fa
       fw::collective_params c = coll(f, ci.kind, 96);
       if (ci.kind == fw::collective::shift) c.shift = 2;
       tlmm::platform_options o;
-      o.sw = tlmm::default_switching(c.f);
+      o.sw = tessera::models::default_switching(c.f.kind);
       o.circuit.xi = 20;
       o.circuit.tau = 3;
       o.torus = {10, 1, 32};

@@ -70,7 +70,7 @@ int cmd_compare(const std::vector<std::string>& argv, std::ostream& out, std::os
   } else {
     const auto& first = runs.front();
     out << first.w.collective << " on " << first.w.fabric_spec << " (" << first.w.fab.tiles()
-        << " tiles), " << analytic::switching_name(first.an.sw) << " switching, " << first.w.bytes
+        << " tiles), " << models::switching_name(first.an.sw) << " switching, " << first.w.bytes
         << " bytes per block\n\n";
     constexpr int label = 28;
     constexpr int col = 16;

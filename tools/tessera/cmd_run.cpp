@@ -12,6 +12,7 @@
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/analytic/grama.hpp"
 #include "tessera/firmware/collective.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
 #include "tessera/schedule/json_io.hpp"
@@ -19,8 +20,8 @@
 
 namespace tessera::cli {
 
-const char* const run_help =
-    R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --schedule FILE |
+std::string run_help() {
+  return R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --schedule FILE |
                                 --pattern FILE |
                                 --traffic K [--rate R] [--packet-flits F] ...)
                    [--model alphabeta|tlm] [--switching S] [--machine M]
@@ -62,18 +63,8 @@ moves through the network model, and every byte every tile ends with is checked.
   --algorithm A    default per fabric (docs/collectives.md); see below
   --root R         root tile of bcast, reduce, scatter, gather (default 0)
   --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
-  --param k=v      alphabeta and ideal: ts (default 100), tw (default 1)
-                   circuit: xi (100), xi_held (0), tau (2), width (1), control_xi (100),
-                     arbitration (lowest-id, fifo, round-robin), blocking
-                     (hold-wait, release-retry), retry (1), presetup (0 or 1)
-                   store-forward: beta (100), tau (1), packet_bytes (0 = whole)
-                   wormhole: width (4 bytes/flit), router_delay (1), buffer (4
-                     flits), alpha (0), packet_bytes (0), inject_gap (1 cycle per
-                     flit at the NIC), vcs (1 virtual channel)
-                   any model: max_cycles (2^50: a run still going then stops, a
-                     timeout), unforced_threshold (100 bytes, with --protocol
-                     unforced), max_retries (10, with --protocol reliable)
-  --protocol P     raw (default); forced: a message arriving before its receive is
+  --param k=v      a parameter of the engine or the run: key, default, meaning
+)" + models::params_help() + R"(  --protocol P     raw (default); forced: a message arriving before its receive is
                    posted is lost (iPSC-860); unforced: above the threshold a
                    reserve/ack exchange precedes the message; reliable: sequence
                    numbers, a checksum, acks and retransmission (docs/faults.md)
@@ -118,6 +109,7 @@ algorithms:
 exit status: 0 verified, 1 a lost, duplicated or corrupted block, a deadlock or a
 timeout (the reason names the tile and block, or the fault), 2 bad input.
 )";
+}
 
 namespace {
 
@@ -363,23 +355,20 @@ ab::run_options alphabeta_options(const run_request& r) {
   opt.prepost = r.prepost;
   opt.send_ahead = r.send_ahead;
   opt.faults = r.faults;
+  // The alphabeta model drives the registry's ideal engine on the host.
+  models::engine_params prm;
   for (const auto& [key, val] : r.params) {
-    if (key == "max_cycles") {
-      opt.max_cycles = parse_count("param max_cycles", val, 1ULL << 60, 1);
-    } else if (key == "max_retries") {
-      opt.max_retries = static_cast<std::uint32_t>(parse_count("param max_retries", val, 1000));
-    } else if (key == "ts") {
-      opt.prm.ts = parse_count("param ts", val, 1ULL << 40);
-    } else if (key == "tw") {
-      opt.prm.tw = parse_count("param tw", val, 1ULL << 20);
-    } else if (key == "unforced_threshold") {
-      opt.unforced_threshold = parse_count("param unforced_threshold", val, 1ULL << 40);
-    } else {
-      throw input_error("--param '" + shown(key) +
-                        "' is not a parameter of the alphabeta model (ts, tw, unforced_threshold, "
-                        "max_cycles, max_retries)");
+    if (models::find_param(models::switching::ideal, key) == nullptr) {
+      throw input_error("--param '" + shown(key) + "' is not a parameter of the alphabeta model (" +
+                        models::param_keys(models::switching::ideal) + ")");
     }
+    models::set_param(prm, models::switching::ideal, key, val);
   }
+  opt.prm.ts = prm.ideal.ts;
+  opt.prm.tw = prm.ideal.tw;
+  opt.unforced_threshold = prm.unforced_threshold;
+  opt.max_cycles = prm.max_cycles;
+  opt.max_retries = prm.max_retries;
   return opt;
 }
 
@@ -608,7 +597,7 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o) {
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   const args a("run", argv, run_value_options(), run_flag_options(), run_repeated_options());
   if (a.flag("help")) {
-    out << run_help;
+    out << run_help();
     return 0;
   }
   run_request r = parse_request(a);

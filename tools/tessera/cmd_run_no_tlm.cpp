@@ -4,6 +4,8 @@
 
 namespace tessera::cli {
 
+bool model_available(std::string_view model) { return model == "alphabeta"; }
+
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   (void)r;
   (void)out;

@@ -34,134 +34,14 @@ std::string machine_names() {
   return out;
 }
 
-bool parse_bool(const std::string& key, const std::string& v) {
-  if (v == "1" || v == "true" || v == "on") return true;
-  if (v == "0" || v == "false" || v == "off") return false;
-  throw input_error("--param " + key + "=" + shown(v) + " is not 0 or 1");
-}
-
-const char* keys_of(tlmm::switching s) {
-  switch (s) {
-    case tlmm::switching::ideal:
-      return "ts, tw";
-    case tlmm::switching::circuit:
-      return "xi, xi_held, tau, width, control_xi, arbitration, blocking, retry, presetup";
-    case tlmm::switching::store_forward:
-      return "beta, tau, packet_bytes";
-    case tlmm::switching::wormhole:
-      return "width, router_delay, buffer, alpha, packet_bytes, inject_gap, vcs";
-  }
-  return "";
-}
-
 void apply_param(tlmm::platform_options& o, const std::string& key, const std::string& v) {
-  const std::string name = "param " + key;
-  constexpr unsigned long long big = 1ULL << 40;
-  if (key == "unforced_threshold") {
-    o.unforced_threshold = parse_count(name, v, big);
-    return;
-  }
-  if (key == "max_cycles") {
-    o.max_cycles = parse_count(name, v, 1ULL << 60, 1);
-    return;
-  }
-  if (key == "max_retries") {
-    o.max_retries = static_cast<std::uint32_t>(parse_count(name, v, 1000));
-    return;
-  }
-  switch (o.sw) {
-    case tlmm::switching::ideal:
-      if (key == "ts") return void(o.ideal.ts = parse_count(name, v, big));
-      if (key == "tw") return void(o.ideal.tw = parse_count(name, v, 1ULL << 20));
-      break;
-    case tlmm::switching::circuit:
-      if (key == "xi") return void(o.circuit.xi = parse_count(name, v, big));
-      if (key == "tau") return void(o.circuit.tau = parse_count(name, v, big));
-      if (key == "control_xi") return void(o.circuit.control_xi = parse_count(name, v, big));
-      if (key == "xi_held") return void(o.circuit.xi_held = parse_count(name, v, big));
-      if (key == "retry") return void(o.circuit.retry = parse_count(name, v, big));
-      if (key == "width") {
-        o.circuit.width = static_cast<std::uint32_t>(parse_count(name, v, 1ULL << 31));
-        return;
-      }
-      if (key == "presetup") return void(o.circuit.presetup = parse_bool(key, v));
-      if (key == "arbitration") {
-        if (v == "lowest-id")
-          return void(o.circuit.arbitration = net::circuit_arbitration::lowest_id);
-        if (v == "fifo") return void(o.circuit.arbitration = net::circuit_arbitration::fifo);
-        if (v == "round-robin")
-          return void(o.circuit.arbitration = net::circuit_arbitration::round_robin);
-        throw input_error("--param arbitration=" + shown(v) +
-                          " is not lowest-id, fifo or round-robin");
-      }
-      if (key == "blocking") {
-        if (v == "hold-wait") return void(o.circuit.blocking = net::circuit_blocking::hold_wait);
-        if (v == "release-retry")
-          return void(o.circuit.blocking = net::circuit_blocking::release_retry);
-        throw input_error("--param blocking=" + shown(v) + " is not hold-wait or release-retry");
-      }
-      break;
-    case tlmm::switching::store_forward:
-      if (key == "beta") return void(o.torus.beta = parse_count(name, v, big));
-      if (key == "tau") return void(o.torus.tau = parse_count(name, v, 1ULL << 20));
-      if (key == "packet_bytes")
-        return void(o.torus.packet_bytes = parse_count(name, v, 1ULL << 30));
-      break;
-    case tlmm::switching::wormhole: {
-      auto u32 = [&](unsigned long long max) {
-        return static_cast<std::uint32_t>(parse_count(name, v, max));
-      };
-      if (key == "width") return void(o.wormhole.width = u32(1U << 31));
-      if (key == "router_delay") return void(o.wormhole.router_delay = u32(1U << 31));
-      if (key == "buffer") return void(o.wormhole.buffer = u32(1U << 31));
-      if (key == "alpha") return void(o.wormhole.alpha = parse_count(name, v, big));
-      if (key == "inject_gap") return void(o.wormhole.inject_gap = u32(1U << 31));
-      if (key == "vcs") return void(o.wormhole.vcs = u32(1U << 31));
-      if (key == "packet_bytes")
-        return void(o.wormhole.packet_bytes = parse_count(name, v, 1ULL << 30));
-      break;
-    }
-  }
-  throw input_error("--param '" + shown(key) + "' is not a parameter of " +
-                    tlmm::switching_name(o.sw) + " switching (" + keys_of(o.sw) +
-                    ", unforced_threshold, max_cycles, max_retries)");
+  models::set_param(o, o.sw, key, v);
 }
 
+// The engine's parameters and unforced_threshold, from the registry's table.
 nlohmann::ordered_json params_json(const tlmm::platform_options& o) {
-  nlohmann::ordered_json p;
-  switch (o.sw) {
-    case tlmm::switching::ideal:
-      p = {{"ts", o.ideal.ts}, {"tw", o.ideal.tw}};
-      break;
-    case tlmm::switching::circuit: {
-      const char* arb[] = {"lowest-id", "fifo", "round-robin"};
-      p = {{"xi", o.circuit.xi},
-           {"xi_held", o.circuit.xi_held},
-           {"tau", o.circuit.tau},
-           {"width", o.circuit.width},
-           {"control_xi", o.circuit.control_xi},
-           {"arbitration", arb[static_cast<int>(o.circuit.arbitration)]},
-           {"blocking",
-            o.circuit.blocking == net::circuit_blocking::hold_wait ? "hold-wait" : "release-retry"},
-           {"retry", o.circuit.retry},
-           {"presetup", o.circuit.presetup}};
-      break;
-    }
-    case tlmm::switching::store_forward:
-      p = {{"beta", o.torus.beta}, {"tau", o.torus.tau}, {"packet_bytes", o.torus.packet_bytes}};
-      break;
-    case tlmm::switching::wormhole:
-      p = {{"width", o.wormhole.width},
-           {"router_delay", o.wormhole.router_delay},
-           {"buffer", o.wormhole.buffer},
-           {"alpha", o.wormhole.alpha},
-           {"packet_bytes", o.wormhole.packet_bytes},
-           {"inject_gap", o.wormhole.inject_gap},
-           {"vcs", o.wormhole.vcs}};
-      break;
-  }
-  p["unforced_threshold"] = o.unforced_threshold;
-  return p;
+  static constexpr std::string_view common[] = {"unforced_threshold"};
+  return models::params_json(o, o.sw, common);
 }
 
 nlohmann::ordered_json links_json(const std::vector<net::link_stat>& links, std::uint64_t cycles) {
@@ -224,14 +104,14 @@ setup make_setup(const run_request& r) {
                         std::string(kind_name(f.kind)));
     }
   }
-  s.o.sw = tlmm::default_switching(f);
-  if (s.m != nullptr && !tlmm::parse_switching(s.m->switching, s.o.sw))
+  s.o.sw = models::default_switching(f.kind);
+  if (s.m != nullptr && !models::parse_switching(s.m->switching, s.o.sw))
     throw input_error("machine table: bad switching");
   if (r.switching) {
     tlmm::switching sw{};
-    if (!tlmm::parse_switching(*r.switching, sw))
-      throw input_error("--switching '" + shown(*r.switching) +
-                        "' is not a switching mode (ideal, circuit, store-forward, wormhole)");
+    if (!models::parse_switching(*r.switching, sw))
+      throw input_error("--switching '" + shown(*r.switching) + "' is not a switching mode (" +
+                        models::switching_names() + ")");
     if (s.m != nullptr && sw != s.o.sw)
       throw input_error("--switching " + *r.switching + " contradicts --machine " + *r.machine +
                         " (" + std::string(s.m->switching) + ")");
@@ -259,7 +139,7 @@ setup make_setup(const run_request& r) {
 void put_platform(nlohmann::ordered_json& j, const run_request& r, const setup& s) {
   j["command"] = "run";
   j["model"] = "tlm";
-  j["switching"] = tlmm::switching_name(s.o.sw);
+  j["switching"] = std::string(models::switching_name(s.o.sw));
   if (s.m != nullptr) {
     j["machine"] = {
         {"name", s.m->name}, {"us_per_cycle", s.m->us_per_cycle}, {"source", s.m->source}};
@@ -308,7 +188,7 @@ int run_pattern_cmd(const run_request& r, const setup& s, std::ostream& out, std
   } else {
     std::ostringstream os;
     os << "pattern " << *r.pattern << " (" << transfers.size() << " transfers) on " << r.fabric_spec
-       << ", tlm " << tlmm::switching_name(s.o.sw)
+       << ", tlm " << models::switching_name(s.o.sw)
        << (s.m != nullptr ? ", machine " + std::string(s.m->name) : "") << '\n';
     os << "  cycles      " << o.cycles;
     if (us > 0) os << "  (" << static_cast<double>(o.cycles) * us << " us)";
@@ -355,9 +235,7 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
   if (r.seed) t.seed = parse_count("seed", *r.seed, ~0ULL);
   if (r.hotspot)
     t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *r.hotspot, 0xffffffffULL));
-  t.flit_bytes = s.o.sw == tlmm::switching::circuit    ? s.o.circuit.width
-                 : s.o.sw == tlmm::switching::wormhole ? s.o.wormhole.width
-                                                       : 4;
+  t.flit_bytes = models::engine(s.o.sw).unit_bytes(s.o);
   const tlmm::traffic_outcome o = tlmm::run_traffic(r.c.f, t, s.o);
   const double us = s.m != nullptr ? s.m->us_per_cycle : 0.0;
   if (r.json) {
@@ -392,7 +270,7 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
   } else {
     std::ostringstream os;
     os << tlmm::traffic_name(t.kind) << " traffic on " << r.fabric_spec << ", tlm "
-       << tlmm::switching_name(s.o.sw) << ", rate " << t.rate << " packets/tile/cycle, "
+       << models::switching_name(s.o.sw) << ", rate " << t.rate << " packets/tile/cycle, "
        << t.packet_flits << "-flit packets, cycles " << t.warmup << ".." << t.cycles << '\n';
     os << "  packets     " << o.created << " created, " << o.delivered << " delivered, "
        << o.measured << " measured\n";
@@ -413,6 +291,8 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
 }
 
 }  // namespace
+
+bool model_available(std::string_view model) { return model == "alphabeta" || model == "tlm"; }
 
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   // Before SystemC starts: its banner would land on stdout, before the JSON.
@@ -439,7 +319,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     } else {
       std::ostringstream os;
       os << "schedule " << *r.schedule_file << " on " << r.fabric_spec << ", tlm "
-         << tlmm::switching_name(s.o.sw) << '\n';
+         << models::switching_name(s.o.sw) << '\n';
       print_outcome(os, po.run);
       out << os.str();
     }
@@ -457,7 +337,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     if (fw::is_edst(r.c, fam)) {
       if (s.o.sw != tlmm::switching::store_forward && r.packets == 0) {
         throw input_error("--algorithm " + r.algorithm + " on --switching " +
-                          std::string(tlmm::switching_name(s.o.sw)) +
+                          std::string(models::switching_name(s.o.sw)) +
                           " needs --packets (the automatic count uses store-forward beta and tau)");
       }
       edst = plan_edst(planned, static_cast<double>(s.o.torus.beta),
@@ -505,7 +385,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     std::ostringstream os;
     const fw::collective_info& ci = fw::info(r.c.coll);
     os << ci.name << " (" << r.algorithm << ") on " << r.fabric_spec << ", " << r.c.f.tiles()
-       << " tiles, m = " << r.c.bytes << " bytes, tlm " << tlmm::switching_name(s.o.sw)
+       << " tiles, m = " << r.c.bytes << " bytes, tlm " << models::switching_name(s.o.sw)
        << (s.m != nullptr ? " (machine " + std::string(s.m->name) + ")" : "") << ", protocol "
        << protocol_name(r.proto) << (r.prepost ? " with prepost" : "") << '\n';
     if (us > 0) os << "  time        " << static_cast<double>(o.cycles) * us << " us\n";
@@ -527,7 +407,7 @@ int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {
   const tlmm::machine* m = tlmm::find_machine("delta");
   if (m == nullptr) throw input_error("the delta preset is missing");
   tlmm::platform_options o;
-  if (!tlmm::parse_switching(m->switching, o.sw)) throw input_error("delta: bad switching");
+  if (!models::parse_switching(m->switching, o.sw)) throw input_error("delta: bad switching");
   for (const auto& [k, v] : m->params)
     apply_param(o, std::string(k), std::string(v));
   const tlmm::delta_tlm_fit fit = tlmm::fit_delta_tlm(o);

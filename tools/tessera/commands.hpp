@@ -18,12 +18,14 @@ int cmd_schedule(const std::vector<std::string>& argv, std::ostream& out, std::o
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 int cmd_trees(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
+int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
 extern const char* const analyze_help;
 extern const char* const compare_help;
 extern const char* const schedule_help;
-extern const char* const run_help;
+std::string run_help();
 extern const char* const reproduce_help;
 extern const char* const trees_help;
+extern const char* const models_help;
 
 }  // namespace tessera::cli

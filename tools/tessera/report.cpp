@@ -62,7 +62,7 @@ json to_json(const analyze_result& r) {
   j["tiles"] = f.tiles();
   j["collective"] = r.w.collective;
   j["algorithm"] = r.w.algorithm;
-  j["switching"] = std::string(analytic::switching_name(an.sw));
+  j["switching"] = std::string(models::switching_name(an.sw));
   j["bytes"] = r.w.bytes;
   j["steps"] = an.steps;
   j["rounds"] = an.rounds;
@@ -127,7 +127,7 @@ std::string to_text(const analyze_result& r) {
   std::ostringstream os;
   os << (r.w.collective.empty() ? "schedule" : r.w.collective)
      << (r.w.algorithm.empty() ? "" : " / " + r.w.algorithm) << " on " << r.w.fabric_spec << " ("
-     << f.tiles() << " tiles), " << analytic::switching_name(an.sw) << " switching, ";
+     << f.tiles() << " tiles), " << models::switching_name(an.sw) << " switching, ";
   if (r.w.bytes != 0) {
     os << r.w.bytes << " bytes per block\n";
   } else {

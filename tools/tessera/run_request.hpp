@@ -87,6 +87,9 @@ void print_outcome(std::ostream& os, const nic::run_outcome& o);
 // Reads and prepares --schedule FILE for the fabric; input_error names the problem.
 nic::prepared_schedule load_schedule_file(const run_request& r);
 
+// Whether this build has the model (the registry lists every model; tlm needs SystemC).
+bool model_available(std::string_view model);
+
 // Runs on the TLM platform; throws input_error when this build has no SystemC.
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err);
 

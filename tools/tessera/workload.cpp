@@ -142,9 +142,10 @@ workload load_workload(const args& a, const std::string& algorithm) {
   w.fabric_spec = a.require("fabric");
   w.fab = parse_fabric_arg(w.fabric_spec);
   if (auto b = a.get("bytes")) w.bytes = parse_count("bytes", *b, max_block_bytes);
-  w.sw = analytic::default_switching(w.fab.kind);
+  w.sw = models::default_switching(w.fab.kind);
   if (auto s = a.get("switching")) {
-    if (!analytic::parse_switching(*s, w.sw)) {
+    // The closed forms cover these three; the ideal network is alphabeta's own.
+    if (!models::parse_switching(*s, w.sw) || w.sw == models::switching::ideal) {
       throw input_error("--switching '" + shown(*s) +
                         "' is not a switching mode (wormhole, circuit, store-forward)");
     }

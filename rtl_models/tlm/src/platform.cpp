@@ -11,93 +11,16 @@
 
 namespace tessera::tlm_models {
 
-const char* switching_name(switching s) {
-  switch (s) {
-    case switching::ideal:
-      return "ideal";
-    case switching::circuit:
-      return "circuit";
-    case switching::store_forward:
-      return "store-forward";
-    case switching::wormhole:
-      return "wormhole";
-  }
-  return "?";
-}
-
-bool parse_switching(std::string_view s, switching& out) {
-  for (const switching v :
-       {switching::ideal, switching::circuit, switching::store_forward, switching::wormhole}) {
-    if (s == switching_name(v)) {
-      out = v;
-      return true;
-    }
-  }
-  return false;
-}
-
-switching default_switching(const fabric& f) {
-  switch (f.kind) {
-    case fabric_kind::hypercube:
-      return switching::circuit;
-    case fabric_kind::torus:
-    case fabric_kind::ring:
-      return switching::store_forward;
-    case fabric_kind::mesh:
-      break;
-  }
-  return switching::wormhole;
-}
-
 std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
   if (!o.forwarding.empty() && o.sw != switching::store_forward)
     throw input_error("forwarding tables (--routes) apply to store-forward switching");
-  switch (o.sw) {
-    case switching::ideal:
-      return std::make_unique<net::alphabeta_engine>(f.tiles(), o.ideal);
-    case switching::circuit:
-      return std::make_unique<net::circuit_engine>(f, o.circuit);
-    case switching::store_forward: {
-      auto e = std::make_unique<net::torus_engine>(f, o.torus);
-      if (!o.forwarding.empty()) e->set_forwarding(o.forwarding);
-      return e;
-    }
-    case switching::wormhole:
-      return std::make_unique<net::wormhole_engine>(f, o.wormhole);
-  }
-  throw input_error("unknown switching");
+  std::unique_ptr<net::engine> e = models::engine(o.sw).make(f, o);
+  if (!o.forwarding.empty()) static_cast<net::torus_engine&>(*e).set_forwarding(o.forwarding);
+  return e;
 }
 
 std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {
-  switch (o.sw) {
-    case switching::ideal:
-      return o.ideal.ts + o.ideal.tw * bytes;
-    case switching::circuit: {
-      const std::uint64_t k = bytes == 0 ? 1 : (bytes + o.circuit.width - 1) / o.circuit.width;
-      return o.circuit.xi + o.circuit.tau + 1 + k - 1;
-    }
-    case switching::store_forward: {
-      if (o.torus.packet_bytes == 0 || bytes <= o.torus.packet_bytes)
-        return o.torus.beta + o.torus.tau * bytes;
-      const std::uint64_t q = (bytes + o.torus.packet_bytes - 1) / o.torus.packet_bytes;
-      return q * o.torus.beta + o.torus.tau * bytes;
-    }
-    case switching::wormhole: {
-      // One hop (h = 1) at zero load, the message taken as one packet of F flits
-      // (docs/wormhole.md, "Zero load"): 1 + max(g(F-1) + h + 1 + M max(0, r+1-gB),
-      // s(F-1) + (h+1)(r+1)), M = min(h+1, floor((F-1)/B)), s = vcs.
-      const net::wormhole_params& w = o.wormhole;
-      const std::uint64_t f = net::packet_flits(bytes, w.width);
-      const std::uint64_t g = w.inject_gap;
-      const std::uint64_t r = w.router_delay;
-      const std::uint64_t b = w.buffer;
-      const std::uint64_t m = std::min<std::uint64_t>(2, (f - 1) / b);
-      const std::uint64_t bunch = r + 1 > g * b ? r + 1 - g * b : 0;
-      return w.alpha + 1 +
-             std::max(g * (f - 1) + 2 + m * bunch, std::uint64_t{w.vcs} * (f - 1) + 2 * (r + 1));
-    }
-  }
-  return 0;
+  return models::engine(o.sw).zero_load(o, bytes, 1);
 }
 
 namespace {

@@ -10,47 +10,15 @@
 #include "tessera/analytic/link_load.hpp"
 #include "tessera/analytic/slots.hpp"
 #include "tessera/analytic/transfers.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/schedule/schedule.hpp"
 
 namespace tessera::analytic {
 
-enum class switching : std::uint8_t { wormhole, circuit, store_forward };
-
-constexpr switching default_switching(fabric_kind k) {
-  switch (k) {
-    case fabric_kind::hypercube:
-      return switching::circuit;
-    case fabric_kind::torus:
-    case fabric_kind::ring:
-      return switching::store_forward;
-    case fabric_kind::mesh:
-      return switching::wormhole;
-  }
-  return switching::wormhole;
-}
-
-constexpr std::string_view switching_name(switching s) {
-  switch (s) {
-    case switching::wormhole:
-      return "wormhole";
-    case switching::circuit:
-      return "circuit";
-    case switching::store_forward:
-      return "store-forward";
-  }
-  return "?";
-}
-
-constexpr bool parse_switching(std::string_view name, switching& out) {
-  for (auto s : {switching::wormhole, switching::circuit, switching::store_forward}) {
-    if (switching_name(s) == name) {
-      out = s;
-      return true;
-    }
-  }
-  return false;
-}
+// The switching modes are the registry's (tessera/models/registry.hpp); the closed
+// forms here cover wormhole, circuit and store-forward.
+using models::switching;
 
 // Model parameters in cycles (docs/analysis.md gives the defaults' derivation).
 struct model_params {

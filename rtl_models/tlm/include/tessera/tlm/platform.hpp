@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/net/alphabeta_engine.hpp"
 #include "tessera/net/circuit_engine.hpp"
 #include "tessera/net/engine.hpp"
@@ -23,22 +24,16 @@
 
 namespace tessera::tlm_models {
 
-enum class switching : std::uint8_t { ideal, circuit, store_forward, wormhole };
+// The switching modes and every engine's parameters are the registry's
+// (tessera/models/registry.hpp).
+using models::switching;
 
-const char* switching_name(switching s);
-bool parse_switching(std::string_view s, switching& out);
-// mesh: wormhole, hypercube: circuit, torus and ring: store-forward.
-switching default_switching(const fabric& f);
-
-struct platform_options {
+// The engine parameters (ideal, circuit, torus, wormhole, unforced_threshold,
+// max_cycles, max_retries) come from the registry's engine_params.
+struct platform_options : models::engine_params {
   switching sw{switching::ideal};
-  net::alphabeta_params ideal{};
-  net::circuit_params circuit{};
-  net::torus_params torus{};
-  net::wormhole_params wormhole{};
   std::vector<net::forwarding_entry> forwarding;  // store-forward: explicit routes
   protocol proto{protocol::raw};
-  std::uint64_t unforced_threshold{100};
   bool prepost{false};
   bool send_ahead{false};  // implied by circuit.presetup (the NIC needs the next message)
   // Every data byte a tile sends is charged as wire_scale bytes on the fabric: a run
@@ -46,9 +41,7 @@ struct platform_options {
   // runs whose real data would not fit in memory. 1: what is carried is what is timed.
   std::uint64_t wire_scale{1};
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
-  std::uint64_t max_cycles{std::uint64_t{1} << 50};  // a run still going then stops
   std::vector<nic::fault_spec> faults;               // docs/faults.md
-  std::uint32_t max_retries{10};                     // protocol reliable
 };
 
 struct platform_outcome {
@@ -58,12 +51,13 @@ struct platform_outcome {
   net::contention_stat contention{};
 };
 
-// Throws input_error for a switching the fabric cannot have and for parameters out
-// of range.
+// The registry's engine for o.sw, with the forwarding tables; throws input_error for a
+// switching the fabric cannot have and for parameters out of range.
 std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o);
 
-// Cycles one m-byte message takes over one hop with nothing else on the fabric: the
-// length of the stable algorithm's idle slot (Bokhari §5).
+// Cycles one m-byte message takes over one hop with nothing else on the fabric (the
+// engine's zero-load formula): the length of the stable algorithm's idle slot
+// (Bokhari §5).
 std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes);
 
 // Runs the collective; every tile's data is verified as in nic::harness.

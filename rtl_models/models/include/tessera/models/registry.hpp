@@ -1,0 +1,125 @@
+// The one place that knows the models and their timing engines. Each engine declares
+// here, once, its name, the fabrics it runs on, its parameter table (key, kind, range,
+// default, unit, one-line doc), its factory and its zero-load formula; each model
+// declares which engines it drives. `--param` parsing and validation, the `--help`
+// text, the `params` JSON of a run and the tables in docs/cli.md all come from these
+// tables (docs/development.md: how to add a fabric, an engine or a model).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tessera/net/alphabeta_engine.hpp"
+#include "tessera/net/circuit_engine.hpp"
+#include "tessera/net/engine.hpp"
+#include "tessera/net/torus_engine.hpp"
+#include "tessera/net/wormhole_engine.hpp"
+#include "tessera/runtime/fabric.hpp"
+
+namespace tessera::models {
+
+// How a fabric moves a message: the timing engine.
+enum class switching : std::uint8_t { ideal, circuit, store_forward, wormhole };
+
+// Every engine's parameters and the ones every timed model reads, as a run carries
+// them. The defaults are the member initializers of the engines' parameter structs:
+// the tables below read them back, so a default is written once.
+struct engine_params {
+  net::alphabeta_params ideal{};
+  net::circuit_params circuit{};
+  net::torus_params torus{};
+  net::wormhole_params wormhole{};
+  std::uint64_t unforced_threshold{100};
+  std::uint64_t max_cycles{std::uint64_t{1} << 50};
+  std::uint32_t max_retries{10};
+};
+
+enum class param_kind : std::uint8_t { count, flag, choice };
+
+struct param {
+  std::string_view key;
+  param_kind kind;
+  std::uint64_t min;  // count: the valid range; flag: 0..1; choice: 0..choices-1
+  std::uint64_t max;
+  std::string_view unit;  // "cycles", "bytes", "" ...
+  std::string_view doc;   // one line
+  std::span<const std::string_view> choices;  // choice: the names, by value
+  std::uint64_t (*get)(const engine_params&);
+  void (*set)(engine_params&, std::uint64_t);
+
+  // The value as --param spells it: a number, 0/1, or the choice's name.
+  [[nodiscard]] std::string text(std::uint64_t v) const;
+  // The valid values in a few words: "1..16", "0 or 1", "lowest-id, fifo or round-robin".
+  [[nodiscard]] std::string range_text() const;
+};
+
+struct engine_info {
+  switching sw;
+  std::string_view name;     // as --switching spells it
+  std::string_view summary;  // one line
+  std::string_view source;   // the paper or doc its rules come from
+  std::uint8_t fabrics;      // bits: 1 << fabric_kind
+  std::uint8_t default_for;  // the fabrics it is the default engine of
+  std::span<const param> params;
+  // Validates the parameters; throws input_error naming the value.
+  std::unique_ptr<net::engine> (*make)(const fabric& f, const engine_params& p);
+  // Cycles one message of `bytes` takes over `hops` hops with the fabric otherwise idle,
+  // from the cycle it is posted to the cycle it is delivered.
+  std::uint64_t (*zero_load)(const engine_params& p, std::uint64_t bytes, std::uint32_t hops);
+  // Bytes one flit (or element) carries: synthetic traffic sizes its packets in these.
+  std::uint32_t (*unit_bytes)(const engine_params& p);
+
+  [[nodiscard]] bool supports(fabric_kind k) const {
+    return (fabrics >> static_cast<unsigned>(k) & 1U) != 0;
+  }
+};
+
+struct model_info {
+  std::string_view name;  // as --model spells it
+  std::string_view summary;
+  std::span<const switching> engines;  // the engines it can drive; [0] where only one
+  bool timed_platform;                 // runs tiles on the SystemC platform
+};
+
+std::span<const engine_info> engines();
+const engine_info& engine(switching sw);
+std::string_view switching_name(switching sw);
+bool parse_switching(std::string_view name, switching& out);
+// The names, for messages: "ideal, circuit, store-forward, wormhole".
+std::string switching_names();
+// mesh: wormhole, hypercube: circuit, torus and ring: store-forward.
+switching default_switching(fabric_kind k);
+
+// Parameters every timed run reads, whatever its engine.
+std::span<const param> common_params();
+
+std::span<const model_info> models();
+// nullptr when there is no such model.
+const model_info* find_model(std::string_view name);
+bool drives(const model_info& m, switching sw);
+
+// The parameter `key` of the engine, or a common one; nullptr when neither has it.
+const param* find_param(switching sw, std::string_view key);
+// The engine's keys, then the common ones: "ts, tw, unforced_threshold, ...".
+std::string param_keys(switching sw);
+// Sets `key` from its --param text; input_error names the key and value, or lists the
+// engine's keys when it has no such key.
+void set_param(engine_params& p, switching sw, std::string_view key, std::string_view value);
+
+// The engine's parameters and then the common ones that apply, in table order, as the
+// `params` object of a run's JSON.
+nlohmann::ordered_json params_json(const engine_params& p, switching sw,
+                                   std::span<const std::string_view> common_keys);
+
+// Text for `tessera run --help`: one block per engine.
+std::string params_help();
+// Markdown for docs/cli.md: one table per engine and one for the common parameters.
+std::string params_markdown();
+
+}  // namespace tessera::models

@@ -1,0 +1,125 @@
+// `tessera models`: the registry (tessera/models/registry.hpp) as users read it: the
+// models, their engines, the fabrics each runs on and every parameter with its default,
+// range and unit. `--markdown` prints the parameter tables docs/cli.md embeds, so the
+// docs are regenerated from the same table the CLI validates with.
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "run_request.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::cli {
+
+const char* const models_help =
+    R"(usage: tessera models [--markdown] [--json]
+
+The models `tessera run --model` takes, the timing engines (`--switching`) each
+drives, the fabrics an engine runs on, and every `--param` with its default, range,
+unit and meaning.
+
+  --markdown   the parameter tables as docs/cli.md shows them
+  --json       one JSON object: models[] and engines[] with params[]
+)";
+
+namespace {
+
+std::string fabric_list(std::uint8_t bits) {
+  std::string out;
+  for (const fabric_kind k :
+       {fabric_kind::mesh, fabric_kind::torus, fabric_kind::hypercube, fabric_kind::ring}) {
+    if ((bits >> static_cast<unsigned>(k) & 1U) == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::string(kind_name(k));
+  }
+  return out.empty() ? "none" : out;
+}
+
+nlohmann::ordered_json param_json(const models::param& q) {
+  const models::engine_params defaults{};
+  nlohmann::ordered_json j{{"key", q.key},
+                           {"kind", q.kind == models::param_kind::count  ? "count"
+                                    : q.kind == models::param_kind::flag ? "flag"
+                                                                         : "choice"},
+                           {"default", q.text(q.get(defaults))},
+                           {"range", q.range_text()},
+                           {"unit", q.unit},
+                           {"doc", q.doc}};
+  if (q.kind == models::param_kind::count) {
+    j["min"] = q.min;
+    j["max"] = q.max;
+  }
+  return j;
+}
+
+}  // namespace
+
+int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  (void)err;
+  const args a("models", argv, {}, {"json", "markdown", "help"});
+  if (a.flag("help")) {
+    out << models_help;
+    return 0;
+  }
+  if (a.flag("markdown") && a.flag("json"))
+    throw input_error("--markdown and --json are two outputs; give one");
+  if (a.flag("markdown")) {
+    out << models::params_markdown();
+    return 0;
+  }
+  if (a.flag("json")) {
+    nlohmann::ordered_json j;
+    j["command"] = "models";
+    auto ms = nlohmann::ordered_json::array();
+    for (const models::model_info& m : models::models()) {
+      auto es = nlohmann::ordered_json::array();
+      for (const models::switching sw : m.engines)
+        es.push_back(models::switching_name(sw));
+      ms.push_back({{"name", m.name},
+                    {"summary", m.summary},
+                    {"available", model_available(m.name)},
+                    {"engines", std::move(es)}});
+    }
+    j["models"] = std::move(ms);
+    auto es = nlohmann::ordered_json::array();
+    for (const models::engine_info& e : models::engines()) {
+      auto ps = nlohmann::ordered_json::array();
+      for (const models::param& q : e.params)
+        ps.push_back(param_json(q));
+      es.push_back({{"switching", e.name},
+                    {"summary", e.summary},
+                    {"source", e.source},
+                    {"fabrics", fabric_list(e.fabrics)},
+                    {"default_for", fabric_list(e.default_for)},
+                    {"params", std::move(ps)}});
+    }
+    j["engines"] = std::move(es);
+    auto cs = nlohmann::ordered_json::array();
+    for (const models::param& q : models::common_params())
+      cs.push_back(param_json(q));
+    j["common_params"] = std::move(cs);
+    out << j.dump(2) << '\n';
+    return 0;
+  }
+  std::ostringstream os;
+  os << "models (--model):\n";
+  for (const models::model_info& m : models::models()) {
+    os << "  " << m.name << (model_available(m.name) ? "" : " (not in this build)") << ": "
+       << m.summary << "\n    engines:";
+    for (const models::switching sw : m.engines)
+      os << ' ' << models::switching_name(sw);
+    os << '\n';
+  }
+  os << "\nengines (--switching):\n";
+  for (const models::engine_info& e : models::engines()) {
+    os << "  " << e.name << ": " << e.summary << "\n    fabrics: " << fabric_list(e.fabrics)
+       << " (default on " << fabric_list(e.default_for) << ")\n";
+  }
+  os << "\nparameters (--param key=value):\n" << models::params_help();
+  out << os.str();
+  return 0;
+}
+
+}  // namespace tessera::cli
