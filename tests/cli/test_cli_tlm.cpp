@@ -313,3 +313,83 @@ TEST_CASE("tlm run: --schedule runs a schedule file's op streams and checks ever
   CHECK(size.code == 2);
   CHECK(size.err.find("is for 2 tiles, but --fabric ring:3 has 3") != std::string::npos);
 }
+
+// tessera crosscheck: the alphabeta model and the platform's ideal engine implement the
+// same cost, ts + tw m a message (Grama), so their runs must match message by message;
+// against the circuit engine, a lone one-hop message takes xi + tau + 1 + k - 1
+// (Boppana §2) instead: with the defaults (ts 100, tw 1; xi 100, tau 2, one byte an
+// element) and m = 64, 166 against 164 cycles.
+TEST_CASE("crosscheck: alphabeta and the ideal engine agree message by message",
+          "[cli][crosscheck]") {
+  const auto j = run_json(
+      "crosscheck --models alphabeta,tlm --switching ideal --fabric hypercube:3 "
+      "--collective alltoall --algorithm pairwise --bytes 64");
+  CHECK(j["identical"] == true);
+  CHECK(j["agree"] == true);
+  CHECK(j["messages"] == 8 * 7);  // pairwise exchange: every tile sends p - 1 blocks
+  CHECK(j["unmatched"] == 0);
+  CHECK(j["max_delta_cycles"] == 0);
+  CHECK(j["first_divergence"].is_null());
+  CHECK(j["models"][0]["cycles"] == j["models"][1]["cycles"]);
+  // Pairwise on 8 tiles: 7 rounds of one 64-byte message each, ts + tw m = 164 a round.
+  CHECK(j["models"][0]["cycles"] == 7 * 164);
+}
+
+TEST_CASE("crosscheck: a different engine is named at its first message",
+          "[cli][crosscheck]") {
+  const auto j = run_json(
+      "crosscheck --models alphabeta,tlm --fabric hypercube:3 --collective alltoall "
+      "--algorithm pairwise --bytes 64",
+      1);
+  CHECK(j["identical"] == false);
+  CHECK(j["agree"] == false);
+  CHECK(j["messages"] == 56);
+  const auto& d = j["first_divergence"];
+  REQUIRE(d.is_object());
+  // Round 1 of pairwise: tile t exchanges with t ^ 1; tile 0's message to 1 starts at 0.
+  CHECK(d["src"] == 0);
+  CHECK(d["dst"] == 1);
+  CHECK(d["models"][0]["model"] == "alphabeta");
+  CHECK(d["models"][0]["start"] == 0);
+  CHECK(d["models"][0]["delivered"] == 100 + 64);
+  CHECK(d["models"][1]["model"] == "tlm");
+  CHECK(d["models"][1]["delivered"] == 100 + 2 + 1 + 64 - 1);
+  // Within a tolerance of the gap, the runs agree.
+  const auto loose = run_json(
+      "crosscheck --models alphabeta,tlm --fabric hypercube:3 --collective alltoall "
+      "--algorithm pairwise --bytes 64 --tolerance " +
+      j["max_delta_cycles"].dump());
+  CHECK(loose["agree"] == true);
+  CHECK(loose["identical"] == false);
+}
+
+TEST_CASE("crosscheck: a pattern's transfers pair up by index", "[cli][crosscheck]") {
+  // Bokhari's eight paths through one edge, on the same engine twice: identical.
+  const auto j = run_json("crosscheck --models tlm,tlm --machine ipsc860 --fabric hypercube:7 "
+                          "--protocol forced --pattern " +
+                          patterns + "bokhari_edge_contention.json");
+  CHECK(j["identical"] == true);
+  CHECK(j["messages"] == 8);
+}
+
+TEST_CASE("crosscheck: bad input is refused with the run's own reason", "[cli][crosscheck]") {
+  auto err = [](const std::string& args) {
+    const auto r = run_binary_err(args);
+    INFO(args);
+    CHECK(r.code == 2);
+    return r.err;
+  };
+  CHECK(err("crosscheck --models tlm --fabric mesh:2x2 --collective bcast") ==
+        "tessera: --models 'tlm' is not two models A,B\n");
+  CHECK(err("crosscheck --models tlm,rtlx --fabric mesh:2x2 --collective bcast") ==
+        "tessera: --models: 'rtlx' is not a model (tessera models lists them)\n");
+  CHECK(err("crosscheck --models tlm,tlm --model tlm --fabric mesh:2x2 --collective bcast") ==
+        "tessera: crosscheck takes --models A,B, not --model\n");
+  CHECK(err("crosscheck --models tlm,tlm --fabric mesh:2x2 --collective bcast --bytes 0") ==
+        "tessera: --bytes 0 is too small, at least 1\n");
+  CHECK(err("crosscheck --models tlm,tlm --fabric mesh:2x2 --traffic uniform --cycles 100") ==
+        "tessera: crosscheck compares collectives, schedules and patterns: --traffic runs keep "
+        "no per-message record\n");
+  CHECK(err("crosscheck --models tlm,tlm --tolerance 5x --fabric mesh:2x2 --collective bcast") ==
+        "tessera: --tolerance '5x' is not a non-negative integer\n");
+}

@@ -38,9 +38,10 @@ moves through the network model, and every byte every tile ends with is checked.
                      contention
   --model tlm        the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk
                      to the fabric over TLM sockets (docs/tlm.md)
-  --switching S      tlm only: wormhole (mesh default), circuit (hypercube
-                     default), store-forward (torus and ring default), ideal
-                     (alpha-beta, any fabric)
+  --switching S      the timing engine (tessera models): tlm takes wormhole
+                     (mesh default), circuit (hypercube default), store-forward
+                     (torus and ring default) or ideal (any fabric); alphabeta
+                     takes ideal, the one it drives
   --machine M        tlm only: ipsc860 (circuit hypercube), meganode (torus),
                      delta (wormhole mesh); sets the switching and its parameters
                      and reports time_us (docs/machines.md); --param overrides
@@ -550,6 +551,25 @@ void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults
   if (!faults.empty()) os << "  lost        " << lost_total << " messages\n";
 }
 
+// per_transfer[]: the first 4096 messages, or all of them with --transfers.
+void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_record>& all,
+                   bool every) {
+  const std::size_t limit = every ? all.size() : 4096;
+  auto arr = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < all.size() && i < limit; ++i) {
+    const auto& t = all[i];
+    arr.push_back({{"src", t.header.src},
+                   {"dst", t.header.dst},
+                   {"kind", std::string(msg_kind_name(t.header.kind))},
+                   {"step", t.header.tag},
+                   {"bytes", t.header.bytes},
+                   {"start", t.start},
+                   {"end", t.end}});
+  }
+  j["per_transfer"] = std::move(arr);
+  if (limit < all.size()) j["per_transfer_omitted"] = all.size() - limit;
+}
+
 void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o) {
   auto steps = nlohmann::ordered_json::array();
   for (const auto& s : o.steps) {
@@ -604,7 +624,9 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   if (r.model == "tlm") return run_tlm(r, out, err);
   if (r.schedule_file) {
     const nic::prepared_schedule ps = load_schedule_file(r);
-    const ab::run_options opt = alphabeta_options(r);
+    ab::run_options opt = alphabeta_options(r);
+    std::vector<nic::transfer_record> transfers;
+    opt.transfers = &transfers;
     const ab::run_outcome o = ab::run_schedule(r.c.f, ps, opt);
     if (r.json) {
       nlohmann::ordered_json j;
@@ -617,6 +639,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
       j["params"] = {{"ts", opt.prm.ts}, {"tw", opt.prm.tw}};
       put_outcome(j, o, 0.0);
       put_steps_tiles(j, o);
+      put_transfers(j, transfers, r.all_transfers);
       out << j.dump(2) << '\n';
     } else {
       std::ostringstream os;
@@ -632,7 +655,9 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     return 0;
   }
 
-  const ab::run_options opt = alphabeta_options(r);
+  ab::run_options opt = alphabeta_options(r);
+  std::vector<nic::transfer_record> transfers;
+  opt.transfers = &transfers;
   const auto edst = plan_edst(r, static_cast<double>(opt.prm.ts), static_cast<double>(opt.prm.tw));
   const ab::run_outcome o = ab::run_collective(r.c, opt);
   const auto grama = analytic::grama_cycles(r.c, opt.prm.ts, opt.prm.tw);
@@ -655,6 +680,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
                           {"cycles", grama->cycles}};
     }
     put_steps_tiles(j, o);
+    put_transfers(j, transfers, r.all_transfers);
     out << j.dump(2) << '\n';
   } else {
     std::ostringstream os;

@@ -59,25 +59,6 @@ nlohmann::ordered_json links_json(const std::vector<net::link_stat>& links, std:
   return arr;
 }
 
-// per_transfer[]: the first 4096 messages, or all of them with --transfers.
-void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_record>& all,
-                   bool every) {
-  const std::size_t limit = every ? all.size() : 4096;
-  auto arr = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < all.size() && i < limit; ++i) {
-    const auto& t = all[i];
-    arr.push_back({{"src", t.header.src},
-                   {"dst", t.header.dst},
-                   {"kind", std::string(msg_kind_name(t.header.kind))},
-                   {"step", t.header.tag},
-                   {"bytes", t.header.bytes},
-                   {"start", t.start},
-                   {"end", t.end}});
-  }
-  j["per_transfer"] = std::move(arr);
-  if (limit < all.size()) j["per_transfer_omitted"] = all.size() - limit;
-}
-
 nlohmann::ordered_json contention_json(const net::contention_stat& c) {
   return {{"blocked", c.blocked},
           {"blocked_cycles", c.blocked_cycles},

@@ -28,6 +28,7 @@ commands:
   reproduce  a paper's measured tables recomputed beside the paper (thakur)
   trees      the spanning trees of a torus broadcast, checked and drawn
   models     the models, their timing engines and every --param with its default
+  crosscheck one workload on two models, compared message by message
 
 fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
 every command takes --json and then prints one JSON object on stdout.
@@ -72,8 +73,10 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     if (cmd == "reproduce") return cmd_reproduce(rest, out, err);
     if (cmd == "trees") return cmd_trees(rest, out, err);
     if (cmd == "models") return cmd_models(rest, out, err);
+    if (cmd == "crosscheck") return cmd_crosscheck(rest, out, err);
     throw input_error("unknown command '" + shown(cmd) +
-                      "' (commands: analyze, compare, schedule, run, reproduce, trees, models)");
+                      "' (commands: analyze, compare, schedule, run, reproduce, trees, models, "
+                      "crosscheck)");
   } catch (const input_error& e) {
     return refuse(argv, out, err, e.what());
   } catch (const std::bad_alloc&) {

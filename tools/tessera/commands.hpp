@@ -19,6 +19,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
 int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 int cmd_trees(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
+int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
 extern const char* const analyze_help;
 extern const char* const compare_help;
@@ -27,5 +28,6 @@ std::string run_help();
 extern const char* const reproduce_help;
 extern const char* const trees_help;
 extern const char* const models_help;
+extern const char* const crosscheck_help;
 
 }  // namespace tessera::cli

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "tessera/models/registry.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
 
@@ -38,7 +39,7 @@ constexpr std::array table{
     run_option{"send-ahead", false, false, work, false, false},
     run_option{"fault", true, true, runtime, false, false},
     run_option{"fault-file", true, false, runtime, false, false},
-    run_option{"transfers", false, false, work, true, false},
+    run_option{"transfers", false, false, work, false, false},
     run_option{"rate", true, false, traffic, true, false},
     run_option{"packet-flits", true, false, traffic, true, false},
     run_option{"cycles", true, false, traffic, true, false},
@@ -148,7 +149,16 @@ workload_kind check_run_options(const args& a, std::string_view model) {
       throw input_error("--" + name + " does not apply to " + named + " (it goes with " +
                         workloads_text(o->workloads) + ")");
     }
-    if (o->tlm_only && model != "tlm") throw input_error("--" + name + " needs --model tlm");
+    if (o->tlm_only && model != "tlm") {
+      // --switching names an engine: any model that drives it takes it (the registry).
+      models::switching sw{};
+      const models::model_info* m = models::find_model(model);
+      if (name == "switching" && m != nullptr && models::parse_switching(*a.get(name), sw) &&
+          models::drives(*m, sw)) {
+        continue;
+      }
+      throw input_error("--" + name + " needs --model tlm");
+    }
   }
   // The one option that depends on a workload's value.
   if (w == workload_kind::traffic && a.has("hotspot") && *a.get("traffic") != "hotspot") {

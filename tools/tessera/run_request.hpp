@@ -79,6 +79,9 @@ void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>&
                 const std::vector<nic::lost_report>& lost, std::uint64_t lost_total);
 void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults,
                   std::uint64_t lost_total);
+// per_transfer[]: the first 4096 messages, or all of them with --transfers.
+void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_record>& all,
+                   bool every);
 // per_step and per_tile.
 void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o);
 // The text report's cycles, verification, messages and steps lines.

@@ -54,11 +54,13 @@ run_outcome drive(Harness& h, const fabric& f, const run_options& opt) {
     if (s == network::step::past_limit) {
       if (h.done() == p) break;  // only cancelled timers are left
       h.stopped_by_limit(opt.max_cycles);
+      if (opt.transfers != nullptr) *opt.transfers = net.transfers();
       return h.finish(opt.max_cycles, net.transfers(), net.drops(), net.unreceived());
     }
     for (const std::uint32_t t : net.take_touched())
       poll(t, net.now());
   }
+  if (opt.transfers != nullptr) *opt.transfers = net.transfers();
   return h.finish(net.now(), net.transfers(), net.drops(), net.unreceived());
 }
 

@@ -30,6 +30,8 @@ struct run_options {
   // timer (executor_config; from the message's lone time when left at 0).
   std::vector<nic::fault_spec> faults;
   std::uint32_t max_retries{10};
+  // When set, receives every delivered message (start, delivery) in delivery order.
+  std::vector<nic::transfer_record>* transfers{nullptr};
 };
 
 using nic::run_outcome;

@@ -1,0 +1,323 @@
+// `tessera crosscheck --models A,B <run options>`: one workload on two models, compared
+// message by message (tessera/nic/compare.hpp). SystemC elaborates once per process,
+// so each model runs in a child process of its own (fork), which hands its run's JSON
+// back through a pipe.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <iostream>
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "run_request.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/nic/compare.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
+
+namespace tessera::cli {
+
+const char* const crosscheck_help =
+    R"(usage: tessera crosscheck --models A,B [--tolerance N|P%] [--json] <run options>
+
+Runs one workload (the options of `tessera run`, without --model) on two models and
+compares every message: its start and its delivery cycle. A message is named by its
+source, destination, kind and step and how many such came before it, so the two runs'
+messages pair up even where their times differ.
+
+  --models A,B   two of: alphabeta, tlm (`tessera models`); a model twice is allowed
+  --tolerance T  the runs agree when no message differs by more than T cycles, or by
+                 more than P % of the longer run's cycles (default 0: exact)
+  --json         one JSON object: models[] (model, cycles, verified, exit_status),
+                 messages, unmatched, differing, identical, max_delta_cycles,
+                 tolerance_cycles, agree, first_divergence (null, or src, dst, kind,
+                 step, occurrence and each model's start and delivered)
+
+exit status: 0 both runs verified and agree within the tolerance, 1 they differ or a
+run failed, 2 bad input (the run's own refusal, or crosscheck's).
+)";
+
+namespace {
+
+// A byte bound on a child's report: per_transfer of a large complete exchange runs to
+// hundreds of megabytes.
+constexpr std::size_t max_report_bytes = std::size_t{1} << 30;
+
+struct model_run {
+  std::string model;
+  int status{0};
+  nlohmann::json report;
+};
+
+void read_all(int fd, std::string& out) {
+  std::array<char, 65536> buf{};
+  while (true) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n == 0) return;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw input_error("crosscheck: reading a model's report failed");
+    }
+    out.append(buf.data(), static_cast<std::size_t>(n));
+    if (out.size() > max_report_bytes)
+      throw input_error("crosscheck: a model's report exceeds 1 GiB; run a smaller workload");
+  }
+}
+
+model_run run_model(const std::string& model, const std::vector<std::string>& options) {
+  std::vector<std::string> argv{"run", "--model", model};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.emplace_back("--json");
+  // A pattern run lists every transfer anyway; the others list all with --transfers.
+  const bool pattern = std::any_of(options.begin(), options.end(), [](const std::string& o) {
+    return o == "--pattern" || o.rfind("--pattern=", 0) == 0;
+  });
+  if (!pattern) argv.emplace_back("--transfers");
+  std::array<int, 2> fds{};
+  if (::pipe(fds.data()) != 0) throw input_error("crosscheck: cannot create a pipe");
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw input_error("crosscheck: cannot start a process for --model " + model);
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::ostringstream out;
+    std::ostringstream err;
+    const int status = run(argv, out, err);
+    const std::string text = out.str();
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::_exit(status);
+  }
+  ::close(fds[1]);
+  std::string text;
+  try {
+    read_all(fds[0], text);
+  } catch (...) {
+    ::close(fds[0]);
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    throw;
+  }
+  ::close(fds[0]);
+  int wstatus = 0;
+  while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  model_run r;
+  r.model = model;
+  if (!WIFEXITED(wstatus)) {
+    throw input_error("crosscheck: the --model " + model + " run ended abnormally (signal " +
+                      std::to_string(WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0) + ")");
+  }
+  r.status = WEXITSTATUS(wstatus);
+  r.report = parse_json_text(text, "the --model " + model + " report");
+  if (r.status == 2) {
+    const auto e = r.report.find("error");
+    throw input_error(e != r.report.end() && e->is_string() ? e->get<std::string>()
+                                                            : "--model " + model + ": bad input");
+  }
+  return r;
+}
+
+std::vector<nic::message_times> messages_of(const model_run& r) {
+  const auto it = r.report.find("per_transfer");
+  if (it == r.report.end() || !it->is_array()) {
+    throw input_error("crosscheck: the --model " + r.model +
+                      " run lists no messages (traffic runs keep no per-message record; "
+                      "crosscheck compares collectives, schedules and patterns)");
+  }
+  std::vector<nic::message_times> out;
+  out.reserve(it->size());
+  for (const auto& e : *it) {
+    nic::message_times m;
+    m.src = e.at("src").get<std::uint32_t>();
+    m.dst = e.at("dst").get<std::uint32_t>();
+    m.bytes = e.at("bytes").get<std::uint64_t>();
+    if (e.contains("transfer")) {  // a pattern's transfer: named by its index
+      m.kind = "transfer";
+      m.step = e.at("transfer").get<std::uint64_t>();
+      m.start = e.at("started").get<std::uint64_t>();
+      m.delivered = e.at("delivered").get<std::uint64_t>();
+    } else {
+      m.kind = e.at("kind").get<std::string>();
+      m.step = e.at("step").get<std::uint64_t>();
+      m.start = e.at("start").get<std::uint64_t>();
+      m.delivered = e.at("end").get<std::uint64_t>();
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+// "N" cycles or "P%" of the longer run.
+struct tolerance {
+  std::uint64_t cycles{0};
+  double percent{-1};
+};
+
+tolerance parse_tolerance(const std::string& text) {
+  tolerance t;
+  if (!text.empty() && text.back() == '%') {
+    const std::string num = text.substr(0, text.size() - 1);
+    char* end = nullptr;
+    const double v = std::strtod(num.c_str(), &end);
+    if (num.empty() || end == nullptr || *end != '\0' || !(v >= 0.0 && v <= 100.0))
+      throw input_error("--tolerance '" + shown(text) + "' is not N cycles or P% with P in 0..100");
+    t.percent = v;
+    return t;
+  }
+  t.cycles = parse_count("tolerance", text, std::uint64_t{1} << 60);
+  return t;
+}
+
+nlohmann::ordered_json times_json(const std::string& model, const nic::message_times& m) {
+  return {{"model", model}, {"start", m.start}, {"delivered", m.delivered}};
+}
+
+}  // namespace
+
+int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> options;
+  std::optional<std::string> models_text;
+  std::optional<std::string> tol_text;
+  bool json = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    auto value = [&](const std::string& name) {
+      const std::string eq = "--" + name + "=";
+      if (a.rfind(eq, 0) == 0) return a.substr(eq.size());
+      if (i + 1 >= argv.size() || argv[i + 1].rfind("--", 0) == 0)
+        throw input_error("--" + name + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help") {
+      out << crosscheck_help;
+      return 0;
+    }
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--transfers") {
+      continue;  // every message is compared anyway
+    } else if (a == "--models" || a.rfind("--models=", 0) == 0) {
+      if (models_text) throw input_error("--models is given twice");
+      models_text = value("models");
+    } else if (a == "--tolerance" || a.rfind("--tolerance=", 0) == 0) {
+      if (tol_text) throw input_error("--tolerance is given twice");
+      tol_text = value("tolerance");
+    } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
+      throw input_error("crosscheck takes --models A,B, not --model");
+    } else if (a == "--traffic" || a.rfind("--traffic=", 0) == 0) {
+      throw input_error(
+          "crosscheck compares collectives, schedules and patterns: --traffic runs keep no "
+          "per-message record");
+    } else {
+      options.push_back(a);
+    }
+  }
+  if (!models_text) throw input_error("crosscheck needs --models A,B (two of: alphabeta, tlm)");
+  const auto comma = models_text->find(',');
+  if (comma == std::string::npos || models_text->find(',', comma + 1) != std::string::npos)
+    throw input_error("--models '" + shown(*models_text) + "' is not two models A,B");
+  const std::array<std::string, 2> names{models_text->substr(0, comma),
+                                         models_text->substr(comma + 1)};
+  for (const std::string& m : names) {
+    if (models::find_model(m) == nullptr)
+      throw input_error("--models: '" + shown(m) + "' is not a model (tessera models lists them)");
+    if (!model_available(m))
+      throw input_error("--models: '" + m + "' is not available in this build");
+  }
+  const tolerance tol = tol_text ? parse_tolerance(*tol_text) : tolerance{};
+
+  const model_run a = run_model(names[0], options);
+  const model_run b = run_model(names[1], options);
+  const nic::comparison c = nic::compare_runs(messages_of(a), messages_of(b));
+
+  auto cycles_of = [](const model_run& r) { return r.report.value("cycles", std::uint64_t{0}); };
+  auto verified_of = [](const model_run& r) { return r.report.value("verified", false); };
+  const std::uint64_t longest = std::max(cycles_of(a), cycles_of(b));
+  const std::uint64_t allowed =
+      tol.percent >= 0 ? static_cast<std::uint64_t>(tol.percent / 100.0 * static_cast<double>(longest))
+                       : tol.cycles;
+  const bool agree = c.unmatched == 0 && c.max_delta <= allowed;
+  const bool ok = agree && verified_of(a) && verified_of(b);
+
+  if (json) {
+    nlohmann::ordered_json j;
+    j["command"] = "crosscheck";
+    auto ms = nlohmann::ordered_json::array();
+    for (const model_run* r : {&a, &b}) {
+      ms.push_back({{"model", r->model},
+                    {"cycles", cycles_of(*r)},
+                    {"verified", verified_of(*r)},
+                    {"exit_status", r->status}});
+    }
+    j["models"] = std::move(ms);
+    j["messages"] = c.messages;
+    j["unmatched"] = c.unmatched;
+    j["differing"] = c.differing;
+    j["identical"] = c.identical();
+    j["max_delta_cycles"] = c.max_delta;
+    j["tolerance_cycles"] = allowed;
+    j["agree"] = agree;
+    if (c.first) {
+      const nic::divergence& d = *c.first;
+      auto per = nlohmann::ordered_json::array();
+      if (d.a) per.push_back(times_json(a.model, *d.a));
+      if (d.b) per.push_back(times_json(b.model, *d.b));
+      j["first_divergence"] = {{"src", d.src},     {"dst", d.dst},
+                               {"kind", d.kind},   {"step", d.step},
+                               {"occurrence", d.occurrence}, {"models", std::move(per)}};
+    } else {
+      j["first_divergence"] = nullptr;
+    }
+    out << j.dump(2) << '\n';
+  } else {
+    std::ostringstream os;
+    os << "crosscheck " << a.model << " against " << b.model << '\n';
+    for (const model_run* r : {&a, &b}) {
+      os << "  " << r->model << ": " << cycles_of(*r) << " cycles, "
+         << (verified_of(*r) ? "verified" : "NOT verified") << '\n';
+    }
+    os << "  messages    " << c.messages << " compared, " << c.differing << " differ, "
+       << c.unmatched << " in one run only\n";
+    os << "  max delta   " << c.max_delta << " cycles (tolerance " << allowed << ")\n";
+    if (c.first) {
+      const nic::divergence& d = *c.first;
+      os << "  first divergence: " << d.kind << ' ' << d.src << " -> " << d.dst << " step "
+         << d.step << " #" << d.occurrence << ':';
+      if (d.a) os << ' ' << a.model << ' ' << d.a->start << ".." << d.a->delivered;
+      if (!d.a) os << ' ' << a.model << " (none)";
+      if (d.b) os << ", " << b.model << ' ' << d.b->start << ".." << d.b->delivered;
+      if (!d.b) os << ", " << b.model << " (none)";
+      os << '\n';
+    }
+    os << "  " << (c.identical() ? "identical" : agree ? "agree within the tolerance" : "DIFFER")
+       << '\n';
+    out << os.str();
+  }
+  for (const model_run* r : {&a, &b}) {
+    if (!verified_of(*r)) {
+      err << "tessera: --model " << r->model << ": "
+          << r->report.value("failure", std::string("the run did not verify")) << '\n';
+    }
+  }
+  if (!agree) {
+    err << "tessera: " << a.model << " and " << b.model << " differ: " << c.differing
+        << " messages by up to " << c.max_delta << " cycles, " << c.unmatched
+        << " in one run only\n";
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace tessera::cli
