@@ -31,7 +31,7 @@ std::string fabric_list(std::uint8_t bits) {
   std::string out;
   for (const fabric_kind k :
        {fabric_kind::mesh, fabric_kind::torus, fabric_kind::hypercube, fabric_kind::ring}) {
-    if ((bits >> static_cast<unsigned>(k) & 1U) == 0) continue;
+    if ((static_cast<unsigned>(bits) >> static_cast<unsigned>(k) & 1U) == 0) continue;
     out += (out.empty() ? "" : ", ") + std::string(kind_name(k));
   }
   return out.empty() ? "none" : out;

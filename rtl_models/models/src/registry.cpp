@@ -259,7 +259,7 @@ std::string switching_names() {
 
 switching default_switching(fabric_kind k) {
   for (const engine_info& e : engine_table)
-    if ((e.default_for >> static_cast<unsigned>(k) & 1U) != 0) return e.sw;
+    if ((static_cast<unsigned>(e.default_for) >> static_cast<unsigned>(k) & 1U) != 0) return e.sw;
   return switching::ideal;
 }
 

@@ -76,7 +76,7 @@ struct engine_info {
   std::uint32_t (*unit_bytes)(const engine_params& p);
 
   [[nodiscard]] bool supports(fabric_kind k) const {
-    return (fabrics >> static_cast<unsigned>(k) & 1U) != 0;
+    return (static_cast<unsigned>(fabrics) >> static_cast<unsigned>(k) & 1U) != 0;
   }
 };
 
