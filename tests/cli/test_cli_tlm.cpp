@@ -181,7 +181,8 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
 TEST_CASE("tlm run: wormhole distance costs little and zero load is the closed form",
           "[cli][tlm][wormhole]") {
   // docs/wormhole.md: at zero load a message of P packets of F flits over h hops takes
-  // alpha + (h + 1)(r + 1) + P F cycles (B >= r + 1). Defaults: width 4, r 1, B 4.
+  // alpha + (h + 1)(r + 1) + P F cycles (B >= r + 1 + d). Defaults: width 4, r 1, B 4,
+  // credit_delay d 1.
   const std::string near =
       write_pattern("near.json", R"({"transfers": [{"src": 0, "dst": 1, "bytes": 16384}]})");
   const std::string far =
@@ -195,10 +196,11 @@ TEST_CASE("tlm run: wormhole distance costs little and zero load is the closed f
   CHECK(one["cycles"] == (1 + 1) * (1 + 1) + flits);
   CHECK(thirty["cycles"] == (30 + 1) * (1 + 1) + flits);
   CHECK(thirty["cycles"].get<double>() <= 1.05 * one["cycles"].get<double>());
-  // With alpha, r = 3 and 1 KB packets: alpha + (h + 1)(r + 1) + P F.
+  // With alpha, r = 3 and 1 KB packets: alpha + (h + 1)(r + 1) + P F, exact for P > 1
+  // when B >= r + 1 + d (credit_delay d = 1 by default), so B = 5.
   const auto pk = run_json(
       "run --model tlm --fabric mesh:16x16 --param alpha=100 --param router_delay=3 "
-      "--param packet_bytes=1024 --pattern " +
+      "--param buffer=5 --param packet_bytes=1024 --pattern " +
       far);
   CHECK(pk["cycles"] == 100 + (30 + 1) * (3 + 1) + 16 * (1024 / 4));
 }

@@ -16,11 +16,19 @@
 //                the next packet's header on that VC, and VCs do not compete otherwise.
 // With vcs = 1 the two are the same router.
 //
+// Credits: a FIFO slot that a flit leaves in cycle c can take a new flit from
+// c + credit_delay on (0: in cycle c itself, if the flit left earlier in that cycle; 1:
+// the next cycle, as tsr_mesh_router returns credits). This holds for the router input
+// FIFOs of links and of the NIC's injection channel; the ejection channel has no FIFO and
+// never pushes back.
+//
 // Per cycle t:
 //   1. A NIC whose previous message has left starts the next one posted by t.
 //   2. Moves are found in rounds until a round moves no header. A flit moves at most
-//      once per cycle. A flit may enter a VC FIFO that is full at the start of the
-//      cycle if a flit leaves it earlier in the same cycle (credits come back at once).
+//      once per cycle. A VC FIFO has a free slot for a flit at t when it holds fewer than
+//      B flits plus those that left it in cycles t - credit_delay + 1 .. t. With
+//      credit_delay 0 a flit may enter a FIFO that was full at the start of the cycle if
+//      a flit left it earlier in the same cycle.
 //      a. Body flits, to a fixed point: an output sends the next flit of a packet that
 //         holds one of its VCs when the flit is at the front of its input FIFO, arrived
 //         before t, and has a free slot behind the output (round_robin: if the output
@@ -68,6 +76,7 @@ struct flit_params {
   std::uint32_t inject_gap{1};
   std::uint32_t vcs{1};
   link_share share{link_share::round_robin};
+  std::uint32_t credit_delay{1};  // cycles from a slot freeing to its sender using it
 };
 
 struct message {
@@ -90,6 +99,8 @@ class flit_mesh {
     routers_.resize(std::size_t{rows} * cols);
     for (router& r : routers_) {
       for (auto& port : r.in)
+        port.resize(nvc_);
+      for (auto& port : r.left)
         port.resize(nvc_);
       for (auto& h : r.holder)
         h.assign(nvc_, none);
@@ -145,6 +156,9 @@ class flit_mesh {
     std::array<std::uint32_t, ports> rr{};                  // header pointer over input VCs
     std::array<std::uint32_t, ports> vrr{};                 // flit pointer over output VCs
     std::vector<int> owns;                                  // [input VC] -> output * vcs + vc
+    // [arrival direction][vc]: cycles in which a flit left that FIFO, while its slot's
+    // credit may still be on its way back (the last credit_delay cycles).
+    std::array<std::vector<std::deque<std::uint64_t>>, ports> left;
   };
 
   struct nic {
@@ -225,11 +239,23 @@ class flit_mesh {
     }
   }
 
-  // A free slot in VC v of the FIFO behind output o of router x, counting flits that
-  // left it earlier this cycle. The ejection channel has no FIFO.
-  [[nodiscard]] bool has_room(std::uint32_t x, std::uint32_t o, std::uint32_t v) const {
+  // A free slot at t in VC v of input port `in` of router y, as its sender knows it: the
+  // flits in the FIFO and those whose slot's credit has not come back yet.
+  [[nodiscard]] bool room(std::uint32_t y, std::uint32_t in, std::uint32_t v,
+                          std::uint64_t t) const {
+    const router& r = routers_[y];
+    std::uint64_t held = r.in[in][v].size();
+    for (std::uint64_t c : r.left[in][v])
+      if (c + p_.credit_delay > t) ++held;
+    return held < p_.buffer;
+  }
+
+  // A free slot at t in VC v of the FIFO behind output o of router x. The ejection
+  // channel has no FIFO.
+  [[nodiscard]] bool has_room(std::uint32_t x, std::uint32_t o, std::uint32_t v,
+                              std::uint64_t t) const {
     if (o == 4) return true;
-    return routers_[next_router(x, o)].in[o][v].size() < p_.buffer;
+    return room(next_router(x, o), o, v, t);
   }
 
   // Whether VC v of output o is held by a packet whose next flit can cross it now.
@@ -242,7 +268,7 @@ class flit_mesh {
     const std::deque<flit>& q = r.in[iv / nvc_][iv % nvc_];
     if (cs.sent[x][iv] || q.empty() || q.front().arrive > t) return false;
     if (fixed() && r.sent_at[o][v] != never && t < r.sent_at[o][v] + nvc_) return false;
-    return has_room(x, o, v);
+    return has_room(x, o, v, t);
   }
 
   // The input VC whose ready header the output pointer reaches first, or none.
@@ -270,7 +296,7 @@ class flit_mesh {
     const std::uint64_t after = fixed() ? nvc_ : 1;
     for (std::uint32_t v = 0; v < nvc_; ++v) {
       const std::uint64_t tail = r.tail_at[o][v];
-      if (r.holder[o][v] == none && (tail == never || t >= tail + after) && has_room(x, o, v))
+      if (r.holder[o][v] == none && (tail == never || t >= tail + after) && has_room(x, o, v, t))
         return static_cast<int>(v);
     }
     return none;
@@ -284,6 +310,10 @@ class flit_mesh {
     router& r = routers_[x];
     flit f = r.in[iv / nvc_][iv % nvc_].front();
     r.in[iv / nvc_][iv % nvc_].pop_front();
+    std::deque<std::uint64_t>& gone = r.left[iv / nvc_][iv % nvc_];
+    while (!gone.empty() && gone.front() + p_.credit_delay <= t)
+      gone.pop_front();
+    gone.push_back(t);
     cs.sent[x][iv] = true;
     if (cs.used[x][o] != 2) cs.used[x][o] = f.head() ? 2 : 1;
     r.vrr[o] = (v + 1) % nvc_;
@@ -379,9 +409,6 @@ class flit_mesh {
   }
 
   std::deque<flit>& nic_fifo(std::uint32_t s, std::uint32_t v) { return routers_[s].in[4][v]; }
-  [[nodiscard]] const std::deque<flit>& nic_fifo(std::uint32_t s, std::uint32_t v) const {
-    return routers_[s].in[4][v];
-  }
 
   void push_nic_flit(std::uint32_t s, std::uint64_t t, cycle_state& cs) {
     nic& n = nics_[s];
@@ -406,7 +433,7 @@ class flit_mesh {
   bool inject_body(std::uint32_t s, std::uint64_t t, cycle_state& cs) {
     nic& n = nics_[s];
     if (!n.active || n.index == 0 || cs.nic_used[s] || t < n.next_at) return false;
-    if (nic_fifo(s, n.vc).size() >= p_.buffer) return false;
+    if (!room(s, 4, n.vc, t)) return false;
     push_nic_flit(s, t, cs);
     return true;
   }
@@ -417,7 +444,7 @@ class flit_mesh {
     if (!n.active || n.index != 0 || cs.nic_used[s]) return none;
     if (t < (n.packet == 0 ? n.header_at : n.next_at)) return none;
     for (std::uint32_t v = 0; v < nvc_; ++v)
-      if (nic_fifo(s, v).size() < p_.buffer) return static_cast<int>(v);
+      if (room(s, 4, v, t)) return static_cast<int>(v);
     return none;
   }
 

@@ -66,7 +66,7 @@ const std::array<param, 3> torus_params{{
      TESSERA_FIELD(torus.packet_bytes, std::uint64_t)},
 }};
 
-const std::array<param, 7> wormhole_params{{
+const std::array<param, 8> wormhole_params{{
     {"width", param_kind::count, 1, 4096, "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {"router_delay", param_kind::count, 0, 1'000'000, "cycles",
@@ -83,6 +83,9 @@ const std::array<param, 7> wormhole_params{{
      {}, TESSERA_FIELD(wormhole.inject_gap, std::uint32_t)},
     {"vcs", param_kind::count, 1, 16, "", "virtual channels per physical channel", {},
      TESSERA_FIELD(wormhole.vcs, std::uint32_t)},
+    {"credit_delay", param_kind::count, 0, 16, "cycles",
+     "a freed FIFO slot serves its sender d cycles later (1: the RTL router's)", {},
+     TESSERA_FIELD(wormhole.credit_delay, std::uint32_t)},
 }};
 
 const std::array<param, 3> common{{
@@ -119,20 +122,25 @@ std::uint64_t torus_zero_load(const engine_params& p, std::uint64_t bytes, std::
   return (hops + q - 2) * (t.beta + t.tau * t.packet_bytes) + t.beta + t.tau * last;
 }
 
-// docs/wormhole.md "Zero load", the message as one packet of F flits over h hops:
-// alpha + 1 + max(g(F-1) + h + 1 + M max(0, r+1-gB), s(F-1) + (h+1)(r+1)),
-// M = min(h+1, floor((F-1)/B)), s = vcs.
+// docs/wormhole.md "Zero load", the message as one packet of F flits over h hops, with
+// u = floor((F-1)/B), M = min(h+1, u), s = vcs, d = credit_delay:
+//   alpha + 1 + max(g(F-1) + h + 1 + lag, s(F-1) + (h+1)(r+1) + u max(0, 1 + d - sB)),
+// lag = M max(0, r + 1 + d - gB) when gB >= 1 + d, else M r + u(1 + d - gB) (row 0 loops).
 std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, std::uint32_t hops) {
   const net::wormhole_params& w = p.wormhole;
   const std::uint64_t f = net::packet_flits(bytes, w.width);
   const std::uint64_t g = w.inject_gap;
   const std::uint64_t r = w.router_delay;
   const std::uint64_t b = w.buffer;
+  const std::uint64_t d = w.credit_delay;
+  const std::uint64_t s = w.vcs;
   const std::uint64_t h = hops;
-  const std::uint64_t m = std::min<std::uint64_t>(h + 1, (f - 1) / b);
-  const std::uint64_t bunch = r + 1 > g * b ? r + 1 - g * b : 0;
-  return w.alpha + 1 +
-         std::max(g * (f - 1) + h + 1 + m * bunch, std::uint64_t{w.vcs} * (f - 1) + (h + 1) * (r + 1));
+  const std::uint64_t u = (f - 1) / b;
+  const std::uint64_t m = std::min<std::uint64_t>(h + 1, u);
+  const std::uint64_t lag = g * b >= 1 + d ? m * (r + 1 + d > g * b ? r + 1 + d - g * b : 0)
+                                           : m * r + u * (1 + d - g * b);
+  const std::uint64_t loop = 1 + d > s * b ? 1 + d - s * b : 0;
+  return w.alpha + 1 + std::max(g * (f - 1) + h + 1 + lag, s * (f - 1) + (h + 1) * (r + 1) + u * loop);
 }
 
 const std::array<engine_info, 4> engine_table{{

@@ -163,6 +163,7 @@ void validate(const wormhole_params& p) {
   check_range("packet_bytes", p.packet_bytes, 0, max_message_bytes);
   check_range("inject_gap", p.inject_gap, 1, 1024);
   check_range("vcs", p.vcs, 1, 16);
+  check_range("credit_delay", p.credit_delay, 0, 16);
 }
 
 std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width) {
@@ -183,14 +184,18 @@ struct wormhole_engine::impl {
 
   // What paced injection and VC shares add to a packet, kept out of the plain model's way.
   struct general_state {
-    // Paced injection: g0[k] = max_{j<=k} t0[j] - gBj; cxp[k] = max over buffers j <= k
-    // and 1 <= f' < B of X(f', j) - g(jB + f'), computed in order.
+    // Paced injection: g0[k] = max_{j<=k} t0[j] - q0 j; cxp[k] = max over buffers j <= k
+    // and 1 <= f' < B of X(f', j) + d - g f' - q0 j, computed in order.
     std::vector<std::int64_t> g0;
     std::vector<std::int64_t> cxp;
     // VC share s > 1: ms[j] = max_{1<=f'<B} X(f', j) - s f' per buffer, as needed;
-    // msq[j] = max_{i>=j} ms[i] - sBi, once asked for the whole suffix.
+    // msq[j] = max_{i>=j} ms[i] - q i, once asked for the whole suffix.
     std::vector<std::int64_t> ms;
     std::vector<std::int64_t> msq;
+    // Loop rows or d > s + B - 2 (cross_brute): py[j][f'] = max_{i<=j} X(f', i) - i for
+    // the first py_rows buffers, 1 <= f' < B.
+    std::vector<std::int64_t> py;
+    std::uint32_t py_rows{0};
     // Leave times of the last min(F, B) flits from each buffer, as other packets ask
     // for them (cross terms), so chains of packets are not walked again (0 = unknown).
     std::vector<cycle_t> memo;
@@ -201,6 +206,8 @@ struct wormhole_engine::impl {
       cxp.clear();
       ms.clear();
       msq.clear();
+      py.clear();
+      py_rows = 0;
       memo.clear();
       memo_far.reset();
     }
@@ -216,7 +223,7 @@ struct wormhole_engine::impl {
     std::vector<std::uint8_t> vc;       // VC held on channel k, as granted
     std::vector<cycle_t> t0;            // header crossing of channel k, as granted
     std::vector<std::int64_t> pre;      // pre[k] = max_{j<=k} t0[j] - j
-    std::vector<std::int64_t> suf;      // suf[k] = max_{j>=k} t0[j] - sB j, once t0 is complete
+    std::vector<std::int64_t> suf;      // suf[k] = max_{j>=k} t0[j] - q j, once t0 is complete
     std::unique_ptr<general_state> gs;  // g > 1 or s > 1 only (ext())
     std::vector<ahead_link> ahead;      // per buffer 0..h; reset once it cannot matter
     std::vector<cycle_t> tail;          // tail crossing of channel k, first tail_done known
@@ -316,15 +323,29 @@ struct wormhole_engine::impl {
   // 16 KB worm at one byte per flit: 16K cycles, 32K when paced at 2 or with two VCs).
   [[nodiscard]] std::size_t params_span() const {
     if (p.packet_bytes == 0) return general ? 65536 : 16384;
-    const std::uint64_t cycles =
-        packet_flits(p.packet_bytes, p.width) * std::max<std::uint64_t>(p.inject_gap, p.vcs);
+    // Cycles per flit: the NIC's pace, a VC's share, or B flits per credit round trip.
+    const std::uint64_t per_flit =
+        std::max<std::uint64_t>({p.inject_gap, p.vcs, (p.credit_delay + p.buffer) / p.buffer});
+    const std::uint64_t cycles = packet_flits(p.packet_bytes, p.width) * per_flit;
     return std::clamp<std::size_t>(std::bit_ceil(2 * cycles), 4096, 65536);
   }
-  std::int64_t gap;     // g = inject_gap
-  std::uint32_t nvc;    // V = vcs
-  std::int64_t share;   // s: cycles per flit of one VC on a link or ejection channel (= V)
-  std::int64_t sdepth;  // sB
-  bool general;         // g > 1 or s > 1: flit_time_general
+  std::int64_t gap;    // g = inject_gap
+  std::uint32_t nvc;   // V = vcs
+  std::int64_t share;  // s: cycles per flit of one VC on a link or ejection channel (= V)
+  std::int64_t cd;     // d = credit_delay: the weight of a back-pressure step
+  // What a back-pressure step saves against B steps down a row: q = sB - d on the rows
+  // of links and the ejection, q0 = gB - d on the injection row (docs/wormhole.md,
+  // "Closed form"). When it saves nothing (q <= 0) the credit round trip, not the row,
+  // sets the pace, and the longest paths take as many back-pressure steps as they can
+  // ("loop" rows): loop = 1 + d - sB > 0, loop0 = 1 + d - gB > 0.
+  std::int64_t qrow;
+  std::int64_t q0;
+  bool loop_rows;
+  bool loop0;
+  // Cross terms of buffers below the queried row can exceed every header term: always on
+  // loop rows, and on the others when d > s + B - 2 (docs/wormhole.md, "Cross terms").
+  bool low_cross;
+  bool general;  // g > 1, s > 1 or loop rows: flit_time_general
   std::vector<channel> ch;
   std::vector<worm*> req_slots;     // channel * 5V + input VC: the header at its front
   std::vector<ahead_link> vc_last;  // channel * V + VC: newest packet to enter its buffer
@@ -353,8 +374,13 @@ struct wormhole_engine::impl {
         gap{params.inject_gap},
         nvc{params.vcs},
         share{params.vcs},
-        sdepth{std::int64_t{params.vcs} * params.buffer},
-        general{params.inject_gap > 1 || params.vcs > 1} {
+        cd{params.credit_delay},
+        qrow{std::int64_t{params.vcs} * params.buffer - params.credit_delay},
+        q0{std::int64_t{params.inject_gap} * params.buffer - params.credit_delay},
+        loop_rows{qrow <= 0},
+        loop0{q0 <= 0},
+        low_cross{loop_rows || cd + 2 > share + depth},
+        general{params.inject_gap > 1 || params.vcs > 1 || loop_rows} {
     ch.resize(std::size_t{6} * tiles);
     for (channel& c : ch)
       c.free_mask = (std::uint32_t{1} << nvc) - 1;
@@ -378,9 +404,23 @@ struct wormhole_engine::impl {
     return *w.gs;
   }
 
+  // max over k < k' <= kmax of t0[k'] - q k': the header bases a flit of row k reaches
+  // by k' - k back-pressure steps (from suf once the header has arrived).
+  [[nodiscard]] std::int64_t header_bases_above(const worm& w, std::uint32_t k,
+                                                std::uint32_t kmax) const {
+    const std::uint32_t last = w.hops + 1;
+    if (kmax == last && w.suf.size() == last + std::size_t{1}) return w.suf[k + 1];
+    std::int64_t m = std::numeric_limits<std::int64_t>::min();
+    for (std::uint32_t j = k + 1; j <= kmax; ++j)
+      m = std::max(m, as_i64(w.t0[j]) - qrow * j);
+    return m;
+  }
+
   // Crossing time of flit f of w over its channel k (docs/wormhole.md, "Closed form").
-  // This is the plain model, s = g = 1; flit_time_general covers paced injection and VC
-  // shares.
+  // This is the plain model, s = g = 1 with B > d; flit_time_general covers paced
+  // injection, VC shares and loop rows. In the comments below X(f', j) is when the flit
+  // B - f' places ahead of the header left buffer j; the slot it frees serves d later
+  // (the doc's cross base X includes that d).
   answer flit_time(worm& w, std::uint64_t f, std::uint32_t k) {
     return general ? flit_time_general(w, f, k) : flit_time_plain(w, f, k);
   }
@@ -393,28 +433,25 @@ struct wormhole_engine::impl {
     const std::int64_t fi = as_i64(f);
     std::int64_t best = w.pre[k] + fi + k;
     if (kmax > k) {
-      std::int64_t m = std::numeric_limits<std::int64_t>::min();
-      if (kmax == last && w.suf.size() == last + std::size_t{1}) {
-        m = w.suf[k + 1];
-      } else {
-        for (std::uint32_t j = k + 1; j <= kmax; ++j)
-          m = std::max(m, as_i64(w.t0[j]) - depth * j);
-      }
-      best = std::max(best, m + fi + depth * k);
+      // Header bases at k' > k: k' - k back-pressure steps of weight d, each saving
+      // B - d against B steps down the row.
+      best = std::max(best, header_bases_above(w, k, kmax) + fi + qrow * k);
     }
     cycle_t t = as_cycle(best);
     const std::uint64_t rem = f % p.buffer;
     if (rem != 0 && k + up <= w.hops) {
-      // The one flit-credit term on another packet that is not dominated by a header.
+      // The one flit-credit term on another packet that is not dominated by a header,
+      // reached by `up` back-pressure steps; its own credit adds one more d.
       const answer y = stream_leave(w, k + static_cast<std::uint32_t>(up), p.buffer - rem);
       if (y.missing != nullptr) return y;
-      t = std::max(t, y.t);
+      if (y.t != 0) t = std::max(t, y.t + as_cycle(cd) * (up + 1));
     }
     return {t, nullptr};
   }
 
-  // flit_time when g > 1 or s > 1. Rows k >= 1 weigh s per flit (a VC's share of the
-  // link), the injection row g (docs/wormhole.md, "Paced injection", "Virtual channels").
+  // flit_time when g > 1, s > 1 or the rows loop. Rows k >= 1 weigh s per flit (a VC's
+  // share of the link), the injection row g (docs/wormhole.md, "Paced injection",
+  // "Virtual channels"); a back-pressure step weighs d.
   [[gnu::noinline]] answer flit_time_general(worm& w, std::uint64_t f, std::uint32_t k) {
     const std::uint32_t last = w.hops + 1;
     const std::uint64_t up = f / p.buffer;
@@ -422,30 +459,42 @@ struct wormhole_engine::impl {
     if (w.t0.size() <= kmax) return {0, &w};
     if (k == 0) return paced_row(w, f);
     const std::int64_t sf = share * as_i64(f);
-    // Header bases at k' <= k, along row k then left.
-    std::int64_t best = w.pre[k] + sf + k;
+    std::int64_t best = 0;
+    if (loop_rows) {
+      // A back-pressure step and a step left (weight 1 + d) beat B steps down the row,
+      // so the longest paths take all floor(f/B) of them and may end at any header up
+      // to k + floor(f/B).
+      best = w.pre[kmax] + sf + k + as_i64(up) * (1 - qrow);
+    } else {
+      // Header bases at k' <= k, along row k then left.
+      best = w.pre[k] + sf + k;
+      if (kmax > k) {
+        // Header bases at k' > k, reached by back-pressure steps.
+        best = std::max(best, header_bases_above(w, k, kmax) + sf + qrow * k);
+      }
+    }
     if (gap > share) {
       // Paths that step down the injection row: T0(f) + k.
       const answer a = paced_row(w, f);
       if (a.missing != nullptr) return a;
       best = std::max(best, as_i64(a.t) + k);
     }
-    if (kmax > k) {
-      // Header bases at k' > k, reached by back-pressure steps.
-      std::int64_t m = std::numeric_limits<std::int64_t>::min();
-      if (kmax == last && w.suf.size() == last + std::size_t{1}) {
-        m = w.suf[k + 1];
-      } else {
-        for (std::uint32_t j = k + 1; j <= kmax; ++j)
-          m = std::max(m, as_i64(w.t0[j]) - sdepth * j);
-      }
-      best = std::max(best, m + sf + sdepth * k);
-    }
-    if (share > 1) {
-      if (w.live_links == 0) return {as_cycle(best), nullptr};
-      const answer c = cross_rows(w, f, k);
+    if (w.live_links == 0) return {as_cycle(best), nullptr};
+    if (loop_rows) {
+      const answer c = cross_brute(w, f, k, share, true);
       if (c.missing != nullptr) return c;
       return {std::max(as_cycle(best), c.t), nullptr};
+    }
+    if (share > 1) {
+      const answer c = cross_rows(w, f, k);
+      if (c.missing != nullptr) return c;
+      best = std::max(best, as_i64(c.t));
+      if (low_cross) {
+        const answer l = cross_brute(w, f, k, share, false);
+        if (l.missing != nullptr) return l;
+        best = std::max(best, as_i64(l.t));
+      }
+      return {as_cycle(best), nullptr};
     }
     cycle_t t = as_cycle(best);
     const std::uint64_t rem = f % p.buffer;
@@ -453,15 +502,17 @@ struct wormhole_engine::impl {
       // s = 1: the one cross term not dominated by a header (the plain model's).
       const answer y = stream_leave(w, k + static_cast<std::uint32_t>(up), p.buffer - rem);
       if (y.missing != nullptr) return y;
-      t = std::max(t, y.t);
+      if (y.t != 0) t = std::max(t, y.t + as_cycle(cd) * (up + 1));
     }
     return {t, nullptr};
   }
 
-  // Cross terms of a row k >= 1 query when s > 1 (docs/wormhole.md, "Virtual
-  // channels"). Buffers j < k are dominated by the header term at j + 1; the rest are
-  //   buffer k:        X(f',k) + s(f - f'),                      1 <= f' <= min(B-1, f)
-  //   buffers j > k:   X(f',j) - s f' - sBj + s f + sBk,         f' + (j-k)B <= f
+  // Cross terms of a row k >= 1 query when s > 1 and the rows do not loop
+  // (docs/wormhole.md, "Virtual channels", "Cross terms"). Buffers j < k are dominated
+  // by the header term at j + 1 when d <= s + B - 2 (else cross_brute adds them); the
+  // rest, with q = sB - d, are
+  //   buffer k:        X(f',k) + d + s(f - f'),                   1 <= f' <= min(B-1, f)
+  //   buffers j > k:   X(f',j) + d - s f' - qj + s f + qk,        f' + (j-k)B <= f
   // Whole buffers come from ms (per buffer max of X(f',j) - s f'), the partly usable
   // ones flit by flit. Returns 0 when there is no cross term.
   answer cross_rows(worm& w, std::uint64_t f, std::uint32_t k) {
@@ -472,19 +523,19 @@ struct wormhole_engine::impl {
       if (f + 1 >= b) {
         const answer a = buffer_max(w, k);
         if (a.missing != nullptr) return a;
-        best = std::max(best, ext(w).ms[k] + sf);
+        best = std::max(best, ext(w).ms[k] + sf + cd);
       } else {
         for (std::uint64_t fp = f; fp >= 1; --fp) {
           const answer y = stream_leave(w, k, b - fp);
           if (y.missing != nullptr) return y;
           if (y.t == 0) break;
-          best = std::max(best, as_i64(y.t) - share * as_i64(fp) + sf);
+          best = std::max(best, as_i64(y.t) - share * as_i64(fp) + sf + cd);
         }
       }
     }
     const std::uint64_t up = f / b;
     if (up == 0 || k >= w.hops) return {as_cycle(best), nullptr};
-    const std::int64_t base = sf + sdepth * k;
+    const std::int64_t base = sf + qrow * k + cd;
     // Whole buffers k+1 .. k+up-1 (up to h). The header has left all of them.
     if (up >= 2) {
       const std::uint64_t top = k + up - 1;
@@ -498,7 +549,7 @@ struct wormhole_engine::impl {
           }
           g.msq.resize(w.hops + std::size_t{1});
           for (std::uint32_t j = w.hops; j >= 1; --j) {
-            const std::int64_t v = g.ms[j] - sdepth * j;
+            const std::int64_t v = g.ms[j] - qrow * j;
             g.msq[j] = j == w.hops ? v : std::max(v, g.msq[j + 1]);
           }
         }
@@ -507,7 +558,7 @@ struct wormhole_engine::impl {
         for (auto j = static_cast<std::uint32_t>(k + 1); j <= top; ++j) {
           const answer a = buffer_max(w, j);
           if (a.missing != nullptr) return a;
-          m = std::max(m, g.ms[j] - sdepth * j);
+          m = std::max(m, g.ms[j] - qrow * j);
         }
       }
       best = std::max(best, m + base);
@@ -519,7 +570,7 @@ struct wormhole_engine::impl {
         const answer y = stream_leave(w, j, b - fp);
         if (y.missing != nullptr) return y;
         if (y.t == 0) break;
-        best = std::max(best, as_i64(y.t) - share * as_i64(fp) - sdepth * j + base);
+        best = std::max(best, as_i64(y.t) - share * as_i64(fp) - qrow * j + base);
       }
     }
     return {as_cycle(best), nullptr};
@@ -541,16 +592,82 @@ struct wormhole_engine::impl {
     return {0, nullptr};
   }
   static constexpr std::int64_t unknown_max = std::numeric_limits<std::int64_t>::max();
+  static constexpr std::int64_t no_term = std::numeric_limits<std::int64_t>::min() / 4;
+
+  // Cross terms flit by flit and buffer by buffer, where the closed form's few terms do
+  // not cover them (docs/wormhole.md, "Cross terms"): on loop rows (1 + d > wt B) every
+  // buffer j <= k + c, with c = floor((f - f')/B) back-pressure steps; otherwise
+  // (d > s + B - 2) the buffers j < k, with c = 0:
+  //   X(f', j) + d + wt(f - f') + (k - j) + c(1 + d - wt B),    1 <= f' <= min(B-1, f).
+  // wt is the row's weight per flit (s, or g for the injection row with k = 0). Both
+  // cases have B <= d + 1 <= 17, so the loop over f' is short; buffers the header has
+  // left come from py, the buffer it is still in flit by flit. Returns 0 when none.
+  answer cross_brute(worm& w, std::uint64_t f, std::uint32_t k, std::int64_t wt, bool loop) {
+    if (!loop && k == 0) return {0, nullptr};
+    const std::uint64_t b = p.buffer;
+    const std::int64_t gain = 1 + cd - wt * depth;
+    const auto left = static_cast<std::uint32_t>(w.t0.size() - 1);  // buffers < left are left
+    std::int64_t best = 0;
+    for (std::uint64_t fp = std::min<std::uint64_t>(b - 1, f); fp >= 1; --fp) {
+      const std::uint64_t c = loop ? (f - fp) / b : 0;
+      const std::uint32_t hi =
+          !loop ? k - 1
+                : (c >= w.hops - std::min(k, w.hops) ? w.hops : k + static_cast<std::uint32_t>(c));
+      std::int64_t m = no_term;
+      const std::uint32_t whole_end = hi < left ? hi + 1 : hi;  // buffers [0, whole_end)
+      if (whole_end > 0) {
+        const answer a = ensure_py(w, whole_end - 1);
+        if (a.missing != nullptr) return a;
+        m = ext(w).py[(whole_end - 1) * (b - 1) + (fp - 1)];
+      }
+      if (hi >= left) {
+        const answer y = stream_leave(w, hi, b - fp);
+        if (y.missing != nullptr) return y;
+        if (y.t != 0) m = std::max(m, as_i64(y.t) - hi);
+      }
+      if (m == no_term) continue;
+      best = std::max(best, m + cd + wt * as_i64(f - fp) + k + as_i64(c) * gain);
+    }
+    return {as_cycle(best), nullptr};
+  }
+
+  // py[j][f'] = max over buffers i <= j of X(f', i) - i, filled in buffer order for the
+  // buffers the header has left (every flit ahead of it there has left too).
+  answer ensure_py(worm& w, std::uint32_t hi) {
+    const std::uint64_t width = p.buffer - 1;
+    general_state& g = ext(w);
+    while (g.py_rows <= hi) {
+      const std::uint32_t j = g.py_rows;
+      if (g.py.size() < (j + std::uint64_t{1}) * width) g.py.resize((j + 1) * width, no_term);
+      bool gone = false;
+      for (std::uint64_t fp = width; fp >= 1; --fp) {
+        std::int64_t v = no_term;
+        if (!gone) {
+          const answer y = stream_leave(w, j, p.buffer - fp);
+          if (y.missing != nullptr) return y;
+          gone = y.t == 0;  // nothing this far ahead: nothing further either
+          if (!gone) v = as_i64(y.t) - j;
+        }
+        const std::int64_t below = j == 0 ? no_term : g.py[(j - 1) * width + (fp - 1)];
+        g.py[j * width + (fp - 1)] = std::max(v, below);
+      }
+      g.py_rows = j + 1;
+    }
+    return {0, nullptr};
+  }
 
   // T0(f), the crossing of channel 0 by flit f (docs/wormhole.md, "Paced injection").
-  // With m = floor(f / B), when g >= s:
-  //   T0(f) = g f + max( max over k' <= min(h+1, m) of t0[k'] - gBk',
+  // With m = floor(f / B) and q0 = gB - d, when g >= s:
+  //   T0(f) = g f + max( max over k' <= min(h+1, m) of t0[k'] - q0 k',
   //                      max over buffers j <= min(h, m), 1 <= f' < B, jB + f' <= f
-  //                          of X(f', j) - g(jB + f') ).
+  //                          of X(f', j) + d - g f' - q0 j ).
   // Buffers below m contribute their whole cross maximum (cxp, computed once per worm);
-  // buffer m only its flits f' <= f mod B. When g < s a path gains nothing by stepping
-  // down row 0 after its first step up:
-  //   T0(f) = max( t0[0] + g f,  X(f',0) + g(f - f') for f' <= min(f, B-1),  t(f-B, 1) ).
+  // buffer m only its flits f' <= f mod B. When the row loops (q0 <= 0) the paths take
+  // every back-pressure step instead: t0[k'] - k' + g f + m(1 - q0) for k' <= min(h+1, m),
+  // and cross_brute. When g < s a path gains nothing by stepping down row 0 after its
+  // first step up:
+  //   T0(f) = max( t0[0] + g f,  X(f',0) + d + g(f - f') for f' <= min(f, B-1),
+  //                t(f-B, 1) + d ).
   [[gnu::noinline]] answer paced_row(worm& w, std::uint64_t f) {
     if (gap < share) {
       std::int64_t best = as_i64(w.t0[0]) + gap * as_i64(f);
@@ -559,18 +676,25 @@ struct wormhole_engine::impl {
         const answer y = stream_leave(w, 0, p.buffer - fp);
         if (y.missing != nullptr) return y;
         if (y.t == 0) break;
-        best = std::max(best, as_i64(y.t) + gap * as_i64(f - fp));
+        best = std::max(best, as_i64(y.t) + cd + gap * as_i64(f - fp));
       }
       if (f >= p.buffer) {
         const answer a = flit_time(w, f - p.buffer, 1);
         if (a.missing != nullptr) return a;
-        best = std::max(best, as_i64(a.t));
+        best = std::max(best, as_i64(a.t) + cd);
       }
       return {as_cycle(best), nullptr};
     }
     const std::uint64_t m = f / p.buffer;
     const std::uint32_t last = w.hops + 1;
     const std::uint32_t kk = m >= last ? last : static_cast<std::uint32_t>(m);
+    if (loop0) {
+      const std::int64_t best = w.pre[kk] + gap * as_i64(f) + as_i64(m) * (1 - q0);
+      if (w.live_links == 0) return {as_cycle(best), nullptr};
+      const answer c = cross_brute(w, f, 0, gap, true);
+      if (c.missing != nullptr) return c;
+      return {std::max(as_cycle(best), c.t), nullptr};
+    }
     std::int64_t best = ext(w).g0[kk];
     if (w.live_links == 0) return {as_cycle(best + gap * as_i64(f)), nullptr};
     if (m >= 1) {
@@ -586,7 +710,7 @@ struct wormhole_engine::impl {
         const answer y = stream_leave(w, j, p.buffer - fp);
         if (y.missing != nullptr) return y;
         if (y.t == 0) break;
-        best = std::max(best, as_i64(y.t) - gap * as_i64(m * p.buffer + fp));
+        best = std::max(best, as_i64(y.t) + cd - gap * as_i64(fp) - q0 * j);
       }
     }
     return {as_cycle(best + gap * as_i64(f)), nullptr};
@@ -603,7 +727,7 @@ struct wormhole_engine::impl {
         const answer y = stream_leave(w, j, p.buffer - fp);
         if (y.missing != nullptr) return y;
         if (y.t == 0) break;
-        v = std::max(v, as_i64(y.t) - gap * as_i64(std::uint64_t{j} * p.buffer + fp));
+        v = std::max(v, as_i64(y.t) + cd - gap * as_i64(fp) - q0 * j);
       }
       g.cxp.push_back(j == 0 ? v : std::max(v, g.cxp.back()));
     }
@@ -611,18 +735,20 @@ struct wormhole_engine::impl {
   }
 
   // The packet q just ahead of w's header in buffer k (q's buffer out - 1) left it early
-  // enough that nothing ahead can matter any more: its tail left by t0[k] + w(B - 1).
+  // enough that nothing ahead can matter any more: its tail left by t0[k] + w(B - 1) - d.
   // The B - 1 flits ahead leave at least one cycle apart, and at least s apart when they
-  // all belong to q; a cross term weighs s per flit on a link buffer and g on the
-  // injection buffer. A packet shorter than B also reads the flit B - F ahead for its
-  // credit, which only the plain bound (w = 1) covers (docs/wormhole.md, "Cross terms").
+  // all belong to q, so every X(f', k) + d <= t0[k] + w f': each cross term is at most the
+  // path that steps down row k to the header instead, which weighs s per flit on a link
+  // buffer and g on the injection buffer. A packet shorter than B also reads the flit
+  // B - F ahead for its credit, which only the plain bound (w = 1) covers
+  // (docs/wormhole.md, "Cross terms").
   [[nodiscard]] bool ahead_gone(const worm& w, std::uint32_t k, const worm& q,
                                 std::uint32_t out) const {
-    if (!general) return q.tail[out] + 1 <= w.t0[k] + p.buffer;
+    if (!general) return q.tail[out] + 1 + as_cycle(cd) <= w.t0[k] + p.buffer;
     const std::int64_t spread = w.flits >= p.buffer && q.flits + 1 >= p.buffer
                                     ? (k == 0 ? std::min(gap, share) : share)
                                     : 1;
-    return q.tail[out] <= w.t0[k] + as_cycle(spread * (depth - 1));
+    return q.tail[out] + as_cycle(cd) <= w.t0[k] + as_cycle(spread * (depth - 1));
   }
 
   // When the flit d places ahead of w's header in buffer k left that buffer; 0 when it
@@ -757,7 +883,9 @@ struct wormhole_engine::impl {
   void release(worm& w, std::uint32_t k) {
     channel& c = ch[w.chan[k]];
     cycle_t avail = w.tail[k] + (k == 0 ? 1 : static_cast<cycle_t>(share));
-    if (k <= w.hops) avail = std::max(avail, w.credit[k]);
+    // The slot the next header needs frees at credit[k] (0: no flit holds it); its
+    // sender may use it d cycles later. The ejection channel has no buffer.
+    if (k <= w.hops && w.credit[k] != 0) avail = std::max(avail, w.credit[k] + as_cycle(cd));
     if (avail < now_) throw std::logic_error("wormhole engine: a channel release fell in the past");
     c.busy += w.tail[k] - w.t0[k] + 1;
     events.push(avail, {ev_kind::free, w.vc[k], w.chan[k], nullptr});
@@ -948,13 +1076,13 @@ struct wormhole_engine::impl {
     const std::int64_t here = as_i64(now) - k;
     w.pre.push_back(k == 0 ? here : std::max(w.pre.back(), here));
     if (gap > 1) {
-      const std::int64_t paced = as_i64(now) - gap * depth * k;
+      const std::int64_t paced = as_i64(now) - q0 * k;
       ext(w).g0.push_back(k == 0 ? paced : std::max(ext(w).g0.back(), paced));
     }
     if (k == w.hops + 1) {
       w.suf.resize(w.t0.size());
       for (std::uint32_t j = k + 1; j-- > 0;) {
-        const std::int64_t b = as_i64(w.t0[j]) - sdepth * j;
+        const std::int64_t b = as_i64(w.t0[j]) - qrow * j;
         w.suf[j] = j == k ? b : std::max(b, w.suf[j + 1]);
       }
     }

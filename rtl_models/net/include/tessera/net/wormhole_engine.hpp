@@ -6,6 +6,7 @@
 // flit, and the tests hold the two to exact agreement. With virtual channels the engine
 // gives each VC a fixed 1/vcs share of every link; the reference simulates that rule and
 // the real round-robin VC router, against which docs/wormhole.md derives the bounds.
+// Credits return credit_delay cycles after a slot frees (default 1, the RTL router's).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,11 @@ struct wormhole_params {
   std::uint64_t packet_bytes{0};  // largest packet payload; 0 = one packet per message
   std::uint32_t inject_gap{1};    // cycles per flit at the NIC (a message's flits), 1..1024
   std::uint32_t vcs{1};           // virtual channels per physical channel, 1..16
+  // Cycles from a router input FIFO slot freeing to its upstream sender (a router output
+  // or the NIC) being able to use it, 0..16. 0: a flit may take a slot freed in the same
+  // cycle; 1: the credit comes back the next cycle, as in tsr_mesh_router. The ejection
+  // channel has no FIFO and no credit.
+  std::uint32_t credit_delay{1};
 };
 
 // Throws tessera::input_error naming the first value out of range.
