@@ -12,6 +12,12 @@
 //    runs q packets down a line of floor(n/2), ending after 2q + floor(n/2) - 1 slots;
 //  - with q from the optimum, the time is b(L, h, d) = (sqrt((h-1) beta) +
 //    sqrt(tau L/d))^2 up to rounding q to a whole number.
+// Those are Bermond's ideal nodes, `--param buffers=0`: a tile's interface hands the
+// node every posted packet at once. The default node is the RTL's (4 buffers per input,
+// an interface that writes one packet a cycle): a tile that posts m packets in one
+// cycle has the last of them leave m - 1 cycles late, so each tile on the way down a
+// tree can add at most the 4d - 1 cycles of the other packets it posted with it (it
+// forwards to at most four ports per tree), and the root too.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -31,8 +37,8 @@ constexpr double beta = 6280;  // MegaNode (002 §4): 628 us and 2.2 us/byte at 
 constexpr double tau = 22;
 
 nlohmann::json bcast(const std::string& fabric, const std::string& alg, unsigned bytes,
-                     unsigned packets, unsigned root = 0) {
-  std::string args = "run --model tlm --machine meganode --fabric " + fabric +
+                     unsigned packets, unsigned root = 0, const std::string& extra = "") {
+  std::string args = "run --model tlm --machine meganode --fabric " + fabric + extra +
                      " --collective bcast --algorithm " + alg + " --bytes " +
                      std::to_string(bytes) + " --root " + std::to_string(root) + " --json";
   if (packets > 0) args += " --packets " + std::to_string(packets);
@@ -81,8 +87,12 @@ TEST_CASE("edst bcast takes exactly (h + q - 1)(beta + tau L/(d q)) when d q div
     // Saad-Schultz with q <= floor(n/2): the fill-in ends inside the pipeline.
     const double want = (h + x.q - 1) * (beta + tau * x.bytes / (d * x.q));
     INFO(x.alg << " " << fabric << " q " << x.q << " root " << x.root);
-    const auto j = bcast(fabric, x.alg, x.bytes, x.q, x.root);
+    const auto j = bcast(fabric, x.alg, x.bytes, x.q, x.root, " --param buffers=0");
     CHECK(j["cycles"] == static_cast<std::uint64_t>(want));
+    // The RTL's node: late by at most (4d - 1) at the root and at each of h levels.
+    const auto rtl = bcast(fabric, x.alg, x.bytes, x.q, x.root);
+    CHECK(rtl["cycles"] >= static_cast<std::uint64_t>(want));
+    CHECK(rtl["cycles"] <= static_cast<std::uint64_t>(want) + (h + 1) * (4 * d - 1));
     CHECK(j["tree_depth"] == h);
     CHECK(j["trees"] == d);
     // Each tile receives each packet once: (p - 1) d q data messages, the fill-in
@@ -96,7 +106,7 @@ TEST_CASE("edst-saad-schultz: the fill-in outlasts the pipeline above L0", "[cli
   // 2q + 4 - 1 = 35 slots against D + q - 1 = 23 for the trees.
   const unsigned q = 16;
   const double slot = beta + tau * 65536.0 / (2 * q);
-  const auto j = bcast("torus:8x8", "edst-saad-schultz", 65536, q);
+  const auto j = bcast("torus:8x8", "edst-saad-schultz", 65536, q, 0, " --param buffers=0");
   CHECK(j["cycles"] == static_cast<std::uint64_t>((2 * q + 4 - 1) * slot));
   // With q from b's optimum the time is the paper's L >= L0 formula (rounding q aside).
   const double L = 65536, D = 8;

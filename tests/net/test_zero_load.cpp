@@ -63,3 +63,33 @@ TEST_CASE("registry: the wormhole zero-load formula is the engine's lone message
     }
   }
 }
+
+TEST_CASE("registry: the torus zero-load formula is the engine's lone message",
+          "[torus][registry]") {
+  // Bermond's h (beta + tau L) for one packet, the pipeline of equal packets and a
+  // shorter last one, with unlimited buffers and with the RTL's 4 and 6. With 2 or 3
+  // buffers a class can have one buffer, and then a packet waits for the one ahead of
+  // it to leave (at the destination: to be ejected, L + 1 cycles): not zero load.
+  const fabric f = fabric::torus(4, 4);
+  const models::engine_info& info = models::engine(models::switching::store_forward);
+  models::engine_params p;
+  p.torus.beta = 9;
+  p.torus.tau = 2;
+  for (std::uint32_t buffers : {0U, 4U, 6U}) {
+    for (std::uint64_t packet : {0ULL, 4ULL, 16ULL}) {
+      for (std::uint64_t bytes : {1ULL, 16ULL, 37ULL}) {
+        for (std::uint32_t dst : {1U, 5U, 10U}) {
+          p.torus.buffers = buffers;
+          p.torus.packet_bytes = packet;
+          const std::uint32_t h = distance(f, tile_id{0}, tile_id{dst});
+          const auto e = info.make(f, p);
+          const auto r = replay(*e, {{xfer{1, 0, dst, bytes, false, 0}, 0}});
+          REQUIRE(r.size() == 1);
+          INFO("buffers " << buffers << " packet_bytes " << packet << " bytes " << bytes
+                          << " to " << dst << " (" << h << " hops)");
+          CHECK(r[0].delivered == info.zero_load(p, bytes, h));
+        }
+      }
+    }
+  }
+}

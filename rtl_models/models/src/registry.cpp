@@ -56,7 +56,7 @@ const std::array<param, 9> circuit_params{{
      TESSERA_FIELD(circuit.presetup, bool)},
 }};
 
-const std::array<param, 3> torus_params{{
+const std::array<param, 4> torus_params{{
     {"beta", param_kind::count, 0, big, "cycles", "per packet per hop (Bermond's beta)", {},
      TESSERA_FIELD(torus.beta, net::cycle_t)},
     {"tau", param_kind::count, 0, std::uint64_t{1} << 20, "cycles/byte",
@@ -64,6 +64,9 @@ const std::array<param, 3> torus_params{{
     {"packet_bytes", param_kind::count, 0, std::uint64_t{1} << 30, "bytes",
      "largest packet; 0: a message is one packet", {},
      TESSERA_FIELD(torus.packet_bytes, std::uint64_t)},
+    {"buffers", param_kind::count, 0, net::max_torus_buffers, "packets",
+     "buffers per node input, in two dateline classes (2 or more); 0: unlimited", {},
+     TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
 const std::array<param, 8> wormhole_params{{
@@ -113,7 +116,9 @@ std::uint64_t circuit_zero_load(const engine_params& p, std::uint64_t bytes, std
 
 // Bermond §1: a packet of L bytes takes beta + tau L a hop. Equal packets of P bytes
 // pipeline; a shorter last one of P' follows the one before it on every link, so the
-// last arrives (h + q - 2)(beta + tau P) + beta + tau P' after the first left.
+// last arrives (h + q - 2)(beta + tau P) + beta + tau P' after the first left. With
+// finite buffers this needs two per dateline class (buffers 0 or at least 4): with one,
+// a packet waits for the one ahead to leave the next node.
 std::uint64_t torus_zero_load(const engine_params& p, std::uint64_t bytes, std::uint32_t hops) {
   const net::torus_params& t = p.torus;
   if (t.packet_bytes == 0 || bytes <= t.packet_bytes) return hops * (t.beta + t.tau * bytes);
