@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README test command: installs what is missing, builds everything once (the
 # bare-metal tile image too, whose sizes it prints), runs the whole suite with ctest,
-# then rebuilds the host code with ASan+UBSan and runs the host tests again under the
-# sanitizers.
+# then rebuilds the host code with clang under ASan+UBSan, runs the fuzz targets and the
+# host tests again under the sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,17 +21,13 @@ cmake --build build --target baremetal-size
 echo "== tests =="
 ctest --test-dir build -j "$jobs" --output-on-failure
 
-# Every reader of user input under libFuzzer with ASan+UBSan, from the seed corpus in
-# tests/fuzz/corpus, for TESSERA_FUZZ_SECONDS each (docs/development.md, "Fuzzing").
-echo "== fuzz: libFuzzer targets (build-fuzz/) =="
-CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_FUZZ=ON \
+# One clang build with ASan+UBSan (build-san/) serves both the fuzzing and the
+# sanitizer runs: every reader of user input runs under libFuzzer from the seed corpus in
+# tests/fuzz/corpus for TESSERA_FUZZ_SECONDS each (docs/development.md, "Fuzzing"), and
+# the host tests run again under the sanitizers, with leak detection.
+echo "== sanitizers and fuzzing: ASan+UBSan host build (build-san/) =="
+CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_FUZZ=ON \
   -DTESSERA_FUZZ_SECONDS="${TESSERA_FUZZ_SECONDS:-30}"
-cmake --build build-fuzz -j "$jobs"
-ctest --test-dir build-fuzz -j "$jobs" --output-on-failure
-
-echo "== sanitizers: ASan+UBSan host build (build-asan/) =="
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON \
-  -DTESSERA_HOST_ONLY=ON
-cmake --build build-asan -j "$jobs"
+cmake --build build-san -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan -j "$jobs" --output-on-failure -L 'unit|firmware|analytic|cli|net'
+  ctest --test-dir build-san -j "$jobs" --output-on-failure -L 'fuzz|unit|firmware|analytic|cli|net'
