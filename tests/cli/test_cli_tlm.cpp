@@ -341,8 +341,7 @@ TEST_CASE("crosscheck: alphabeta and the ideal engine agree message by message",
   CHECK(j["models"][0]["cycles"] == 7 * 164);
 }
 
-TEST_CASE("crosscheck: a different engine is named at its first message",
-          "[cli][crosscheck]") {
+TEST_CASE("crosscheck: a different engine is named at its first message", "[cli][crosscheck]") {
   const auto j = run_json(
       "crosscheck --models alphabeta,tlm --fabric hypercube:3 --collective alltoall "
       "--algorithm pairwise --bytes 64",
@@ -371,9 +370,10 @@ TEST_CASE("crosscheck: a different engine is named at its first message",
 
 TEST_CASE("crosscheck: a pattern's transfers pair up by index", "[cli][crosscheck]") {
   // Bokhari's eight paths through one edge, on the same engine twice: identical.
-  const auto j = run_json("crosscheck --models tlm,tlm --machine ipsc860 --fabric hypercube:7 "
-                          "--protocol forced --pattern " +
-                          patterns + "bokhari_edge_contention.json");
+  const auto j = run_json(
+      "crosscheck --models tlm,tlm --machine ipsc860 --fabric hypercube:7 "
+      "--protocol forced --pattern " +
+      patterns + "bokhari_edge_contention.json");
   CHECK(j["identical"] == true);
   CHECK(j["messages"] == 8);
 }

@@ -85,8 +85,8 @@ TEST_CASE("registry: the torus zero-load formula is the engine's lone message",
           const auto e = info.make(f, p);
           const auto r = replay(*e, {{xfer{1, 0, dst, bytes, false, 0}, 0}});
           REQUIRE(r.size() == 1);
-          INFO("buffers " << buffers << " packet_bytes " << packet << " bytes " << bytes
-                          << " to " << dst << " (" << h << " hops)");
+          INFO("buffers " << buffers << " packet_bytes " << packet << " bytes " << bytes << " to "
+                          << dst << " (" << h << " hops)");
           CHECK(r[0].delivered == info.zero_load(p, bytes, h));
         }
       }

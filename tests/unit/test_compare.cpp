@@ -18,7 +18,8 @@ message_times msg(std::uint32_t src, std::uint32_t dst, std::uint64_t step, std:
 }  // namespace
 
 TEST_CASE("compare: the same messages in another order are identical", "[compare]") {
-  const std::vector<message_times> a{msg(0, 1, 1, 0, 10), msg(1, 0, 1, 0, 12), msg(0, 1, 2, 12, 20)};
+  const std::vector<message_times> a{msg(0, 1, 1, 0, 10), msg(1, 0, 1, 0, 12),
+                                     msg(0, 1, 2, 12, 20)};
   const std::vector<message_times> b{a[2], a[0], a[1]};
   const auto c = compare_runs(a, b);
   CHECK(c.identical());
@@ -42,12 +43,13 @@ TEST_CASE("compare: repeated names pair up in order of start", "[compare]") {
 }
 
 TEST_CASE("compare: the first divergence is the earliest, and unmatched ones count", "[compare]") {
-  const std::vector<message_times> a{msg(0, 1, 1, 0, 10), msg(2, 3, 1, 4, 14), msg(1, 2, 2, 30, 40)};
+  const std::vector<message_times> a{msg(0, 1, 1, 0, 10), msg(2, 3, 1, 4, 14),
+                                     msg(1, 2, 2, 30, 40)};
   const std::vector<message_times> b{msg(0, 1, 1, 0, 10), msg(2, 3, 1, 6, 14), msg(3, 2, 2, 1, 9)};
   const auto c = compare_runs(a, b);
-  CHECK(c.messages == 2);     // 0->1 and 2->3
-  CHECK(c.differing == 1);    // 2->3 started at 4 and at 6
-  CHECK(c.unmatched == 2);    // 1->2 only in a, 3->2 only in b
+  CHECK(c.messages == 2);   // 0->1 and 2->3
+  CHECK(c.differing == 1);  // 2->3 started at 4 and at 6
+  CHECK(c.unmatched == 2);  // 1->2 only in a, 3->2 only in b
   CHECK(c.max_delta == 2);
   CHECK_FALSE(c.identical());
   REQUIRE(c.first.has_value());

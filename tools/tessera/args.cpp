@@ -69,5 +69,4 @@ std::vector<std::string> args::all(const std::string& name) const {
   return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
-
 }  // namespace tessera::cli

@@ -11,18 +11,23 @@ namespace {
 
 constexpr std::uint64_t big = std::uint64_t{1} << 40;
 
-constexpr std::uint8_t bit(fabric_kind k) { return static_cast<std::uint8_t>(1U << static_cast<unsigned>(k)); }
+constexpr std::uint8_t bit(fabric_kind k) {
+  return static_cast<std::uint8_t>(1U << static_cast<unsigned>(k));
+}
 constexpr std::uint8_t all_fabrics = bit(fabric_kind::mesh) | bit(fabric_kind::torus) |
                                      bit(fabric_kind::hypercube) | bit(fabric_kind::ring);
 
 // Accessors of one field, so a table row names its field once.
-#define TESSERA_FIELD(path, type)                                          \
+#define TESSERA_FIELD(path, type)                                            \
   [](const engine_params& p) { return static_cast<std::uint64_t>(p.path); }, \
       [](engine_params& p, std::uint64_t v) { p.path = static_cast<type>(v); }
 
 constexpr std::array<std::string_view, 3> arbitration_names{"lowest-id", "fifo", "round-robin"};
 constexpr std::array<std::string_view, 2> blocking_names{"hold-wait", "release-retry"};
 
+// The parameter tables keep one row per parameter (clang-format would put each field
+// of a row on its own line).
+// clang-format off
 const std::array<param, 2> ideal_params{{
     {"ts", param_kind::count, 0, big, "cycles", "start-up of a message (Grama's t_s)", {},
      TESSERA_FIELD(ideal.ts, net::cycle_t)},
@@ -103,9 +108,13 @@ const std::array<param, 3> common{{
      TESSERA_FIELD(max_retries, std::uint32_t)},
 }};
 
+// clang-format on
+
 #undef TESSERA_FIELD
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
 
 // Boppana §2: xi + i tau + i + k - 1 for k elements over i hops.
 std::uint64_t circuit_zero_load(const engine_params& p, std::uint64_t bytes, std::uint32_t hops) {
@@ -145,7 +154,8 @@ std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, st
   const std::uint64_t lag = g * b >= 1 + d ? m * (r + 1 + d > g * b ? r + 1 + d - g * b : 0)
                                            : m * r + u * (1 + d - g * b);
   const std::uint64_t loop = 1 + d > s * b ? 1 + d - s * b : 0;
-  return w.alpha + 1 + std::max(g * (f - 1) + h + 1 + lag, s * (f - 1) + (h + 1) * (r + 1) + u * loop);
+  return w.alpha + 1 +
+         std::max(g * (f - 1) + h + 1 + lag, s * (f - 1) + (h + 1) * (r + 1) + u * loop);
 }
 
 const std::array<engine_info, 4> engine_table{{
@@ -180,8 +190,8 @@ const std::array<engine_info, 4> engine_table{{
      torus_zero_load, [](const engine_params&) { return std::uint32_t{4}; }},
     {switching::wormhole, "wormhole",
      "wormhole routing, XY, credit flow control, B-flit input FIFOs (docs/wormhole.md)",
-     "Thakur, Choudhary, Fox, Complete Exchange on a Wormhole Routed Mesh",
-     bit(fabric_kind::mesh), bit(fabric_kind::mesh), wormhole_params,
+     "Thakur, Choudhary, Fox, Complete Exchange on a Wormhole Routed Mesh", bit(fabric_kind::mesh),
+     bit(fabric_kind::mesh), wormhole_params,
      [](const fabric& f, const engine_params& p) -> std::unique_ptr<net::engine> {
        return std::make_unique<net::wormhole_engine>(f, p.wormhole);
      },
@@ -243,7 +253,9 @@ std::string param::range_text() const {
   return num(min) + ".." + num(max);
 }
 
-std::span<const engine_info> engines() { return engine_table; }
+std::span<const engine_info> engines() {
+  return engine_table;
+}
 
 const engine_info& engine(switching sw) {
   for (const engine_info& e : engine_table)
@@ -251,7 +263,9 @@ const engine_info& engine(switching sw) {
   throw input_error("unknown switching");
 }
 
-std::string_view switching_name(switching sw) { return engine(sw).name; }
+std::string_view switching_name(switching sw) {
+  return engine(sw).name;
+}
 
 bool parse_switching(std::string_view name, switching& out) {
   for (const engine_info& e : engine_table) {
@@ -276,9 +290,13 @@ switching default_switching(fabric_kind k) {
   return switching::ideal;
 }
 
-std::span<const param> common_params() { return common; }
+std::span<const param> common_params() {
+  return common;
+}
 
-std::span<const model_info> models() { return model_table; }
+std::span<const model_info> models() {
+  return model_table;
+}
 
 const model_info* find_model(std::string_view name) {
   for (const model_info& m : model_table)
@@ -310,11 +328,11 @@ void set_param(engine_params& p, switching sw, std::string_view key, std::string
     case param_kind::count: {
       const std::uint64_t n = parse_count(name, v, ~0ULL);
       if (n < q->min || n > q->max) {
-        const bool own = std::find_if(engine(sw).params.begin(), engine(sw).params.end(),
-                                 [&](const param& e) { return e.key == key; }) !=
-                         engine(sw).params.end();
-        throw input_error(std::string(own ? switching_name(sw) : "run") + ": " +
-                          std::string(key) + " " + shown(v) + " is out of range " + q->range_text());
+        const bool own =
+            std::find_if(engine(sw).params.begin(), engine(sw).params.end(),
+                         [&](const param& e) { return e.key == key; }) != engine(sw).params.end();
+        throw input_error(std::string(own ? switching_name(sw) : "run") + ": " + std::string(key) +
+                          " " + shown(v) + " is out of range " + q->range_text());
       }
       q->set(p, n);
       return;

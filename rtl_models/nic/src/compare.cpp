@@ -30,7 +30,9 @@ std::map<name, const message_times*> by_name(const std::vector<message_times>& r
   return out;
 }
 
-std::uint64_t gap(std::uint64_t x, std::uint64_t y) { return x > y ? x - y : y - x; }
+std::uint64_t gap(std::uint64_t x, std::uint64_t y) {
+  return x > y ? x - y : y - x;
+}
 
 }  // namespace
 

@@ -47,8 +47,8 @@ struct param {
   param_kind kind;
   std::uint64_t min;  // count: the valid range; flag: 0..1; choice: 0..choices-1
   std::uint64_t max;
-  std::string_view unit;  // "cycles", "bytes", "" ...
-  std::string_view doc;   // one line
+  std::string_view unit;                      // "cycles", "bytes", "" ...
+  std::string_view doc;                       // one line
   std::span<const std::string_view> choices;  // choice: the names, by value
   std::uint64_t (*get)(const engine_params&);
   void (*set)(engine_params&, std::uint64_t);

@@ -41,7 +41,7 @@ struct platform_options : models::engine_params {
   // runs whose real data would not fit in memory. 1: what is carried is what is timed.
   std::uint64_t wire_scale{1};
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
-  std::vector<nic::fault_spec> faults;               // docs/faults.md
+  std::vector<nic::fault_spec> faults;  // docs/faults.md
 };
 
 struct platform_outcome {
