@@ -83,16 +83,30 @@ module tsr_fifo #(
   end
 
 `ifndef SYNTHESIS
-  // ready_o already excludes a push into a full FIFO; the assertion keeps that true if
-  // someone later adds a write-through path.
-  NoPushWhenFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(push && usage_q == FullUsage))
-    else $error("tsr_fifo: push while full");
+  // Immediate assertions at the clock edge, with the previous cycle's output kept by
+  // hand: a concurrent assertion makes a Verilated model copy its signals at every
+  // evaluation, which costs a mesh of a thousand FIFOs more than the FIFOs themselves.
+  logic             offered_q;  // last cycle a word was offered and not taken
+  logic [Width-1:0] offered_data_q;
 
-  // Once offered, an output word must stay offered and unchanged until it is taken.
-  ValidHeldUntilReady_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (valid_o && !ready_i) |=> (valid_o && $stable(data_o)))
-    else $error("tsr_fifo: output word withdrawn or changed before ready");
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      offered_q <= 1'b0;
+    end else begin
+      // ready_o already excludes a push into a full FIFO; the assertion keeps that true if
+      // someone later adds a write-through path.
+      NoPushWhenFull_A: assert (!(push && usage_q == FullUsage))
+        else $error("tsr_fifo: push while full");
+      // Once offered, an output word must stay offered and unchanged until it is taken.
+      ValidHeldUntilReady_A: assert (!offered_q || (valid_o && data_o == offered_data_q))
+        else $error("tsr_fifo: output word withdrawn or changed before ready");
+      offered_q <= valid_o && !ready_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (valid_o && !ready_i) offered_data_q <= data_o;
+  end
 `endif
 
 endmodule

@@ -1,140 +1,219 @@
 // Network interface of a wormhole mesh tile: cuts a message into packets of flits and
-// injects them into its router's local input within credits, after the message's
-// start-up; passes the router's ejected flits to the tile.
+// injects them into its router's local input VCs within credits, after the message's
+// start-up and at the tile's injection pace; passes the router's ejected flits to the
+// tile.
 //
-// Timing, rule 8 of docs/wormhole.md with g = 1: a message taken at cycle t (msg_valid_i
-// and msg_ready_o) puts its first head flit on the injection channel at t + alpha_i at
-// the earliest, then one flit per cycle while it has credits and payload words; the
-// packets of a message follow each other with no gap. The NI takes the next message the
-// cycle after the previous one's last flit crossed. With alpha_i = 0 the first flit may
-// cross in cycle t itself, so the message interface is combinational to the router.
+// Timing, rule 8 of docs/wormhole.md: a message taken at cycle t (msg_valid_i and
+// msg_ready_o) puts its first head on the injection channel at t + alpha_i at the
+// earliest; then at most one flit every gap_i cycles (inject_gap g), across its packets,
+// while it has credits and payload words. A head takes the lowest VC in use with a free
+// slot in the local input; the packet's other flits follow it into that VC. The NI takes
+// the next message the cycle after the last flit went, and that message's first flit is
+// not paced against it. With alpha_i = 0 the first flit may cross in cycle t itself, so
+// the message interface is combinational to the router.
+//
+// Ejection: the router's local output carries a flit in cycle t only if the tile was
+// ready for it, which it says one cycle ahead (rx_ready_i in t - 1). The registered
+// readiness keeps the tile's inputs out of the routers' arbitration logic, which a
+// Verilated model would otherwise evaluate again whenever the testbench sets an input.
 module tsr_mesh_ni
   import tsr_pkg::*;
 #(
-  /// Payload bits per flit (the router's FlitWidth).
-  parameter int unsigned FlitWidth = 32,
-  /// Flits of the router's local input FIFO (its BufferDepth): the NI's credits.
+  /// Mesh rows, 1..MeshMaxSide (checks messages' destinations).
+  parameter int unsigned Rows = 8,
+  /// Mesh columns, 1..MeshMaxSide.
+  parameter int unsigned Cols = 8,
+  /// Virtual channels of the router's local input, 1..MeshMaxVcs (its VCs).
+  parameter int unsigned VCs = 2,
+  /// Flit slots per VC of the router's local input (its BufferDepth), 1..1024.
   parameter int unsigned BufferDepth = 4,
-  /// Bits of a flit; derived, do not override.
-  localparam int unsigned FlitBits = MeshCtlBits + FlitWidth
+  /// The payload of a flit.
+  parameter type data_t = tsr_pkg::mesh_data_t,
+  /// The flit: a packed struct with fields ctl (mesh_ctl_t) and data (data_t).
+  parameter type flit_t = tsr_pkg::mesh_flit_t
 ) (
-  input  logic                 clk_i,
-  input  logic                 rst_ni,
+  input  logic           clk_i,
+  input  logic           rst_ni,
   // This tile.
-  input  logic [15:0]          tile_i,
-  // Start-up cycles per message (alpha).
-  input  logic [15:0]          alpha_i,
+  input  mesh_coord_t    here_i,
+  // Run-time settings, held from reset on: start-up cycles per message (alpha), cycles
+  // per injected flit (inject_gap, at least 1), VCs in use and usable slots per VC.
+  input  logic [15:0]    alpha_i,
+  input  logic [15:0]    gap_i,
+  input  logic [2:0]     vcs_i,
+  input  logic [15:0]    depth_i,
   // A message: destination, total flits (at least 1) and flits per packet (0: one
   // packet). The last packet carries the remainder.
-  input  logic                 msg_valid_i,
-  output logic                 msg_ready_o,
-  input  logic [15:0]          msg_dst_i,
-  input  logic [15:0]          msg_flits_i,
-  input  logic [15:0]          msg_packet_flits_i,
+  input  logic           msg_valid_i,
+  output logic           msg_ready_o,
+  input  mesh_coord_t    msg_dst_i,
+  input  logic [15:0]    msg_flits_i,
+  input  logic [15:0]    msg_packet_flits_i,
   // The message's payload, a word per flit, taken when data_ready_o is high.
-  input  logic                 data_valid_i,
-  input  logic [FlitWidth-1:0] data_i,
-  output logic                 data_ready_o,
-  // Injection channel into the router's local input, and its credits.
-  output logic                 inject_valid_o,
-  output logic [FlitBits-1:0]  inject_flit_o,
-  input  logic                 inject_credit_i,
-  // Ejection: the router's local output, handed to the tile.
-  input  logic                 eject_valid_i,
-  input  logic [FlitBits-1:0]  eject_flit_i,
-  output logic                 eject_ready_o,
-  output logic                 rx_valid_o,
-  output logic [FlitBits-1:0]  rx_flit_o,
-  input  logic                 rx_ready_i
+  input  logic           data_valid_i,
+  input  data_t          data_i,
+  output logic           data_ready_o,
+  // Injection channel into the router's local input VCs, and their credits.
+  output logic           inject_valid_o,
+  output flit_t          inject_flit_o,
+  input  logic [VCs-1:0] inject_credit_i,
+  // Ejection: the router's local output, handed to the tile. rx_ready_i in cycle t lets
+  // the router eject a flit in t + 1.
+  input  logic           eject_valid_i,
+  input  flit_t          eject_flit_i,
+  output logic           eject_ready_o,
+  output logic           rx_valid_o,
+  output flit_t          rx_flit_o,
+  input  logic           rx_ready_i
 );
 
+  if (Rows < 1 || Rows > MeshMaxSide || Cols < 1 || Cols > MeshMaxSide) begin : gen_shape_check
+    $fatal(1, "tsr_mesh_ni: Rows and Cols must be 1..64");
+  end
+  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+    $fatal(1, "tsr_mesh_ni: VCs must be 1..4");
+  end
   if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
     $fatal(1, "tsr_mesh_ni: BufferDepth must be 1..1024");
   end
 
   localparam int unsigned CntWidth = cnt_width(BufferDepth);
+  localparam int unsigned VcIdxWidth = idx_width(VCs);
+  typedef logic [VcIdxWidth-1:0] vc_idx_t;
 
-  logic                active_q;   // a message is being sent
-  logic [15:0]         wait_q;     // start-up cycles left
-  logic [15:0]         dst_q, flits_q, packet_q;
-  logic [15:0]         sent_q;     // flits of the message sent
-  logic [15:0]         in_pkt_q;   // flits of the current packet sent
-  logic [CntWidth-1:0] room_q;
+  logic                        active_d, active_q;  // a message is being sent
+  logic [15:0]                 wait_d, wait_q;      // start-up cycles left
+  logic [15:0]                 gap_d, gap_q;        // cycles until the next flit may go
+  mesh_coord_t                 dst_d, dst_q;
+  logic [15:0]                 packet_d, packet_q;  // flits per packet, 0: one packet
+  logic [15:0]                 left_d, left_q;      // flits of the message not yet sent
+  logic [15:0]                 in_pkt_d, in_pkt_q;  // ... of the packet; 0: a head next
+  vc_idx_t                     vc_d, vc_q;          // the local input VC the packet holds
+  logic [VCs-1:0][CntWidth-1:0] used_d, used_q;     // credits out per VC
+  logic                        rx_ready_q;          // the tile takes a flit this cycle
 
   // The message in hand: the registered one, or the one offered this cycle.
-  logic        take;
-  logic [15:0] a_wait, a_dst, a_flits, a_packet, a_sent, a_in_pkt;
-  logic        emit, last_of_packet, last_of_msg;
-  mesh_ctl_t   ctl;
+  logic           take, may, head, head_ok, emit;
+  logic [15:0]    a_left, a_packet, a_in_pkt;
+  logic [VCs-1:0] vc_slot, head_vcs;
+  vc_idx_t        head_vc, flit_vc;
 
   always_comb begin
     msg_ready_o = !active_q;
     take        = !active_q && msg_valid_i;
-    a_wait      = active_q ? wait_q : alpha_i;
-    a_dst       = active_q ? dst_q : msg_dst_i;
-    a_flits     = active_q ? flits_q : msg_flits_i;
-    a_packet    = active_q ? packet_q : msg_packet_flits_i;
-    a_sent      = active_q ? sent_q : '0;
-    a_in_pkt    = active_q ? in_pkt_q : '0;
-    emit        = (active_q || take) && a_wait == '0 && room_q != '0 && data_valid_i;
-    last_of_msg    = 32'(a_sent) + 1 >= 32'(a_flits);
-    last_of_packet = last_of_msg || (a_packet != '0 && 32'(a_in_pkt) + 1 == 32'(a_packet));
-    ctl.head = a_in_pkt == '0;
-    ctl.tail = last_of_packet;
-    ctl.dst  = a_dst;
-    ctl.src  = tile_i;
-    data_ready_o   = emit;
-    inject_valid_o = emit;
-    inject_flit_o  = {ctl, data_i};
-    // Ejection is a pass-through: the tile's readiness is the ejection channel's.
+    // The start-up has passed and the pace allows a flit (a new message is not paced
+    // against the last).
+    may      = active_q ? (wait_q == '0 && gap_q == '0) : (msg_valid_i && alpha_i == '0);
+    a_left   = active_q ? left_q : msg_flits_i;
+    a_packet = active_q ? packet_q : msg_packet_flits_i;
+    head     = !active_q || in_pkt_q == '0;
+    // A head starts a packet of `packet` flits, or of what is left of the message.
+    a_in_pkt = !head ? in_pkt_q : (a_packet == '0 || a_packet > a_left) ? a_left : a_packet;
+    // A head takes the lowest VC in use with a slot; the rest of its packet follows it.
+    for (int unsigned v = 0; v < VCs; v++) begin
+      vc_slot[v]  = 32'(used_q[v]) < 32'(depth_i);
+      head_vcs[v] = vc_slot[v] && v < 32'(vcs_i);
+    end
+    head_ok = head_vcs != '0;
+    head_vc = '0;
+    for (int v = VCs - 1; v >= 0; v--) begin
+      if (head_vcs[v]) head_vc = vc_idx_t'(v);
+    end
+    flit_vc = head ? head_vc : vc_q;
+    emit    = may && data_valid_i && (head ? head_ok : vc_slot[vc_q]);
+
+    data_ready_o           = emit;
+    inject_valid_o         = emit;
+    inject_flit_o.ctl.head = head;
+    inject_flit_o.ctl.tail = a_in_pkt == 16'd1;
+    inject_flit_o.ctl.vc   = mesh_vc_t'(flit_vc);
+    inject_flit_o.ctl.dst  = active_q ? dst_q : msg_dst_i;
+    inject_flit_o.ctl.src  = here_i;
+    inject_flit_o.data     = data_i;
+    // Ejection is a pass-through, with the readiness the tile gave a cycle ahead.
     rx_valid_o    = eject_valid_i;
     rx_flit_o     = eject_flit_i;
-    eject_ready_o = rx_ready_i;
+    eject_ready_o = rx_ready_q;
+  end
+
+  always_comb begin
+    active_d = active_q;
+    wait_d   = (wait_q != '0) ? wait_q - 1'b1 : '0;
+    gap_d    = (gap_q != '0) ? gap_q - 1'b1 : '0;
+    dst_d    = dst_q;
+    packet_d = packet_q;
+    left_d   = left_q;
+    in_pkt_d = in_pkt_q;
+    vc_d     = vc_q;
+    if (take) begin
+      active_d = 1'b1;
+      wait_d   = (alpha_i != '0) ? alpha_i - 1'b1 : '0;
+      gap_d    = '0;
+      dst_d    = msg_dst_i;
+      packet_d = msg_packet_flits_i;
+      left_d   = msg_flits_i;
+      in_pkt_d = '0;
+    end
+    if (emit) begin
+      left_d   = a_left - 1'b1;
+      in_pkt_d = a_in_pkt - 1'b1;
+      vc_d     = flit_vc;
+      // The next flit of this message goes gap_i cycles after this one at the earliest.
+      gap_d    = gap_i - 1'b1;
+      if (a_left == 16'd1) active_d = 1'b0;
+    end
+    for (int unsigned v = 0; v < VCs; v++) begin
+      used_d[v] = used_q[v] + CntWidth'(emit && flit_vc == vc_idx_t'(v))
+                  - CntWidth'(inject_credit_i[v]);
+    end
+  end
+
+  // Sampled at every edge, reset or not: the tile's readiness for the first cycle after
+  // reset is the value it gives during reset.
+  always_ff @(posedge clk_i) begin
+    rx_ready_q <= rx_ready_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       active_q <= 1'b0;
       wait_q   <= '0;
+      gap_q    <= '0;
       dst_q    <= '0;
-      flits_q  <= '0;
       packet_q <= '0;
-      sent_q   <= '0;
+      left_q   <= '0;
       in_pkt_q <= '0;
-      room_q   <= CntWidth'(BufferDepth);
+      vc_q     <= '0;
+      used_q   <= '0;
     end else begin
-      if (take) begin
-        active_q <= 1'b1;
-        dst_q    <= msg_dst_i;
-        flits_q  <= msg_flits_i;
-        packet_q <= msg_packet_flits_i;
-      end
-      if (active_q || take) begin
-        if (a_wait != '0) begin
-          wait_q   <= a_wait - 1'b1;
-          sent_q   <= a_sent;
-          in_pkt_q <= a_in_pkt;
-        end else begin
-          wait_q   <= '0;
-          sent_q   <= a_sent + 16'(emit);
-          in_pkt_q <= (emit && last_of_packet) ? '0 : a_in_pkt + 16'(emit);
-          if (emit && last_of_msg) active_q <= 1'b0;
-        end
-      end
-      room_q <= room_q + CntWidth'(inject_credit_i) - CntWidth'(emit);
+      active_q <= active_d;
+      wait_q   <= wait_d;
+      gap_q    <= gap_d;
+      dst_q    <= dst_d;
+      packet_q <= packet_d;
+      left_q   <= left_d;
+      in_pkt_q <= in_pkt_d;
+      vc_q     <= vc_d;
+      used_q   <= used_d;
     end
   end
 
 `ifndef SYNTHESIS
-  // Immediate assertions at the clock edge: Verilator 5.006 generates code that does not
-  // compile when a concurrent assertion samples a top-level unpacked array port, which
-  // msg_flits_i becomes once tsr_mesh_top is flattened.
-  always_ff @(posedge clk_i) begin
+  // Immediate assertions at the clock edge: a concurrent assertion makes a Verilated model
+  // copy its signals at every evaluation (and Verilator 5.006 generates code that does not
+  // compile when one samples a top-level unpacked array port such as msg_flits_i).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      MsgHasFlits_A: assert (!(msg_valid_i && msg_ready_o && msg_flits_i == '0))
-        else $error("tsr_mesh_ni: tile %0d offered a message of 0 flits", tile_i);
-      RxHandshake_A: assert (!(rx_valid_o && !rx_ready_i))
-        else $error("tsr_mesh_ni: tile %0d ejected a flit it was not ready for", tile_i);
+      if (take) begin
+        MsgHasFlits_A: assert (msg_flits_i != '0)
+          else $error("tsr_mesh_ni: tile (%0d, %0d) offered a message of 0 flits",
+                      here_i.row, here_i.col);
+        DstInMesh_A: assert (32'(msg_dst_i.row) < Rows && 32'(msg_dst_i.col) < Cols)
+          else $error("tsr_mesh_ni: tile (%0d, %0d) offered a message for (%0d, %0d), outside the mesh",
+                      here_i.row, here_i.col, msg_dst_i.row, msg_dst_i.col);
+      end
+      GapPositive_A: assert (gap_i != '0)
+        else $error("tsr_mesh_ni: tile (%0d, %0d) has inject_gap 0", here_i.row, here_i.col);
     end
   end
 `endif

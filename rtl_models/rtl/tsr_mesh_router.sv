@@ -1,238 +1,340 @@
-// One router of a wormhole-switched 2D mesh with XY routing (000_59d2238f27277512.txt,
-// the machine of Thakur, Choudhary and Fox; the TLM wormhole engine of
-// docs/wormhole.md). Five input ports (E, W, S, N by the direction their flits travel,
-// and local), each with a FIFO of BufferDepth flits and credit-based flow control, and
-// five output ports with round-robin switch allocation.
+// One router of a wormhole-switched 2D mesh with XY routing and virtual channels: the
+// machine of Thakur, Choudhary and Fox ("Complete Exchange on a Wormhole Routed Mesh"),
+// in the rules of docs/wormhole.md for the real VC router (the flit reference's
+// link_share::round_robin), with credits returned one cycle after a slot frees.
 //
-// Timing, in the rules of docs/wormhole.md (V = 1, g = 1):
-// - A flit that crosses a channel in cycle c is in the next FIFO from c + 1 and may cross
-//   the next channel at c + 1 (one FIFO stage per hop; the link is a wire).
-// - A head flit that arrived at c + 1 may be granted its output at c + 1 + RouterDelay.
-//   Route computation starts on arrival, so it overlaps a wait behind earlier packets.
-// - A granted packet holds its output from its head's crossing to its tail's; another
-//   head may take it the cycle after the tail crossed. Body flits pay no router delay.
-// - A flit crosses a link only with a credit. Credits return one cycle after the
-//   downstream FIFO frees the slot. This is the one difference from the engine's rule 5,
-//   which lets a flit use a slot freed in the same cycle: it shows only when a FIFO
-//   fills (a blocked worm, or BufferDepth < RouterDelay + 2 on a free path).
-// So one packet of F flits over h hops, injected at t, leaves the ejection port with its
-// tail at t + (h + 1)(RouterDelay + 1) + F - 1 when nothing blocks it.
+// Built from parts: per input port a tsr_mesh_route, which routes each arriving flit (a
+// FIFO word keeps the flit with its output, so a head's route is ready when it reaches
+// the front), a tsr_mesh_delay for the router delay and per VC a tsr_fifo; per output a
+// tsr_rr_arbiter for headers (over the 5 x VCs input VCs, index port * VCs + vc) and one
+// for flits (over the output's VCs).
+//
+// Each cycle, decided on the state at its start:
+// - An input VC requests with its front flit. If the VC holds an output VC (its packet's
+//   head went), the front is the packet's next flit and requests that output VC. If not,
+//   the front is a head; it requests its XY output once it has waited router_delay_i
+//   cycles since it arrived (the delay overlaps a wait in the FIFO).
+// - An output VC has a slot behind it while the credits it has used are fewer than
+//   depth_i (the ejection: while the tile is ready). It is free when no packet holds it.
+// - An output carries at most one flit. If some VC it holds has its next flit waiting
+//   and a slot behind, it sends one of those, round robin from its flit pointer.
+//   Otherwise, if it has a free VC with a slot behind among the vcs_i in use, the
+//   header arbiter's winner takes the lowest such VC and crosses; the header pointer
+//   moves just past the winner. The flit pointer moves just past the VC served, header
+//   or not. A head holds its output VC until its tail crosses; the VC is free the next
+//   cycle.
+// - A flit that crosses in cycle c is in the next FIFO from c + 1 and may cross on at
+//   c + 1; the slot it left returns as a credit that the sender can use from c + 1.
+// Each input VC FIFO sends at most one flit per cycle, so one input port can feed several
+// outputs at once.
 module tsr_mesh_router
   import tsr_pkg::*;
 #(
-  /// Mesh rows.
-  parameter int unsigned Rows = 4,
-  /// Mesh columns.
-  parameter int unsigned Cols = 4,
-  /// Payload bits per flit, a power of two from 8 to 1024.
-  parameter int unsigned FlitWidth = 32,
-  /// Flits per input FIFO, at least 1.
+  /// Mesh rows, 1..MeshMaxSide.
+  parameter int unsigned Rows = 8,
+  /// Mesh columns, 1..MeshMaxSide.
+  parameter int unsigned Cols = 8,
+  /// Virtual channels per physical channel, 1..MeshMaxVcs; vcs_i may use fewer.
+  parameter int unsigned VCs = 2,
+  /// Flit slots of each input VC FIFO, 1..1024; depth_i may use fewer.
   parameter int unsigned BufferDepth = 4,
-  /// Cycles a head flit spends in a router before it may leave (router_delay), 0..255.
-  parameter int unsigned RouterDelay = 1,
-  /// Bits of a flit: the control bits of mesh_ctl_t above the payload; derived.
-  localparam int unsigned FlitBits = MeshCtlBits + FlitWidth
+  /// The flit: a packed struct with fields ctl (mesh_ctl_t) and data.
+  parameter type flit_t = tsr_pkg::mesh_flit_t,
+  /// Input VCs, MeshPorts * VCs; derived, do not override.
+  localparam int unsigned InVcs = MeshPorts * VCs,
+  /// Width of an input VC index; derived, do not override.
+  localparam int unsigned InIdxWidth = idx_width(InVcs)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
   // This router's place in the mesh.
-  input  logic [15:0]          row_i,
-  input  logic [15:0]          col_i,
-  // Inputs: a flit per port per cycle, sent only with a credit.
-  input  logic [MeshPorts-1:0] in_valid_i,
-  input  logic [FlitBits-1:0]  in_flit_i   [MeshPorts],
-  // A slot of input FIFO p freed this cycle: one credit back to its sender.
-  output logic [MeshPorts-1:0] credit_o,
-  // Outputs: a flit per port per cycle.
+  input  mesh_coord_t          here_i,
+  // Run-time settings, held from reset on: the router delay r (0..255), the VCs in use
+  // (1..VCs) and the usable slots of each input VC FIFO (1..BufferDepth).
+  input  mesh_delay_t          router_delay_i,
+  input  logic [2:0]           vcs_i,
+  input  logic [15:0]          depth_i,
+  // Inputs: a flit per port per cycle, into the FIFO of its ctl.vc, sent with a credit;
+  // links E, W, S, N, and the local port from the NI apart from them, so that the NI's
+  // combinational message path reaches no other port's logic (a Verilated model
+  // evaluates a signal again whenever the testbench sets an input it depends on).
+  input  logic [MeshLinks-1:0] link_valid_i,
+  input  flit_t                link_flit_i   [MeshLinks],
+  input  logic                 inject_valid_i,
+  input  flit_t                inject_flit_i,
+  // Per input port and VC: a slot freed this cycle, one credit back to the sender.
+  output logic [VCs-1:0]       credit_o      [MeshPorts],
+  // Outputs: a flit per port per cycle; its ctl.vc is the VC it holds on the channel.
   output logic [MeshPorts-1:0] out_valid_o,
-  output logic [FlitBits-1:0]  out_flit_o  [MeshPorts],
-  // Credits from the neighbours' input FIFOs, per output link.
-  input  logic [MeshLinks-1:0] credit_i,
-  // The ejection port takes a flit this cycle (valid/ready, no credits).
+  output flit_t                out_flit_o    [MeshPorts],
+  // Credits from the neighbours' input VC FIFOs, per output link and VC.
+  input  logic [VCs-1:0]       credit_i      [MeshLinks],
+  // The tile takes an ejected flit this cycle (valid/ready, no credits).
   input  logic                 eject_ready_i,
-  // Observability: input p holds a flit that did not move this cycle, and that flit's
-  // control bits. A testbench's deadlock report names what every stuck input waits for.
-  output logic [MeshPorts-1:0] stall_o,
-  output mesh_ctl_t            front_o     [MeshPorts]
+  // Observability per input VC: it holds a flit that did not move this cycle; and the
+  // control fields of the front flit of input VC probe_vc_i (which the top registers, so
+  // that this depends on state only). A testbench's deadlock report names what waits.
+  output logic [InVcs-1:0]     stall_o,
+  input  logic [InIdxWidth-1:0] probe_vc_i,
+  output mesh_ctl_t            probe_ctl_o
 );
 
-  if (FlitWidth < 8 || FlitWidth > 1024 || (FlitWidth & (FlitWidth - 1)) != 0)
-  begin : gen_width_check
-    $fatal(1, "tsr_mesh_router: FlitWidth must be a power of two from 8 to 1024");
+  if (Rows < 1 || Rows > MeshMaxSide || Cols < 1 || Cols > MeshMaxSide) begin : gen_shape_check
+    $fatal(1, "tsr_mesh_router: Rows and Cols must be 1..64");
+  end
+  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+    $fatal(1, "tsr_mesh_router: VCs must be 1..4");
   end
   if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
     $fatal(1, "tsr_mesh_router: BufferDepth must be 1..1024");
   end
-  if (RouterDelay > 255) begin : gen_delay_check
-    $fatal(1, "tsr_mesh_router: RouterDelay must be 0..255");
-  end
-  if (Rows < 1 || Cols < 1 || Rows * Cols > 65536) begin : gen_shape_check
-    $fatal(1, "tsr_mesh_router: needs 1 <= Rows, Cols and Rows * Cols <= 65536");
-  end
 
-  localparam int unsigned PtrWidth = idx_width(BufferDepth);
+  localparam int unsigned VcIdxWidth = idx_width(VCs);
   localparam int unsigned CntWidth = cnt_width(BufferDepth);
-  localparam int unsigned AgeWidth = cnt_width(RouterDelay);
-  localparam int unsigned PortWidth = idx_width(MeshPorts);
+  typedef logic [InIdxWidth-1:0] in_idx_t;
+  typedef logic [VcIdxWidth-1:0] vc_idx_t;
 
-  // ---- input FIFOs: flits, and per slot the cycles since the flit arrived ------------
-  logic [FlitBits-1:0] mem_q   [MeshPorts][BufferDepth];
-  logic [AgeWidth-1:0] age_q   [MeshPorts][BufferDepth];
-  logic [PtrWidth-1:0] rd_q    [MeshPorts];
-  logic [PtrWidth-1:0] wr_q    [MeshPorts];
-  logic [CntWidth-1:0] count_q [MeshPorts];
-  // Input p's packet holds output port_q[p] (from its head's grant to its tail).
-  logic                bound_q [MeshPorts];
-  logic [PortWidth-1:0] port_q [MeshPorts];
+  // A FIFO word: the flit and the output tsr_mesh_route gave it on arrival.
+  typedef struct packed {
+    mesh_port_t port;
+    flit_t      flit;
+  } slot_t;
 
-  // ---- outputs: held by one input, round-robin pointer, credits ----------------------
-  logic                 held_q  [MeshPorts];
-  logic [PortWidth-1:0] owner_q [MeshPorts];
-  logic [PortWidth-1:0] rr_q    [MeshPorts];
-  logic [CntWidth-1:0]  room_q  [MeshLinks];
+  // ---- State ------------------------------------------------------------------------
+  // Packed, so that a Verilated model copies each as a few words.
+  logic [InVcs-1:0]                              bound_d, bound_q;   // input VC holds one
+  logic [MeshPorts-1:0][VCs-1:0]                 held_d, held_q;     // output VC taken
+  logic [MeshPorts-1:0][VCs-1:0][InIdxWidth-1:0] holder_d, holder_q; // by input VC
+  logic [MeshLinks-1:0][VCs-1:0][CntWidth-1:0]   used_d, used_q;     // credits out
 
-  // XY: columns first, then rows, then the local port.
-  function automatic logic [PortWidth-1:0] route(logic [15:0] dst);
-    int unsigned r, c;
-    r = int'(dst) / Cols;
-    c = int'(dst) % Cols;
-    if (c > int'(col_i)) return PortWidth'(MeshEast);
-    if (c < int'(col_i)) return PortWidth'(MeshWest);
-    if (r > int'(row_i)) return PortWidth'(MeshSouth);
-    if (r < int'(row_i)) return PortWidth'(MeshNorth);
-    return PortWidth'(MeshLocal);
-  endfunction
+  // ---- Input ports: route, router delay, a FIFO per VC --------------------------------
+  slot_t               front [InVcs];
+  logic [CntWidth-1:0] usage [MeshPorts][VCs];
+  logic [InVcs-1:0]    pop, slot, filled, due;
 
-  function automatic logic [PtrWidth-1:0] next_ptr(logic [PtrWidth-1:0] p);
-    return (32'(p) + 1 == BufferDepth) ? '0 : p + 1'b1;
-  endfunction
+  for (genvar p = 0; p < MeshPorts; p++) begin : gen_in_port
+    logic           valid;
+    flit_t          flit;
+    mesh_port_t     route;
+    slot_t          arriving;
+    logic [VCs-1:0] push;
 
-  mesh_ctl_t            front    [MeshPorts];
-  logic                 nonempty [MeshPorts];
-  logic                 eligible [MeshPorts];  // a head whose router delay has passed
-  logic [PortWidth-1:0] want     [MeshPorts];  // the output that head asks for
-  logic                 can_send [MeshPorts];  // per output: a slot downstream
-  logic                 grant    [MeshPorts];  // per output: a head takes it this cycle
-  logic [PortWidth-1:0] grant_in [MeshPorts];
-  logic                 send     [MeshPorts];  // per output: a flit crosses this cycle
-  logic [PortWidth-1:0] send_in  [MeshPorts];
-  logic                 send_tail[MeshPorts];  // per output: that flit is a tail
-  logic                 pop      [MeshPorts];  // per input: its front flit left
+    if (p == MeshLocal) begin : gen_inject
+      assign valid = inject_valid_i;
+      assign flit  = inject_flit_i;
+    end else begin : gen_link
+      assign valid = link_valid_i[p];
+      assign flit  = link_flit_i[p];
+    end
+
+    tsr_mesh_route i_route (
+      .here_i,
+      .dst_i  (flit.ctl.dst),
+      .port_o (route)
+    );
+    assign arriving = '{port: route, flit: flit};
+
+    tsr_mesh_delay #(.VCs(VCs), .Depth(BufferDepth)) i_delay (
+      .clk_i,
+      .rst_ni,
+      .delay_i   (router_delay_i),
+      .push_i    (valid),
+      .push_vc_i (flit.ctl.vc),
+      .pop_i     (pop[p*VCs +: VCs]),
+      .usage_i   (usage[p]),
+      .due_o     (due[p*VCs +: VCs])
+    );
+
+    for (genvar v = 0; v < VCs; v++) begin : gen_in_vc
+      localparam int unsigned Iv = p * VCs + v;
+      logic [$bits(slot_t)-1:0] data;
+
+      assign push[v] = valid && flit.ctl.vc == mesh_vc_t'(v);
+
+      tsr_fifo #(.Width($bits(slot_t)), .Depth(BufferDepth)) i_fifo (
+        .clk_i,
+        .rst_ni,
+        .valid_i (push[v]),
+        .ready_o (slot[Iv]),
+        .data_i  (arriving),
+        .valid_o (filled[Iv]),
+        .ready_i (pop[Iv]),
+        .data_o  (data),
+        .usage_o (usage[p][v])
+      );
+      assign front[Iv] = slot_t'(data);
+
+      assign credit_o[p][v] = pop[Iv];
+    end
+
+`ifndef SYNTHESIS
+    // Per port, so that the local port's checks alone depend on the NI's inputs: a flit
+    // on a VC outside vcs_i, or into a full FIFO (the sender ignored its credits).
+    // Immediate assertions at the clock edge, here and below: a concurrent assertion
+    // makes a Verilated model copy its signals at every evaluation.
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        VcInUse_A: assert (!(valid && 32'(flit.ctl.vc) >= 32'(vcs_i)))
+          else $error("tsr_mesh_router: flit on VC %0d, outside vcs_i, at input %0d",
+                      flit.ctl.vc, p);
+        NoOverflow_A: assert ((push & ~slot[p*VCs +: VCs]) == '0)
+          else $error("tsr_mesh_router: flit pushed into a full FIFO at input %0d", p);
+      end
+    end
+`endif
+  end
+
+  // ---- Requests ---------------------------------------------------------------------
+  logic [VCs-1:0]   vc_on;                   // VCs in use (vcs_i)
+  logic [InVcs-1:0] heads;                   // the front flit is a head
+  logic [InVcs-1:0] head_req;                // ... that holds no output and is due
+  logic [InVcs-1:0] hdr_req    [MeshPorts];  // per output: the heads that ask for it
+  logic [VCs-1:0]   vc_slot    [MeshPorts];  // per output VC: a slot behind it
+  logic [VCs-1:0]   body_ready [MeshPorts];  // per output VC: its packet's next flit can go
+  logic [VCs-1:0]   free_vc    [MeshPorts];  // the lowest free VC with a slot, one-hot
 
   always_comb begin
-    for (int p = 0; p < MeshPorts; p++) begin
-      nonempty[p] = count_q[p] != '0;
-      front[p]    = mesh_ctl_t'(mem_q[p][rd_q[p]][FlitBits-1:FlitWidth]);
-      eligible[p] = nonempty[p] && !bound_q[p] && front[p].head &&
-                    32'(age_q[p][rd_q[p]]) >= RouterDelay;
-      want[p]     = route(front[p].dst);
+    for (int unsigned v = 0; v < VCs; v++) vc_on[v] = v < 32'(vcs_i);
+    for (int unsigned i = 0; i < InVcs; i++) heads[i] = front[i].flit.ctl.head;
+    head_req = filled & ~bound_q & heads & due;
+    for (int unsigned o = 0; o < MeshPorts; o++) begin
+      for (int unsigned i = 0; i < InVcs; i++) begin
+        hdr_req[o][i] = head_req[i] && front[i].port == mesh_port_t'(o);
+      end
+      for (int unsigned v = 0; v < VCs; v++) begin
+        if (o == MeshLocal) begin
+          vc_slot[o][v] = eject_ready_i;
+        end else begin
+          vc_slot[o][v] = 32'(used_q[o][v]) < 32'(depth_i);
+        end
+        body_ready[o][v] = held_q[o][v] && filled[holder_q[o][v]] && vc_slot[o][v];
+      end
+      // x & -x keeps the lowest set bit: the lowest free VC.
+      free_vc[o] = vc_on & ~held_q[o] & vc_slot[o];
+      free_vc[o] = free_vc[o] & (~free_vc[o] + 1'b1);
     end
-    for (int o = 0; o < MeshPorts; o++) begin
-      can_send[o] = (o == MeshLocal) ? eject_ready_i : room_q[o % MeshLinks] != '0;
-      // Round robin: scan the inputs from the pointer upward; the first eligible head
-      // that asks for this output wins.
-      grant[o]    = 1'b0;
-      grant_in[o] = '0;
-      if (!held_q[o] && can_send[o]) begin
-        for (int k = MeshPorts - 1; k >= 0; k--) begin
-          if (eligible[(int'(rr_q[o]) + k) % MeshPorts] &&
-              int'(want[(int'(rr_q[o]) + k) % MeshPorts]) == o) begin
-            grant[o]    = 1'b1;
-            grant_in[o] = PortWidth'((int'(rr_q[o]) + k) % MeshPorts);
-          end
+  end
+
+  // ---- Header and flit arbitration per output ---------------------------------------
+  logic           hdr_valid [MeshPorts];
+  in_idx_t        hdr_idx   [MeshPorts];
+  logic           hdr_take  [MeshPorts];  // the header arbiter's winner crosses
+  logic [VCs-1:0] vc_req    [MeshPorts];
+  logic           send      [MeshPorts];  // a flit crosses this output
+  vc_idx_t        send_vc   [MeshPorts];  // on this VC
+
+  for (genvar o = 0; o < MeshPorts; o++) begin : gen_out
+    tsr_rr_arbiter #(.N(InVcs)) i_hdr_arb (
+      .clk_i,
+      .rst_ni,
+      .req_i   (hdr_req[o]),
+      .take_i  (hdr_take[o]),
+      .valid_o (hdr_valid[o]),
+      .idx_o   (hdr_idx[o])
+    );
+
+    // Body flits of held VCs first; a header only when none of them can go. Either way
+    // the flit arbiter sees the VCs that may send, so its pointer passes the VC served.
+    assign hdr_take[o] = hdr_valid[o] && body_ready[o] == '0 && free_vc[o] != '0;
+    assign vc_req[o]   = (body_ready[o] != '0) ? body_ready[o] :
+                         hdr_take[o]           ? free_vc[o]    : '0;
+
+    tsr_rr_arbiter #(.N(VCs)) i_vc_arb (
+      .clk_i,
+      .rst_ni,
+      .req_i   (vc_req[o]),
+      .take_i  (1'b1),
+      .valid_o (send[o]),
+      .idx_o   (send_vc[o])
+    );
+  end
+
+  // ---- Crossbar ----------------------------------------------------------------------
+  in_idx_t send_in [MeshPorts];  // the input VC whose front crosses output o
+
+  always_comb begin
+    pop = '0;
+    for (int unsigned o = 0; o < MeshPorts; o++) begin
+      send_in[o]           = hdr_take[o] ? hdr_idx[o] : holder_q[o][send_vc[o]];
+      out_valid_o[o]       = send[o];
+      out_flit_o[o]        = front[send_in[o]].flit;
+      out_flit_o[o].ctl.vc = mesh_vc_t'(send_vc[o]);
+      pop                  = pop | ({InVcs{send[o]}} & (InVcs'(1) << send_in[o]));
+    end
+    stall_o     = filled & ~pop;
+    probe_ctl_o = front[probe_vc_i].flit.ctl;
+  end
+
+  // ---- Next state --------------------------------------------------------------------
+  always_comb begin
+    bound_d  = bound_q;
+    held_d   = held_q;
+    holder_d = holder_q;
+    for (int unsigned o = 0; o < MeshPorts; o++) begin
+      if (send[o]) begin
+        // The head takes the output VC and binds its input VC; the tail (maybe the same
+        // flit) frees both.
+        if (out_flit_o[o].ctl.head) begin
+          held_d[o][send_vc[o]]   = !out_flit_o[o].ctl.tail;
+          holder_d[o][send_vc[o]] = send_in[o];
+          bound_d[send_in[o]]     = !out_flit_o[o].ctl.tail;
+        end else if (out_flit_o[o].ctl.tail) begin
+          held_d[o][send_vc[o]] = 1'b0;
+          bound_d[send_in[o]]   = 1'b0;
         end
       end
-      // A held output moves its packet's next flit when the flit is there and may go.
-      send[o]    = grant[o] || (held_q[o] && can_send[o] && nonempty[owner_q[o]]);
-      send_in[o] = held_q[o] ? owner_q[o] : grant_in[o];
-      out_valid_o[o] = send[o];
-      out_flit_o[o]  = mem_q[send_in[o]][rd_q[send_in[o]]];
-      send_tail[o]   = out_flit_o[o][FlitBits-2];  // mesh_ctl_t's tail, under head
     end
-    for (int p = 0; p < MeshPorts; p++) begin
-      pop[p] = 1'b0;
-      for (int o = 0; o < MeshPorts; o++) begin
-        if (send[o] && int'(send_in[o]) == p) pop[p] = 1'b1;
+    for (int unsigned l = 0; l < MeshLinks; l++) begin
+      for (int unsigned v = 0; v < VCs; v++) begin
+        used_d[l][v] = used_q[l][v] + CntWidth'(send[l] && send_vc[l] == vc_idx_t'(v))
+                       - CntWidth'(credit_i[l][v]);
       end
-      credit_o[p] = pop[p];
-      stall_o[p]  = nonempty[p] && !pop[p];
-      front_o[p]  = front[p];
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int p = 0; p < MeshPorts; p++) begin
-        rd_q[p]    <= '0;
-        wr_q[p]    <= '0;
-        count_q[p] <= '0;
-        bound_q[p] <= 1'b0;
-        port_q[p]  <= '0;
-        held_q[p]  <= 1'b0;
-        owner_q[p] <= '0;
-        rr_q[p]    <= '0;
-        for (int s = 0; s < BufferDepth; s++) age_q[p][s] <= '0;
-      end
-      for (int l = 0; l < MeshLinks; l++) room_q[l] <= CntWidth'(BufferDepth);
+      bound_q  <= '0;
+      held_q   <= '0;
+      holder_q <= '0;
+      used_q   <= '0;
     end else begin
-      for (int p = 0; p < MeshPorts; p++) begin
-        // Every stored flit ages, up to RouterDelay; an arriving one starts at 0.
-        for (int s = 0; s < BufferDepth; s++) begin
-          if (32'(age_q[p][s]) < RouterDelay) age_q[p][s] <= age_q[p][s] + 1'b1;
-        end
-        if (in_valid_i[p]) begin
-          mem_q[p][wr_q[p]] <= in_flit_i[p];
-          age_q[p][wr_q[p]] <= '0;
-          wr_q[p]           <= next_ptr(wr_q[p]);
-        end
-        if (pop[p]) rd_q[p] <= next_ptr(rd_q[p]);
-        count_q[p] <= count_q[p] + CntWidth'(in_valid_i[p]) - CntWidth'(pop[p]);
-      end
-      for (int o = 0; o < MeshPorts; o++) begin
-        if (send[o]) begin
-          // The head takes the output; the tail (maybe the same flit) gives it back.
-          held_q[o]            <= !send_tail[o];
-          owner_q[o]           <= send_in[o];
-          bound_q[send_in[o]]  <= !send_tail[o];
-          port_q[send_in[o]]   <= PortWidth'(o);
-        end
-        if (grant[o]) rr_q[o] <= PortWidth'((int'(grant_in[o]) + 1) % MeshPorts);
-      end
-      for (int l = 0; l < MeshLinks; l++) begin
-        room_q[l] <= room_q[l] + CntWidth'(credit_i[l]) - CntWidth'(send[l]);
-      end
+      bound_q  <= bound_d;
+      held_q   <= held_d;
+      holder_q <= holder_d;
+      used_q   <= used_d;
     end
   end
 
 `ifndef SYNTHESIS
-  // Per input: a flit pushed into a full FIFO (the sender ignored its credits), or a
-  // body flit at the front of an input that holds no output (a packet without a head).
-  logic [MeshPorts-1:0] overflow, headless, off_mesh, port_mismatch;
-  always_comb begin
-    for (int p = 0; p < MeshPorts; p++) begin
-      overflow[p] = in_valid_i[p] && 32'(count_q[p]) == BufferDepth && !pop[p];
-      headless[p] = nonempty[p] && !bound_q[p] && !front[p].head;
-      // XY never turns a packet towards a missing neighbour or outside the mesh.
-      off_mesh[p] = eligible[p] && int'(front[p].dst) >= Rows * Cols;
-      port_mismatch[p] = bound_q[p] && !(held_q[port_q[p]] && int'(owner_q[port_q[p]]) == p);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin : check
+      automatic logic [InVcs-1:0] holds = '0;
+      // A body flit at the front of a VC that holds no output: a packet without a head.
+      HeadFirst_A: assert ((filled & ~bound_q & ~heads) == '0)
+        else $error("tsr_mesh_router: body flit without a head at input VCs %b",
+                    filled & ~bound_q & ~heads);
+      for (int unsigned o = 0; o < MeshPorts; o++) begin
+        for (int unsigned v = 0; v < VCs; v++) begin
+          if (held_q[o][v]) begin
+            // An output VC is held by a bound input VC, and no input VC holds two.
+            BoundHoldsOne_A: assert (bound_q[holder_q[o][v]] && !holds[holder_q[o][v]])
+              else $error("tsr_mesh_router: output %0d VC %0d held by input VC %0d, which is %s",
+                          o, v, holder_q[o][v],
+                          bound_q[holder_q[o][v]] ? "holding another" : "not bound");
+            holds[holder_q[o][v]] = 1'b1;
+          end
+          if (o < MeshLinks) begin
+            CreditsBounded_A: assert (32'(used_q[o][v]) <= 32'(depth_i))
+              else $error("tsr_mesh_router: output %0d VC %0d used %0d credits of %0d",
+                          o, v, used_q[o][v], depth_i);
+          end
+        end
+      end
+      BoundHeld_A: assert (holds == bound_q)
+        else $error("tsr_mesh_router: input VCs %b bound to no output VC", bound_q & ~holds);
     end
   end
-  NoOverflow_A: assert property (@(posedge clk_i) disable iff (!rst_ni) overflow == '0)
-    else $error("tsr_mesh_router: flit pushed into a full FIFO on inputs %b", overflow);
-  HeadFirst_A: assert property (@(posedge clk_i) disable iff (!rst_ni) headless == '0)
-    else $error("tsr_mesh_router: body flit without a head on inputs %b", headless);
-  DstInMesh_A: assert property (@(posedge clk_i) disable iff (!rst_ni) off_mesh == '0)
-    else $error("tsr_mesh_router: destination outside the mesh on inputs %b", off_mesh);
-  BoundHoldsPort_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      port_mismatch == '0)
-    else $error("tsr_mesh_router: input bound to an output it does not hold: %b",
-                port_mismatch);
-  logic [MeshLinks-1:0] room_over;
-  always_comb begin
-    for (int l = 0; l < MeshLinks; l++) room_over[l] = 32'(room_q[l]) > BufferDepth;
-  end
-  CreditsBounded_A: assert property (@(posedge clk_i) disable iff (!rst_ni) room_over == '0)
-    else $error("tsr_mesh_router: more credits than FIFO slots on outputs %b", room_over);
 `endif
 
 endmodule

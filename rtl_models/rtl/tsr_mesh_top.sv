@@ -1,61 +1,146 @@
 // A Rows x Cols wormhole mesh: a tsr_mesh_router and a tsr_mesh_ni per tile. Output p
 // of a router feeds input p of its neighbour in direction p (inputs are named by the
-// direction their flits travel); links off the mesh edge are tied off, and XY routing
-// never asks for them. The testbench drives every NI's message and payload ports and
-// takes every NI's received flits.
+// direction their flits travel), and the neighbour's credits for input p come back
+// beside it; links off the mesh edge are tied off, and XY routing never asks for them.
+//
+// The timing settings are inputs, so one Verilated model serves many runs: the router
+// delay, the NIs' start-up (alpha) and injection pace (inject_gap), the VCs in use
+// (1..VCs) and the usable slots per input VC FIFO (1..BufferDepth, the credits every
+// sender starts with). They are loaded at the clock edges while rst_ni is low and at the
+// first edge after it (hold them from reset on), so the routers' logic depends on
+// registers only. A smaller mesh runs in the top-left corner: XY routing keeps its
+// packets inside, the rest stays idle.
+//
+// The tile side of every NI is brought out field by field (row and column of a
+// coordinate, head, tail, VC, data), so a testbench or bridge never mirrors the flit's
+// bit layout.
 module tsr_mesh_top
   import tsr_pkg::*;
 #(
-  /// Mesh rows.
-  parameter int unsigned Rows = 4,
-  /// Mesh columns.
-  parameter int unsigned Cols = 4,
+  /// Mesh rows, 1..MeshMaxSide.
+  parameter int unsigned Rows = 8,
+  /// Mesh columns, 1..MeshMaxSide.
+  parameter int unsigned Cols = 8,
   /// Payload bits per flit, a power of two from 8 to 1024.
   parameter int unsigned FlitWidth = 32,
-  /// Flits per router input FIFO, at least 1.
+  /// Virtual channels per physical channel, 1..MeshMaxVcs.
+  parameter int unsigned VCs = 4,
+  /// Flit slots per input VC FIFO, 1..1024.
   parameter int unsigned BufferDepth = 4,
-  /// Cycles a head flit spends in a router before it may leave (router_delay).
-  parameter int unsigned RouterDelay = 1,
   /// Tiles; derived, do not override.
   localparam int unsigned Tiles = Rows * Cols,
-  /// Bits of a flit; derived, do not override.
-  localparam int unsigned FlitBits = MeshCtlBits + FlitWidth
+  /// Input VCs of a router; derived, do not override.
+  localparam int unsigned InVcs = MeshPorts * VCs,
+  /// Width of an input VC index (probe_vc_i); derived, do not override.
+  localparam int unsigned InIdxWidth = idx_width(InVcs)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  // Start-up cycles per message, every NI.
-  input  logic [15:0]          alpha_i,
-  // Per tile: the NI's message and payload ports.
+  // Run-time settings, every router and NI, loaded at the clock edges during reset and
+  // at the first edge after it: hold them from reset on.
+  input  logic [15:0]          alpha_i,         // start-up cycles per message
+  input  logic [15:0]          inject_gap_i,    // cycles per injected flit, at least 1
+  input  mesh_delay_t          router_delay_i,  // r, 0..255
+  input  logic [2:0]           vcs_i,           // VCs in use, 1..VCs
+  input  logic [15:0]          depth_i,         // usable slots per VC FIFO, 1..BufferDepth
+  // Per tile: the NI's message port (destination row and column, flits, flits per
+  // packet) and its payload words.
   input  logic [Tiles-1:0]     msg_valid_i,
   output logic [Tiles-1:0]     msg_ready_o,
-  input  logic [15:0]          msg_dst_i          [Tiles],
+  input  logic [5:0]           msg_dst_row_i      [Tiles],
+  input  logic [5:0]           msg_dst_col_i      [Tiles],
   input  logic [15:0]          msg_flits_i        [Tiles],
   input  logic [15:0]          msg_packet_flits_i [Tiles],
   input  logic [Tiles-1:0]     data_valid_i,
   input  logic [FlitWidth-1:0] data_i             [Tiles],
   output logic [Tiles-1:0]     data_ready_o,
-  // Per tile: received flits, and the tile's readiness to take one.
+  // Per tile: the flit ejected this cycle, and the tile's readiness to take one in the
+  // next cycle.
   output logic [Tiles-1:0]     rx_valid_o,
-  output logic [FlitBits-1:0]  rx_flit_o          [Tiles],
+  output logic [Tiles-1:0]     rx_head_o,
+  output logic [Tiles-1:0]     rx_tail_o,
+  output mesh_vc_t             rx_vc_o            [Tiles],
+  output logic [5:0]           rx_src_row_o       [Tiles],
+  output logic [5:0]           rx_src_col_o       [Tiles],
+  output logic [5:0]           rx_dst_row_o       [Tiles],
+  output logic [5:0]           rx_dst_col_o       [Tiles],
+  output logic [FlitWidth-1:0] rx_data_o          [Tiles],
   input  logic [Tiles-1:0]     rx_ready_i,
-  // Observability per router: the flits that crossed each output this cycle, and each
-  // input's stuck front flit (tsr_mesh_router's stall_o, front_o).
+  // Observability per router: the flits that crossed each output this cycle.
   output logic [MeshPorts-1:0] link_valid_o       [Tiles],
   output logic [MeshPorts-1:0] link_head_o        [Tiles],
-  output logic [MeshPorts-1:0] stall_o            [Tiles],
-  output mesh_ctl_t            front_o            [Tiles][MeshPorts]
+  // Per router and input VC (index port * VCs + vc): its front flit did not move this
+  // cycle. The probe shows the front flit of input VC probe_vc_i of router probe_tile_i
+  // (both registered at each clock edge, so the probe depends on state only): head bit,
+  // source and destination.
+  output logic [InVcs-1:0]     stall_o            [Tiles],
+  input  logic [15:0]          probe_tile_i,
+  input  logic [InIdxWidth-1:0] probe_vc_i,
+  output logic                 probe_head_o,
+  output logic [5:0]           probe_src_row_o,
+  output logic [5:0]           probe_src_col_o,
+  output logic [5:0]           probe_dst_row_o,
+  output logic [5:0]           probe_dst_col_o
 );
 
-  if (Tiles < 1 || Tiles > 65536) begin : gen_shape_check
-    $fatal(1, "tsr_mesh_top: needs 1 <= Rows * Cols <= 65536");
+  if (Rows < 1 || Rows > MeshMaxSide || Cols < 1 || Cols > MeshMaxSide) begin : gen_shape_check
+    $fatal(1, "tsr_mesh_top: Rows and Cols must be 1..64");
+  end
+  if (FlitWidth < 8 || FlitWidth > 1024 || (FlitWidth & (FlitWidth - 1)) != 0)
+  begin : gen_width_check
+    $fatal(1, "tsr_mesh_top: FlitWidth must be a power of two from 8 to 1024");
+  end
+  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+    $fatal(1, "tsr_mesh_top: VCs must be 1..4");
+  end
+  if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
+    $fatal(1, "tsr_mesh_top: BufferDepth must be 1..1024");
   end
 
-  logic [MeshPorts-1:0] in_valid  [Tiles];
-  logic [FlitBits-1:0]  in_flit   [Tiles][MeshPorts];
-  logic [MeshPorts-1:0] credit_up [Tiles];  // router n's freed slots, per input
+  // ---- Settings, loaded during reset; the probe's choice, every cycle -----------------
+  // rst_ni is only ever an asynchronous reset: load_q, set by it and cleared at the first
+  // clock edge after it, enables the settings' registers (Verilator's SYNCASYNCNET).
+  logic        load_q;
+  logic [15:0] alpha_q, gap_q, depth_q;
+  mesh_delay_t delay_q;
+  logic [2:0]  vcs_q;
+
+  logic [15:0] probe_tile_q;
+  logic [InIdxWidth-1:0] probe_vc_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      load_q <= 1'b1;
+    end else begin
+      load_q <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    probe_tile_q <= probe_tile_i;
+    probe_vc_q   <= probe_vc_i;
+    if (load_q) begin
+      alpha_q <= alpha_i;
+      gap_q   <= inject_gap_i;
+      delay_q <= router_delay_i;
+      vcs_q   <= vcs_i;
+      depth_q <= depth_i;
+    end
+  end
+
+  typedef logic [FlitWidth-1:0] data_t;
+  typedef struct packed {
+    mesh_ctl_t ctl;
+    data_t     data;
+  } flit_t;
+
+  logic [MeshLinks-1:0] in_valid  [Tiles];            // router n's link inputs
+  flit_t                in_flit   [Tiles][MeshLinks];
+  logic [VCs-1:0]       credit_up [Tiles][MeshPorts];  // router n's freed slots, per input
   logic [MeshPorts-1:0] out_valid [Tiles];
-  logic [FlitBits-1:0]  out_flit  [Tiles][MeshPorts];
-  logic [MeshLinks-1:0] credit_dn [Tiles];  // credits router n gets, per output link
+  flit_t                out_flit  [Tiles][MeshPorts];
+  logic [VCs-1:0]       credit_dn [Tiles][MeshLinks];  // credits router n gets, per link
+  mesh_ctl_t            probe     [Tiles];
 
   // Tile of the neighbour in direction p, or Tiles when the mesh ends there.
   function automatic int unsigned neighbour(int unsigned n, int unsigned p);
@@ -71,6 +156,8 @@ module tsr_mesh_top
   endfunction
 
   for (genvar n = 0; n < Tiles; n++) begin : gen_tile
+    localparam mesh_coord_t Here = '{row: 6'(n / Cols), col: 6'(n % Cols)};
+
     // Links: input p comes from the neighbour opposite to p (p ^ 1), its output p.
     for (genvar p = 0; p < MeshLinks; p++) begin : gen_link
       localparam int unsigned From = neighbour(n, p ^ 1);
@@ -85,40 +172,50 @@ module tsr_mesh_top
       if (To < Tiles) begin : gen_credit
         assign credit_dn[n][p] = credit_up[To][p];
       end else begin : gen_credit_edge
-        assign credit_dn[n][p] = 1'b0;
+        assign credit_dn[n][p] = '0;
       end
     end
 
-    logic inject_valid, eject_ready;
-    logic [FlitBits-1:0] inject_flit;
-    assign in_valid[n][MeshLocal] = inject_valid;
-    assign in_flit[n][MeshLocal]  = inject_flit;
+    logic  inject_valid, eject_ready, rx_valid;
+    flit_t inject_flit, rx_flit;
 
     tsr_mesh_router #(
-      .Rows(Rows), .Cols(Cols), .FlitWidth(FlitWidth), .BufferDepth(BufferDepth),
-      .RouterDelay(RouterDelay)
+      .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth), .flit_t(flit_t)
     ) i_router (
-      .clk_i, .rst_ni,
-      .row_i         (16'(n / Cols)),
-      .col_i         (16'(n % Cols)),
-      .in_valid_i    (in_valid[n]),
-      .in_flit_i     (in_flit[n]),
-      .credit_o      (credit_up[n]),
-      .out_valid_o   (out_valid[n]),
-      .out_flit_o    (out_flit[n]),
-      .credit_i      (credit_dn[n]),
-      .eject_ready_i (eject_ready),
-      .stall_o       (stall_o[n]),
-      .front_o       (front_o[n])
+      .clk_i,
+      .rst_ni,
+      .here_i         (Here),
+      .router_delay_i (delay_q),
+      .vcs_i          (vcs_q),
+      .depth_i        (depth_q),
+      .link_valid_i   (in_valid[n]),
+      .link_flit_i    (in_flit[n]),
+      .inject_valid_i (inject_valid),
+      .inject_flit_i  (inject_flit),
+      .credit_o       (credit_up[n]),
+      .out_valid_o    (out_valid[n]),
+      .out_flit_o     (out_flit[n]),
+      .credit_i       (credit_dn[n]),
+      .eject_ready_i  (eject_ready),
+      .stall_o        (stall_o[n]),
+      .probe_vc_i     (probe_vc_q),
+      .probe_ctl_o    (probe[n])
     );
 
-    tsr_mesh_ni #(.FlitWidth(FlitWidth), .BufferDepth(BufferDepth)) i_ni (
-      .clk_i, .rst_ni,
-      .tile_i             (16'(n)),
-      .alpha_i,
+    tsr_mesh_ni #(
+      .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth), .data_t(data_t),
+      .flit_t(flit_t)
+    ) i_ni (
+      .clk_i,
+      .rst_ni,
+      .here_i             (Here),
+      .alpha_i            (alpha_q),
+      .gap_i              (gap_q),
+      .vcs_i              (vcs_q),
+      .depth_i            (depth_q),
       .msg_valid_i        (msg_valid_i[n]),
       .msg_ready_o        (msg_ready_o[n]),
-      .msg_dst_i          (msg_dst_i[n]),
+      .msg_dst_i          ('{row: msg_dst_row_i[n], col: msg_dst_col_i[n]}),
       .msg_flits_i        (msg_flits_i[n]),
       .msg_packet_flits_i (msg_packet_flits_i[n]),
       .data_valid_i       (data_valid_i[n]),
@@ -130,15 +227,50 @@ module tsr_mesh_top
       .eject_valid_i      (out_valid[n][MeshLocal]),
       .eject_flit_i       (out_flit[n][MeshLocal]),
       .eject_ready_o      (eject_ready),
-      .rx_valid_o         (rx_valid_o[n]),
-      .rx_flit_o          (rx_flit_o[n]),
+      .rx_valid_o         (rx_valid),
+      .rx_flit_o          (rx_flit),
       .rx_ready_i         (rx_ready_i[n])
     );
 
+    assign rx_valid_o[n]   = rx_valid;
+    assign rx_head_o[n]    = rx_flit.ctl.head;
+    assign rx_tail_o[n]    = rx_flit.ctl.tail;
+    assign rx_vc_o[n]      = rx_flit.ctl.vc;
+    assign rx_src_row_o[n] = rx_flit.ctl.src.row;
+    assign rx_src_col_o[n] = rx_flit.ctl.src.col;
+    assign rx_dst_row_o[n] = rx_flit.ctl.dst.row;
+    assign rx_dst_col_o[n] = rx_flit.ctl.dst.col;
+    assign rx_data_o[n]    = rx_flit.data;
+
     assign link_valid_o[n] = out_valid[n];
     for (genvar p = 0; p < MeshPorts; p++) begin : gen_head
-      assign link_head_o[n][p] = out_valid[n][p] && out_flit[n][p][FlitBits-1];
+      assign link_head_o[n][p] = out_valid[n][p] && out_flit[n][p].ctl.head;
     end
   end
+
+  // The probe: one router's probed input VC, or nothing for a tile outside the mesh.
+  localparam int unsigned TileIdxWidth = idx_width(Tiles);
+  logic                    probe_ok;
+  logic [TileIdxWidth-1:0] probe_at;
+  assign probe_ok        = 32'(probe_tile_q) < Tiles;
+  assign probe_at        = TileIdxWidth'(probe_tile_q);
+  assign probe_head_o    = probe_ok && probe[probe_at].head;
+  assign probe_src_row_o = probe_ok ? probe[probe_at].src.row : '0;
+  assign probe_src_col_o = probe_ok ? probe[probe_at].src.col : '0;
+  assign probe_dst_row_o = probe_ok ? probe[probe_at].dst.row : '0;
+  assign probe_dst_col_o = probe_ok ? probe[probe_at].dst.col : '0;
+
+`ifndef SYNTHESIS
+  // The settings the credits and VC choices start from must be in range (an immediate
+  // assertion at the clock edge: no per-evaluation sampling in a Verilated model).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      SettingsInRange_A: assert (vcs_q >= 3'd1 && 32'(vcs_q) <= VCs && depth_q >= 16'd1 &&
+                                 32'(depth_q) <= BufferDepth && gap_q >= 16'd1)
+        else $error("tsr_mesh_top: vcs %0d (1..%0d), depth %0d (1..%0d) or inject_gap %0d (>= 1) out of range",
+                    vcs_q, VCs, depth_q, BufferDepth, gap_q);
+    end
+  end
+`endif
 
 endmodule

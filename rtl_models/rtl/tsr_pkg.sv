@@ -70,17 +70,45 @@ package tsr_pkg;
   localparam int unsigned MeshLinks = 4;
   localparam int unsigned MeshPorts = 5;
 
-  // A flit's control bits. The head flit's dst routes the packet; every flit carries
-  // src so an ejecting NI can tell packets apart. The payload (FlitWidth bits, a
-  // router parameter) sits below these bits in a flit vector: see tsr_mesh_router.
+  // Virtual channels per physical channel: a router's VCs parameter is 1..MeshMaxVcs.
+  localparam int unsigned MeshMaxVcs = 4;
+  typedef logic [1:0] mesh_vc_t;
+
+  // An output port of a mesh router (MeshEast .. MeshLocal).
+  typedef logic [2:0] mesh_port_t;
+
+  // A tile's place in the mesh, row and column 0..MeshMaxSide - 1. Flits carry
+  // coordinates, not tile ids, so routing is a comparison and a smaller mesh runs as the
+  // top-left corner of a larger one. Six bits keep a flit with a 32-bit payload and its
+  // route in 64 bits, which Verilator moves as one word.
+  localparam int unsigned MeshMaxSide = 64;
+  typedef struct packed {
+    logic [5:0] row;
+    logic [5:0] col;
+  } mesh_coord_t;
+
+  // A flit's control fields. The head flit's dst routes the packet; every flit carries
+  // src so an ejecting NI can tell packets apart, and vc: on a channel, the VC the flit
+  // holds on it, which is the input VC FIFO it enters at the far end.
   typedef struct packed {
     logic        head;  // first flit of a packet
     logic        tail;  // last flit of a packet (a one-flit packet is head and tail)
-    logic [15:0] dst;   // destination tile, row * Cols + col
-    logic [15:0] src;   // tile that injected the packet
+    mesh_vc_t    vc;    // virtual channel on the channel the flit is crossing
+    mesh_coord_t dst;   // destination tile
+    mesh_coord_t src;   // tile that injected the packet
   } mesh_ctl_t;
 
-  localparam int unsigned MeshCtlBits = $bits(mesh_ctl_t);
+  // The default payload and flit. tsr_mesh_top builds its own flit type from its
+  // FlitWidth and hands it to the routers and NIs as their flit_t type parameter; every
+  // flit type has these two fields.
+  typedef logic [31:0] mesh_data_t;
+  typedef struct packed {
+    mesh_ctl_t  ctl;
+    mesh_data_t data;
+  } mesh_flit_t;
+
+  // The router delay r, 0..255 cycles (tsr_mesh_delay counts cycles modulo 256).
+  typedef logic [7:0] mesh_delay_t;
 
   // ---- Hypercube fabric (tsr_cube_node, tsr_cube_ni, tsr_cube_top) -----------------------
 

@@ -1,15 +1,18 @@
 // Network interface of a store-and-forward torus tile: cuts a message into packets and
-// feeds them into its node's local input, a byte per cycle with each packet's header
-// beside its first byte, taking one credit (a free local buffer) per packet; passes
-// the node's ejected packets to the tile.
+// writes them into its node's local input, a whole packet (header and payload) a cycle,
+// taking one credit (a free local buffer) per packet; passes the node's ejected packets
+// to the tile.
 //
-// Timing: a message taken at cycle t (msg_valid_i and msg_ready_o) puts its first
-// header and byte into the node in cycle t when a buffer is free and the byte is
-// there, so the message interface is combinational to the node. A packet of L bytes
-// is then complete in the node L cycles after its first byte went in, and the next
-// packet follows at once. The NI takes the next message the cycle after the previous
-// one's last byte. The start-up of a hop (beta) is the links' (tsr_torus_node), not
-// the NI's.
+// Timing: a message taken at cycle t (msg_valid_i and msg_ready_o) has its first packet
+// written in cycle t when a local buffer is free and the tile has its payload there, so
+// the message interface is combinational to the node. The node stores the packet, and
+// may send it on, in the cycle it is written (tsr_torus_node), so a message posted at t
+// over a free path of h hops is complete at its destination at t + h (beta + tau len):
+// the cost of 002_99346807104d0b95.txt (Bermond, Michallon and Trystram, "Broadcasting
+// in wraparound meshes with parallel monodirectional links"), with no injection phase.
+// The next packet follows in the next cycle, and the NI takes the next message the
+// cycle after the previous one's last packet went in: one packet a cycle in all. The
+// start-up of a hop (beta) is the links' (tsr_torus_node), not the NI's.
 module tsr_torus_ni
   import tsr_pkg::*;
 #(
@@ -24,15 +27,20 @@ module tsr_torus_ni
   input  logic                   rst_ni,
   // This tile.
   input  logic [15:0]            tile_i,
-  // A message, and its payload a byte at a time (taken when data_ready_o is high).
+  // A message.
   input  logic                   msg_valid_i,
   output logic                   msg_ready_o,
   input  torus_msg_t             msg_i,
+  // The payload of the packet the NI writes next: bytes data_offset_o .. data_offset_o
+  // + len - 1 of the message in data_i[0 .. len - 1]. data_ready_o: it went in this cycle.
   input  logic                   data_valid_i,
-  input  logic [7:0]             data_i,
+  input  logic [MaxBytes-1:0][7:0] data_i,
+  output logic [15:0]            data_offset_o,
   output logic                   data_ready_o,
   // Into the node's local input, and the local buffers it frees (dateline class 0).
-  output torus_link_t            inject_o,
+  output logic                   inj_valid_o,
+  output torus_hdr_t             inj_hdr_o,
+  output logic [MaxBytes-1:0][7:0] inj_data_o,
   input  logic [CreditWidth-1:0] inject_credit_i,
   // The node's local output, handed to the tile (the tile always takes it).
   input  torus_link_t            eject_i,
@@ -45,14 +53,13 @@ module tsr_torus_ni
 
   logic                   active_q;
   torus_msg_t             msg_q;
-  logic [15:0]            sent_q;    // bytes of the message sent
-  logic [15:0]            left_q;    // bytes of the current packet still to send; 0: none open
-  logic [15:0]            pkt_q;     // packets of the message started
+  logic [15:0]            sent_q;    // bytes of the message written
+  logic [15:0]            pkt_q;     // packets of the message written
   logic [CreditWidth-1:0] room_q;
 
-  logic       take, live, open_pkt, start, emit, last_of_msg;
+  logic       take, live, write, last_of_msg;
   torus_msg_t m;
-  logic [15:0] a_sent, a_left, a_pkt, plen, remaining;
+  logic [15:0] a_sent, a_pkt, plen, remaining;
 
   always_comb begin
     msg_ready_o = !active_q;
@@ -60,30 +67,27 @@ module tsr_torus_ni
     live        = active_q || take;
     m           = active_q ? msg_q : msg_i;
     a_sent      = active_q ? sent_q : '0;
-    a_left      = active_q ? left_q : '0;
     a_pkt       = active_q ? pkt_q : '0;
     remaining   = m.len - a_sent;
-    // The length of a packet started now: packet_bytes, or what is left.
+    // The length of the next packet: packet_bytes, or what is left.
     plen        = (m.packet_bytes != '0 && m.packet_bytes < remaining) ? m.packet_bytes
                                                                        : remaining;
-    open_pkt    = a_left != '0;
-    // A new packet needs a free local buffer; a byte of an open one does not.
-    start       = live && !open_pkt && room_q != '0 && data_valid_i;
-    emit        = live && data_valid_i && (open_pkt || start);
-    last_of_msg = emit && 32'(a_sent) + 1 >= 32'(m.len);
+    // A packet needs a free local buffer and its payload.
+    write       = live && room_q != '0 && data_valid_i;
+    last_of_msg = write && 32'(a_sent) + 32'(plen) >= 32'(m.len);
 
-    inject_o            = '0;
-    inject_o.hdr_valid  = start;
-    inject_o.hdr.src    = tile_i;
-    inject_o.hdr.dst    = m.dst;
-    inject_o.hdr.multicast = m.multicast;
-    inject_o.hdr.tree   = m.tree;
-    inject_o.hdr.seq    = m.seq + a_pkt;
-    inject_o.hdr.len    = plen;
-    inject_o.byte_valid = emit;
-    inject_o.data       = data_i;
-    data_ready_o        = emit;
-    rx_o                = eject_i;
+    inj_valid_o          = write;
+    inj_hdr_o            = '0;
+    inj_hdr_o.src        = tile_i;
+    inj_hdr_o.dst        = m.dst;
+    inj_hdr_o.multicast  = m.multicast;
+    inj_hdr_o.tree       = m.tree;
+    inj_hdr_o.seq        = m.seq + a_pkt;
+    inj_hdr_o.len        = plen;
+    inj_data_o           = data_i;
+    data_offset_o        = a_sent;
+    data_ready_o         = write;
+    rx_o                 = eject_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -91,7 +95,6 @@ module tsr_torus_ni
       active_q <= 1'b0;
       msg_q    <= '0;
       sent_q   <= '0;
-      left_q   <= '0;
       pkt_q    <= '0;
       room_q   <= CreditWidth'(Buffers);
     end else begin
@@ -100,24 +103,26 @@ module tsr_torus_ni
         msg_q    <= msg_i;
       end
       if (live) begin
-        sent_q <= a_sent + 16'(emit);
-        left_q <= start ? plen - 1'b1 : a_left - 16'(emit);
-        pkt_q  <= a_pkt + 16'(start);
+        sent_q <= a_sent + (write ? plen : '0);
+        pkt_q  <= a_pkt + 16'(write);
         if (last_of_msg) active_q <= 1'b0;
       end
-      room_q <= room_q + inject_credit_i - CreditWidth'(start);
+      room_q <= room_q + inject_credit_i - CreditWidth'(write);
     end
   end
 
 `ifndef SYNTHESIS
   // Immediate assertions: Verilator 5.006 cannot sample a top-level unpacked array port
-  // (msg_i once tsr_torus_top is flattened) in a concurrent one.
-  always_ff @(posedge clk_i) begin
+  // (msg_i once tsr_torus_top is flattened) in a concurrent one. Clocked like the
+  // registers (asynchronous reset), so rst_ni is used one way only.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       MsgInRange_A: assert (!(take && (msg_i.len == '0 || 32'(msg_i.packet_bytes) > MaxBytes ||
                                        (msg_i.packet_bytes == '0 && 32'(msg_i.len) > MaxBytes))))
         else $error("tsr_torus_ni: tile %0d: message of %0d bytes in packets of %0d, MaxBytes %0d",
                     tile_i, msg_i.len, msg_i.packet_bytes, MaxBytes);
+      CreditsBounded_A: assert (32'(room_q) <= Buffers)
+        else $error("tsr_torus_ni: tile %0d: more credits than local buffers", tile_i);
     end
   end
 `endif

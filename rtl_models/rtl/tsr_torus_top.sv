@@ -2,7 +2,8 @@
 // the input port p ^ 1 of its neighbour in direction p, and that neighbour's credits
 // for port p ^ 1 come back on the same link. Each node's local port has a network
 // interface (tsr_torus_ni), through which the testbench (tb/torus) sends messages and
-// takes the packets delivered.
+// takes the packets delivered. The rules are those of docs/rtl.md ("Store-and-forward
+// torus"), which the TLM engine net::torus_engine follows cycle for cycle.
 module tsr_torus_top
   import tsr_pkg::*;
 #(
@@ -26,16 +27,19 @@ module tsr_torus_top
   // Start-up cycles of a hop (beta) and cycles per payload byte (tau), both >= 1.
   input  logic [15:0]            beta_i,
   input  logic [7:0]             tau_i,
-  // Per tile: the NI's message and payload ports.
+  // Per tile: the NI's message and payload ports (a packet's payload at a time, from
+  // message byte data_offset_o; tsr_torus_ni).
   input  logic [Tiles-1:0]       msg_valid_i,
   output logic [Tiles-1:0]       msg_ready_o,
   input  torus_msg_t             msg_i           [Tiles],
   input  logic [Tiles-1:0]       data_valid_i,
-  input  logic [7:0]             data_i          [Tiles],
+  input  logic [MaxBytes-1:0][7:0] data_i        [Tiles],
+  output logic [15:0]            data_offset_o   [Tiles],
   output logic [Tiles-1:0]       data_ready_o,
   // Per tile: the packets delivered here, as they leave the local port (always taken).
   output torus_link_t            rx_o            [Tiles],
-  // Per tile and input port: a packet for this tile completed there this cycle.
+  // Per tile and input port: a packet for this tile is complete there from this cycle
+  // (delivered; tsr_torus_node's arrive_o).
   output logic [TorusPorts-1:0]  arrive_o        [Tiles],
   output torus_hdr_t             arrive_hdr_o    [Tiles][TorusPorts],
   // Per tile and input port: the oldest stored packet, stuck this cycle, and the
@@ -50,8 +54,11 @@ module tsr_torus_top
   input  logic [TorusPorts-1:0]  tbl_mask_i
 );
 
-  torus_link_t            node_in     [Tiles][TorusPorts];
+  torus_link_t            node_in     [Tiles][TorusLinks];
   torus_link_t            node_out    [Tiles][TorusPorts];
+  logic [Tiles-1:0]       inj_valid;
+  torus_hdr_t             inj_hdr     [Tiles];
+  logic [MaxBytes-1:0][7:0] inj_data  [Tiles];
   logic [1:0][CreditWidth-1:0] node_credit [Tiles][TorusPorts];
   logic [1:0][CreditWidth-1:0] link_credit [Tiles][TorusLinks];
 
@@ -80,8 +87,11 @@ module tsr_torus_top
       .msg_i           (msg_i[gt]),
       .data_valid_i    (data_valid_i[gt]),
       .data_i          (data_i[gt]),
+      .data_offset_o   (data_offset_o[gt]),
       .data_ready_o    (data_ready_o[gt]),
-      .inject_o        (node_in[gt][TorusLocal]),
+      .inj_valid_o     (inj_valid[gt]),
+      .inj_hdr_o       (inj_hdr[gt]),
+      .inj_data_o      (inj_data[gt]),
       .inject_credit_i (node_credit[gt][TorusLocal][0]),
       .eject_i         (node_out[gt][TorusLocal]),
       .rx_o            (rx_o[gt])
@@ -97,6 +107,9 @@ module tsr_torus_top
       .beta_i,
       .tau_i,
       .in_i      (node_in[gt]),
+      .inj_valid_i (inj_valid[gt]),
+      .inj_hdr_i   (inj_hdr[gt]),
+      .inj_data_i  (inj_data[gt]),
       .credit_o  (node_credit[gt]),
       .out_o     (node_out[gt]),
       .arrive_o     (arrive_o[gt]),

@@ -2,8 +2,9 @@
 
 // The tiles' side of the NIs' ejection ports: each tile takes a flit when it is ready
 // (at random with a back-pressure probability), and the flits are put back together
-// into packets. One ejection port carries one packet from head to tail (wormhole), so
-// a tile's flits never interleave.
+// into packets. A VC of the ejection channel carries one packet from head to tail, so
+// flits are reassembled per tile and VC; with several VCs the packets of a tile
+// interleave flit by flit.
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -21,52 +22,66 @@ struct mesh_packet {
   std::uint64_t tail_cycle = 0;  // the cycle the tail crossed the ejection channel
 };
 
+template <class Model>
 class mesh_monitor {
  public:
-  mesh_monitor(mesh_model& m, double stall, std::uint64_t seed)
-      : m_(m), open_(mesh_tiles), busy_(mesh_tiles, false), stall_(stall), rng_(seed) {}
+  mesh_monitor(Model& m, const mesh_shape& shape, double stall, std::uint64_t seed)
+      : m_(m),
+        shape_(shape),
+        open_(shape.tiles() * mesh_max_vcs),
+        busy_(shape.tiles() * mesh_max_vcs, false),
+        stall_(stall),
+        rng_(seed) {}
 
-  // Sets the tiles' readiness for cycle `now`.
+  // Sets the tiles' readiness for the coming cycle; tiles outside the shape are ready.
   void drive() {
     std::bernoulli_distribution stall(stall_);
-    std::uint16_t ready = 0;
-    for (unsigned t = 0; t < mesh_tiles; ++t) {
-      if (!(stall_ > 0 && stall(rng_))) ready = static_cast<std::uint16_t>(ready | (1U << t));
+    std::uint64_t ready = ~std::uint64_t{0};  // tiles outside the shape too
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      if (stall_ > 0 && stall(rng_)) ready &= ~(std::uint64_t{1} << shape_.phys(t));
     }
-    m_.rx_ready_i = ready;
+    set_mask(m_.rx_ready_i, ready);
   }
 
   // Reads the flits ejected in cycle `now`; a malformed stream goes to on_error.
   void sample(std::uint64_t now, const std::function<void(const mesh_packet&)>& on_packet,
               const std::function<void(const std::string&)>& on_error) {
-    for (unsigned t = 0; t < mesh_tiles; ++t) {
-      if (((m_.rx_valid_o >> t) & 1U) == 0) continue;
-      const mesh_flit f = get_flit(m_.rx_flit_o[t]);
-      mesh_packet& p = open_[t];
-      if (f.head == busy_[t]) {
-        on_error("tile " + std::to_string(t) +
+    if (mask(m_.rx_valid_o) == 0) return;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned phys = shape_.phys(t);
+      if (!bit(m_.rx_valid_o, phys)) continue;
+      const mesh_flit f = rx_flit(m_, phys, shape_);
+      const std::string where = "tile " + std::to_string(t) + " VC " + std::to_string(f.vc);
+      if (f.vc >= mesh_max_vcs) {
+        on_error(where + ": no such VC");
+        continue;
+      }
+      const unsigned k = t * mesh_max_vcs + f.vc;
+      mesh_packet& p = open_[k];
+      if (f.head == busy_[k]) {
+        on_error(where +
                  (f.head ? " got a head inside a packet" : " got a body flit with no head"));
         continue;
       }
       if (f.head) p = mesh_packet{t, f.src, {}, 0};
-      busy_[t] = true;
+      busy_[k] = true;
       if (f.src != p.src || f.dst != t) {
-        on_error("tile " + std::to_string(t) + " got a flit of (src " + std::to_string(f.src) +
-                 ", dst " + std::to_string(f.dst) + ") inside a packet from " +
-                 std::to_string(p.src));
+        on_error(where + " got a flit of (src " + std::to_string(f.src) + ", dst " +
+                 std::to_string(f.dst) + ") inside a packet from " + std::to_string(p.src));
       }
       p.words.push_back(f.data);
       if (f.tail) {
         p.tail_cycle = now;
-        busy_[t] = false;
+        busy_[k] = false;
         on_packet(p);
       }
     }
   }
 
  private:
-  mesh_model& m_;
-  std::vector<mesh_packet> open_;
+  Model& m_;
+  mesh_shape shape_;
+  std::vector<mesh_packet> open_;  // per tile and VC
   std::vector<bool> busy_;
   double stall_;
   std::mt19937_64 rng_;

@@ -1,31 +1,78 @@
-// tb_mesh: Verilator testbench for rtl_models/rtl/tsr_mesh_top.sv (4 x 4 wormhole mesh,
-// XY routing, 32-bit flits, 4-flit FIFOs, router_delay r = 1).
+// tb_mesh: Verilator testbench for rtl_models/rtl/tsr_mesh_top.sv, the wormhole mesh
+// with XY routing and virtual channels, in its two Verilated configurations
+// (mesh_dut.hpp): --model 8x8 (the default), 8 x 8 with one VC, the plain wormhole
+// router, and --model 4x4_vc4, 4 x 4 with four VCs. A test runs on an R x C mesh in the
+// model's top-left corner (--mesh, default 4x4); the other tiles stay idle. The timing
+// settings are the model's run-time inputs: --router-delay r (default 1), --inject-gap g
+// (1), --vcs V (1), --depth B (4, the usable flits per VC FIFO), --alpha.
 //
-//   tb_mesh --scenario hops|contention|arbitration|random [--alpha A] [--flits F]
-//           [--packets P] [--src T] [--seed S] [--count N] [--window W] [--idle X]
-//           [--stall X] [--timeout C] [--trace FILE.fst]
+//   tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|uniform
+//           [--model 8x8|4x4_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P] [--src T]
+//           [--seed S]
+//           [--count N] [--window W] [--idle X] [--stall X] [--timeout C]
+//           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]
+//           [--packet-flits K] [--rate X] [--cycles N] [--trace FILE.fst]
 //
-// Golden cycle counts come from the wormhole rules of docs/wormhole.md (the TLM engine's
-// model of 000_59d2238f27277512.txt's machine), never from the RTL. With
-// BufferDepth >= r + 2 no FIFO fills on a free path, so (rules 1-3, 8, 9):
-//   hops:        a message of P packets of F flits over h hops, taken by its NI at t,
-//                is delivered at t + alpha + (h + 1)(r + 1) + P F;
-//   contention:  two worms through link 1->2 (0->3 and 1->3, taken at 0): 1->3 wins
-//                the link and is delivered at alpha + 3(r + 1) + F, its lone time;
-//                0->3 waits for its tail and is delivered F - (r + 1) cycles after its
-//                lone time alpha + 4(r + 1) + F, at alpha + 3(r + 1) + 2F (F >= r + 1);
+// Golden cycle counts come from the wormhole rules of docs/wormhole.md (the machine of
+// Thakur, Choudhary and Fox, "Complete Exchange on a Wormhole Routed Mesh"), for the real
+// VC router with credits that come back one cycle after a slot frees (docs/rtl.md),
+// never from the RTL. A message's time runs from the cycle its NI took it to the cycle
+// after the last of its tails crossed the ejection channel.
+//
+//   hops:        one message of P packets of F flits from --src to every other tile, one
+//                at a time. The head crosses a channel every r + 1 cycles, a body flit
+//                one cycle after the flit ahead of it and g cycles after it left the NI.
+//                A FIFO holds the flits that arrived and those whose slot's credit is
+//                still on its way: r + 1 + d with d = 1 (credits one cycle late), so with
+//                B >= r + 2 no FIFO fills (docs/wormhole.md "Zero load": the lag term
+//                M max(0, r + 1 + d - gB) is 0, and the real router gives a lone worm the
+//                whole link whatever V, s = 1). The last tail crosses the ejection
+//                channel at alpha + max(g(PF - 1) + h + 1, g(P - 1)F + (h + 1)(r + 1) +
+//                F - 1), P packets adding (P - 1)gF ("Zero load", B >= r + 1 + d):
+//                delivery one cycle later. With g = 1 that is alpha + (h + 1)(r + 1) + PF.
+//   contention:  two worms through link 1->2 (0->3 and 1->3, taken at 0, g = 1). 1->3
+//                wins the link and is delivered at alpha + 3(r + 1) + F, its lone time.
+//                Its body flits then cross the link every cycle, and an output sends a
+//                waiting body flit before a new head, so 0->3's head gets the link, on
+//                any VC, only the cycle after 1->3's tail: delivered at
+//                alpha + 3(r + 1) + 2F (F >= r + 1), for every number of VCs. Its body
+//                flits, stacked behind the head, then follow one a cycle: a slot freed
+//                at c takes the next flit at c + 1 (d = 1), which may leave at c + 2,
+//                before its turn at c + B for B >= 2.
 //   arbitration: four heads ask router 5's south output in the same cycle
-//                e = alpha + 2 + 2r (from 4, 6 and 1 taken at 0, from 5 taken at r + 1);
-//                round robin from input 0 grants inputs 0, 1, 2, 4 (sources 4, 6, 1, 5)
-//                at e + kF, so source k in that order is delivered at
-//                e + kF + 2(r + 1) + F;
+//                e = alpha + 2 + 2r (from 4, 6 and 1 taken at 0, from 5 taken at r + 1).
+//                Round robin from input VC 0 grants inputs E, W, S, local (sources 4, 6,
+//                1, 5) at e + kF: each worm streams at one flit per cycle (g = 1) and
+//                keeps the output from the next head until its tail has crossed, so
+//                source k in that order is delivered at e + kF + 2(r + 1) + F.
+//   vc_share:    r = 1, g = 2, V = 2 on a row of four tiles. B = 1->3 and A = 0->3, taken
+//                at 0, share links 1->2, 2->3 and the ejection at 3 (derivation below);
+//                B keeps its lone time alpha + 2F + 2, A is delivered at alpha + 2F + 6,
+//                3 cycles after its lone alpha + 2F + 3 (F >= 5).
+//   vc_alloc:    r = 1, g = 2, V = 2, B = 4: sources 4, 6 and 1 send F flits to tile 5 of
+//                a 4 x 4 mesh, taken at 0. Two of them take the two VCs of the ejection
+//                channel and interleave; the third waits for a free VC (derivation
+//                below): alpha + 2F + 1, alpha + 2F + 4 and alpha + 4F - 9 (F >= 13).
 //   random:      random messages between random tiles, with random back-pressure on
 //                both sides (payload withheld with probability --idle, ejection
 //                refused with --stall), each delivered exactly once, in order per
-//                source, every word intact, before the timeout (XY is deadlock-free).
-// Exit 0 on pass, 1 on a failed check, a deadlock or a timeout (naming the tiles and
+//                source with one VC, every word intact, before the timeout.
+//   agree:       random messages (posted over --window cycles, 1..--flits flits, cut
+//                into packets of --packet-flits) through the RTL and through the
+//                cycle-by-cycle reference tests/net/flit_reference.hpp in the same
+//                settings (the real round-robin VC router, credits back after one cycle,
+//                one byte per flit): every message must start and be delivered in the
+//                same cycle in both.
+//   share:       the messages of agree through the RTL and the reference's fixed-share
+//                mode (the wormhole engine's rule): reports the difference and checks the
+//                ratio of summed latencies against docs/wormhole.md's bounds.
+//   uniform:     the speed measurement: every tile of the mesh offers a packet of F
+//                flits to a random other tile with probability --rate per cycle, for
+//                --cycles cycles; prints the simulated cycles per second.
+// Exit 0 on pass, 1 on a failed check, a deadlock or a timeout (naming the input VCs and
 // what each waits for), 2 on bad arguments.
-#include <charconv>
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <map>
@@ -37,6 +84,7 @@
 
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
+#include "flit_reference.hpp"
 #include "mesh_driver.hpp"
 #include "mesh_dut.hpp"
 #include "mesh_monitor.hpp"
@@ -45,20 +93,42 @@
 namespace {
 
 using namespace tessera::tb;
+namespace ref = tessera::net::reference;
 
 constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
 
+constexpr const char* usage =
+    "usage: tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|\n"
+    "                          uniform\n"
+    "               [--model 8x8|4x4_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P]\n"
+    "               [--src T] [--seed S] [--count N] [--window W] [--idle X] [--stall X]\n"
+    "               [--timeout C] [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
+    "               [--packet-flits K] [--rate X] [--cycles N] [--trace FILE.fst]\n"
+    "Drives the Verilated wormhole mesh (rtl_models/rtl/tsr_mesh_top.sv) on an R x C mesh\n"
+    "(default 4x4) in the top-left corner of the model:\n"
+    "  --model 8x8      Vtsr_mesh_8x8, 8 x 8, 1 VC, BufferDepth 8 (the default)\n"
+    "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8\n"
+    "Run-time settings: --router-delay (default 1), --inject-gap (1), --vcs (1), --depth (4,\n"
+    "flits per VC FIFO), --alpha (0). Golden counts are derived in tb_mesh.cpp's header from\n"
+    "docs/wormhole.md; --scenario agree compares every message with tests/net/flit_reference.hpp.\n"
+    "Exit 0 on pass, 1 on a failed check, deadlock or timeout, 2 on bad arguments.\n";
+
 struct options {
   std::string scenario = "hops";
-  unsigned alpha = 0;
+  std::string model = "8x8";
+  mesh_shape shape;
+  mesh_settings set;
   unsigned flits = 8;
   unsigned packets = 1;
+  unsigned packet_flits = 0;
   unsigned src = 0;
   std::uint64_t seed = 1;
   unsigned count = 600;
   std::uint64_t window = 2000;
   double idle = 0.3;
   double stall = 0.3;
+  double rate = 0.01;
+  std::uint64_t cycles = 100000;
   std::uint64_t timeout = 400000;
   std::string trace_path;
 };
@@ -73,40 +143,74 @@ bool fraction(std::string_view s, double& v) {
   }
 }
 
+bool shape_of(std::string_view s, mesh_shape& shape) {
+  const auto x = s.find('x');
+  std::uint64_t r = 0;
+  std::uint64_t c = 0;
+  if (x == std::string_view::npos || !parse_number(s.substr(0, x), r) ||
+      !parse_number(s.substr(x + 1), c) || r < 1 || c < 1 || r > mesh_max_side || c > mesh_max_side)
+    return false;
+  shape = mesh_shape{static_cast<unsigned>(r), static_cast<unsigned>(c)};
+  return true;
+}
+
 std::string parse(int argc, char* argv[], options& o) {
+  auto in = [](std::string_view name, std::uint64_t n, std::uint64_t lo, std::uint64_t hi,
+               unsigned& out) -> std::string {
+    if (n < lo || n > hi)
+      return std::string(name) + " " + std::to_string(n) + " is out of range " +
+             std::to_string(lo) + ".." + std::to_string(hi);
+    out = static_cast<unsigned>(n);
+    return {};
+  };
   const std::string e =
       parse_options(argc, argv, [&](std::string_view a, std::string_view v) -> std::string {
         std::uint64_t n = 0;
         const bool num = parse_number(v, n);
         if (a == "--scenario") {
           o.scenario = v;
+        } else if (a == "--model") {
+          if (v != "8x8" && v != "4x4_vc4")
+            return "--model must be 8x8 or 4x4_vc4, not '" + std::string(v) + "'";
+          o.model = v;
         } else if (a == "--trace") {
           o.trace_path = v;
-        } else if (a == "--idle" || a == "--stall") {
-          if (!fraction(v, a == "--idle" ? o.idle : o.stall))
+        } else if (a == "--mesh") {
+          if (!shape_of(v, o.shape))
+            return "--mesh must be RxC within " + std::to_string(mesh_max_side) + "x" +
+                   std::to_string(mesh_max_side) + ", not '" + std::string(v) + "'";
+        } else if (a == "--idle" || a == "--stall" || a == "--rate") {
+          double& x = a == "--idle" ? o.idle : a == "--stall" ? o.stall : o.rate;
+          if (!fraction(v, x))
             return std::string(a) + " must be a fraction in [0, 1), not '" + std::string(v) + "'";
         } else if (!num) {
           return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
         } else if (a == "--alpha") {
-          if (n > 10000) return "--alpha " + std::to_string(n) + " is out of range 0..10000";
-          o.alpha = static_cast<unsigned>(n);
+          return in(a, n, 0, 10000, o.set.alpha);
+        } else if (a == "--router-delay") {
+          return in(a, n, 0, 255, o.set.router_delay);
+        } else if (a == "--inject-gap") {
+          return in(a, n, 1, 1024, o.set.inject_gap);
+        } else if (a == "--vcs") {
+          return in(a, n, 1, mesh_max_vcs, o.set.vcs);
+        } else if (a == "--depth") {
+          return in(a, n, 1, 1024, o.set.depth);
         } else if (a == "--flits") {
-          if (n < 1 || n > 4096) return "--flits " + std::to_string(n) + " is out of range 1..4096";
-          o.flits = static_cast<unsigned>(n);
+          return in(a, n, 1, 4096, o.flits);
         } else if (a == "--packets") {
-          if (n < 1 || n > 16) return "--packets " + std::to_string(n) + " is out of range 1..16";
-          o.packets = static_cast<unsigned>(n);
+          return in(a, n, 1, 16, o.packets);
+        } else if (a == "--packet-flits") {
+          return in(a, n, 0, 4096, o.packet_flits);
         } else if (a == "--src") {
-          if (n >= mesh_tiles) return "--src " + std::to_string(n) + " is not a tile 0..15";
-          o.src = static_cast<unsigned>(n);
+          return in(a, n, 0, mesh_max_tiles - 1, o.src);
         } else if (a == "--seed") {
           o.seed = n;
         } else if (a == "--count") {
-          if (n < 1 || n > 100000)
-            return "--count " + std::to_string(n) + " is out of range 1..100000";
-          o.count = static_cast<unsigned>(n);
+          return in(a, n, 1, 100000, o.count);
         } else if (a == "--window") {
           o.window = n;
+        } else if (a == "--cycles") {
+          o.cycles = n;
         } else if (a == "--timeout") {
           o.timeout = n;
         } else {
@@ -116,6 +220,25 @@ std::string parse(int argc, char* argv[], options& o) {
       });
   if (!e.empty()) return e;
   if (o.flits * o.packets > 0xffffU) return "--flits times --packets must fit 16 bits";
+  if (o.src >= o.shape.tiles())
+    return "--src " + std::to_string(o.src) + " is not a tile of the " +
+           std::to_string(o.shape.rows) + "x" + std::to_string(o.shape.cols) + " mesh";
+  return {};
+}
+
+// The settings the chosen model can take, or an error naming the one it cannot.
+template <class Dut>
+std::string fits(const options& o) {
+  if (o.shape.rows > Dut::rows || o.shape.cols > Dut::cols)
+    return "--mesh " + std::to_string(o.shape.rows) + "x" + std::to_string(o.shape.cols) +
+           " does not fit " + Dut::name + "'s " + std::to_string(Dut::rows) + "x" +
+           std::to_string(Dut::cols);
+  if (o.set.vcs > Dut::vcs)
+    return "--vcs " + std::to_string(o.set.vcs) + " is more than " + Dut::name + "'s VCs " +
+           std::to_string(Dut::vcs);
+  if (o.set.depth > Dut::buffer)
+    return "--depth " + std::to_string(o.set.depth) + " is more than " + Dut::name +
+           "'s BufferDepth " + std::to_string(Dut::buffer);
   return {};
 }
 
@@ -125,159 +248,172 @@ struct check {
   std::string what;
 };
 
-}  // namespace
+// A scenario's precondition, or a usage error naming it.
+std::string require(bool ok, const std::string& what) {
+  return ok ? std::string{} : what;
+}
 
-int main(int argc, char* argv[]) {
-  options o;
-  if (const std::string e = parse(argc, argv, o); !e.empty()) {
-    std::cerr << "tb_mesh: " << e << '\n';
-    return exit_usage;
-  }
-  if (trace_unavailable("tb_mesh", o.trace_path)) return exit_usage;
-  const bool random = o.scenario == "random";
-  const auto ctx = std::make_unique<VerilatedContext>();
-  ctx->traceEverOn(!o.trace_path.empty());
-  const auto model = std::make_unique<mesh_model>(ctx.get(), "mesh");
-  sim_control<mesh_model> sim(*ctx, *model);
+// The model, its clock and the test's traffic, run to completion.
+template <class Dut>
+class bench {
+  using model_t = typename Dut::model;
+  static constexpr unsigned in_vcs = mesh_ports * Dut::vcs;  // index port * VCs + vc
+
+ public:
+  explicit bench(const options& o)
+      : o_(o),
+        ctx_(std::make_unique<VerilatedContext>()),
+        model_(make_model(*ctx_, !o.trace_path.empty())),
+        sim_(*ctx_, *model_),
+        drv_(*model_, o.shape, o.scenario == "random" ? o.idle : 0.0, o.seed),
+        mon_(*model_, o.shape, o.scenario == "random" ? o.stall : 0.0, o.seed + 1),
+        sb_(o.set.vcs == 1),
+        next_seq_(o.shape.tiles(), 0) {
 #if TESSERA_RTL_TRACE_FST
-  if (!o.trace_path.empty()) sim.open_trace(o.trace_path);
+    if constexpr (Dut::traced) {
+      if (!o.trace_path.empty()) sim_.open_trace(o.trace_path);
+    }
 #endif
-  mesh_driver drv(*model, random ? o.idle : 0.0, o.seed);
-  mesh_monitor mon(*model, random ? o.stall : 0.0, o.seed + 1);
-  mesh_scoreboard sb;
-  std::vector<check> checks;
-  std::vector<unsigned> next_seq(mesh_tiles, 0);
-  const std::uint64_t r = mesh_router_delay;
-  const std::uint64_t a = o.alpha;
-  const std::uint64_t F = o.flits;
+  }
 
-  auto post = [&](unsigned src, unsigned dst, unsigned flits, unsigned packet_flits,
-                  std::uint64_t at) {
-    const mesh_message m{src, dst, next_seq[src]++, flits, packet_flits, at};
-    drv.send(m);
-    sb.expect(m);
+  unsigned post(unsigned src, unsigned dst, unsigned flits, unsigned packet_flits,
+                std::uint64_t at) {
+    const mesh_message m{src, dst, next_seq_[src]++, flits, packet_flits, at};
+    drv_.send(m);
+    sb_.expect(m);
     return m.seq;
-  };
-
-  static_assert(mesh_buffer >= mesh_router_delay + 2, "the golden counts assume no FIFO fills");
-  if (o.scenario == "hops") {
-    // One message to every other tile, spaced so that none meets another.
-    const std::uint64_t P = o.packets;
-    const std::uint64_t gap = a + 8 * (r + 1) + P * F + 8;
-    std::uint64_t at = 0;
-    for (unsigned d = 0; d < mesh_tiles; ++d) {
-      if (d == o.src) continue;
-      const unsigned s = post(o.src, d, o.flits * o.packets, o.packets > 1 ? o.flits : 0, at);
-      const std::uint64_t h = mesh_hops(o.src, d);
-      checks.push_back({o.src, s, a + (h + 1) * (r + 1) + P * F,
-                        std::to_string(o.src) + "->" + std::to_string(d) + " over " +
-                            std::to_string(h) + " hops"});
-      at += gap;
-    }
-  } else if (o.scenario == "contention") {
-    if (F < r + 1) {
-      std::cerr << "tb_mesh: contention needs --flits >= r + 1 = " << r + 1 << '\n';
-      return exit_usage;
-    }
-    const unsigned s0 = post(0, 3, o.flits, 0, 0);
-    const unsigned s1 = post(1, 3, o.flits, 0, 0);
-    checks.push_back({1, s1, a + 3 * (r + 1) + F, "1->3 (wins link 1->2)"});
-    checks.push_back({0, s0, a + 3 * (r + 1) + 2 * F, "0->3 (waits for 1->3's tail)"});
-  } else if (o.scenario == "arbitration") {
-    const std::uint64_t e = a + 2 + 2 * r;
-    const unsigned order[] = {4, 6, 1, 5};  // inputs 0 (E), 1 (W), 2 (S), 4 (local)
-    for (unsigned k = 0; k < 4; ++k) {
-      const unsigned src = order[k];
-      const std::uint64_t at = src == 5 ? r + 1 : 0;
-      const unsigned s = post(src, 13, o.flits, 0, at);
-      checks.push_back({src, s, e + k * F + 2 * (r + 1) + F - at,
-                        std::to_string(src) + "->13, grant " + std::to_string(k + 1) +
-                            " at router 5's south output"});
-    }
-  } else if (random) {
-    std::mt19937_64 rng(o.seed);
-    for (unsigned n = 0; n < o.count; ++n) {
-      const auto src = static_cast<unsigned>(rng() % mesh_tiles);
-      auto dst = static_cast<unsigned>(rng() % (mesh_tiles - 1));
-      if (dst >= src) ++dst;
-      const auto flits = static_cast<unsigned>(1 + rng() % 24);
-      const auto per = static_cast<unsigned>(rng() % 9);  // 0: one packet
-      post(src, dst, flits, per, o.window == 0 ? 0 : rng() % o.window);
-    }
-  } else {
-    std::cerr << "tb_mesh: unknown scenario '" << o.scenario << "'\n";
-    return exit_usage;
   }
 
-  model->alpha_i = static_cast<std::uint16_t>(o.alpha);
-  sim.reset();
-  std::map<std::pair<unsigned, unsigned>, std::uint64_t> started;  // (src, seq) -> cycle
-
-  // Watchdog: no flit crossing any channel for this long, with messages owed and none
-  // waiting for its start cycle, is a deadlock.
-  const std::uint64_t stall_limit = 2000;
-  std::uint64_t last_progress = 0;
-  std::uint64_t flits_moved = 0;
-  bool deadlock = false;
-  while (!sb.done() && sim.now() < o.timeout) {
-    const std::uint64_t now = sim.now();
-    drv.drive(now);
-    mon.drive();
-    sim.settle();
-    drv.sample(now, [&](const mesh_message& m, std::uint64_t t) {
-      started[{m.src, m.seq}] = t;
-      last_progress = now;
-    });
-    mon.sample(
-        now, [&](const mesh_packet& p) { sb.delivered(p); },
-        [&](const std::string& e) { sb.fail(e); });
-    for (unsigned t = 0; t < mesh_tiles; ++t) {
-      if (model->link_valid_o[t] != 0) {
+  // Runs until every message is delivered, a check fails, a deadlock or the timeout.
+  bool run() {
+    apply(*model_, o_.set);
+    set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ready in cycle 0 too (registered in reset)
+    sim_.reset();
+    const std::uint64_t stall_limit = 2000;
+    std::uint64_t last_progress = 0;
+    bool deadlock = false;
+    while (!sb_.done() && sim_.now() < o_.timeout) {
+      const std::uint64_t now = sim_.now();
+      drv_.drive(now);
+      mon_.drive();
+      sim_.settle();
+      drv_.sample(now, [&](const mesh_message& m, std::uint64_t t) {
+        started_[{m.src, m.seq}] = t;
         last_progress = now;
-        flits_moved += static_cast<unsigned>(__builtin_popcount(model->link_valid_o[t]));
+      });
+      mon_.sample(
+          now, [&](const mesh_packet& p) { sb_.delivered(p); },
+          [&](const std::string& e) { sb_.fail(e); });
+      for (unsigned t = 0; t < o_.shape.tiles(); ++t) {
+        const unsigned moved = model_->link_valid_o[o_.shape.phys(t)];
+        if (moved != 0) {
+          last_progress = now;
+          flits_moved_ += static_cast<unsigned>(__builtin_popcount(moved));
+        }
+      }
+      sim_.rise();
+      if (!sb_.errors().empty()) break;
+      if (now - last_progress > stall_limit && !drv_.waiting_for_time(now)) {
+        deadlock = true;
+        break;
       }
     }
-    sim.edge();
-    if (!sb.errors().empty()) break;
-    if (now - last_progress > stall_limit && !drv.waiting_for_time(now)) {
-      deadlock = true;
-      break;
-    }
-  }
-  model->final();
-
-  bool ok = sb.errors().empty();
-  for (const auto& e : sb.errors())
-    std::cerr << "tb_mesh: " << e << '\n';
-  if (ok && deadlock) {
-    std::cerr << "tb_mesh: deadlock: no flit moved for " << stall_limit << " cycles;"
-              << sb.missing() << " waiting:";
-    for (unsigned t = 0; t < mesh_tiles; ++t) {
-      for (unsigned p = 0; p < mesh_ports; ++p) {
-        if (((model->stall_o[t] >> p) & 1U) == 0) continue;
-        const mesh_flit f = get_ctl(model->front_o[t][p]);
-        std::cerr << " tile " << t << " input " << port_name[p] << " holds "
-                  << (f.head ? "the head" : "a flit") << " of " << f.src << "->" << f.dst
-                  << ", which waits for output " << port_name[mesh_xy_port(t, f.dst)] << ';';
-      }
-    }
-    std::cerr << '\n';
-    ok = false;
-  } else if (ok && !sb.done()) {
-    std::cerr << "tb_mesh: timeout after " << o.timeout << " cycles:" << sb.missing() << '\n';
-    ok = false;
-  }
-  std::uint64_t latest = 0;
-  for (const check& c : checks) {
-    if (!ok) break;
-    const std::int64_t d = sb.delivered_at(c.src, c.seq);
-    const auto s = started.find({c.src, c.seq});
-    if (d < 0 || s == started.end()) {
-      std::cerr << "tb_mesh: message " << c.what << " has no delivery time\n";
+    bool ok = sb_.errors().empty();
+    for (const auto& e : sb_.errors())
+      std::cerr << "tb_mesh: " << e << '\n';
+    if (ok && deadlock) {
+      std::cerr << "tb_mesh: deadlock: no flit moved for " << stall_limit << " cycles;"
+                << sb_.missing() << " waiting:" << waiting() << '\n';
       ok = false;
-      break;
+    } else if (ok && !sb_.done()) {
+      std::cerr << "tb_mesh: timeout after " << o_.timeout << " cycles:" << sb_.missing() << '\n';
+      ok = false;
     }
-    const std::uint64_t got = static_cast<std::uint64_t>(d) - s->second;
+    model_->final();
+    return ok;
+  }
+
+  // Start and delivery of message (src, seq), or false.
+  bool times(unsigned src, unsigned seq, std::uint64_t& start, std::uint64_t& end) const {
+    const std::int64_t d = sb_.delivered_at(src, seq);
+    const auto s = started_.find({src, seq});
+    if (d < 0 || s == started_.end()) return false;
+    start = s->second;
+    end = static_cast<std::uint64_t>(d);
+    return true;
+  }
+
+  std::uint64_t now() const {
+    return sim_.now();
+  }
+  std::uint64_t flits_moved() const {
+    return flits_moved_;
+  }
+  const mesh_scoreboard& scoreboard() const {
+    return sb_;
+  }
+
+ private:
+  static std::unique_ptr<model_t> make_model(VerilatedContext& ctx, bool trace) {
+    ctx.traceEverOn(trace);
+    return std::make_unique<model_t>(&ctx, "mesh");
+  }
+
+  // Every input VC whose front flit is stuck, the packet there and the output it wants.
+  // The probe's choice is registered, so each look costs a clock edge; nothing moves in
+  // a deadlock, and no new message is offered.
+  std::string waiting() {
+    std::string out;
+    std::vector<std::uint32_t> stuck(o_.shape.tiles());
+    for (unsigned t = 0; t < o_.shape.tiles(); ++t)
+      stuck[t] = model_->stall_o[o_.shape.phys(t)];
+    set_mask(model_->msg_valid_i, 0);
+    set_mask(model_->data_valid_i, 0);
+    for (unsigned t = 0; t < o_.shape.tiles(); ++t) {
+      const unsigned phys = o_.shape.phys(t);
+      for (unsigned iv = 0; iv < in_vcs; ++iv) {
+        if (!bit(stuck[t], iv)) continue;
+        model_->probe_tile_i = static_cast<std::uint16_t>(phys);
+        model_->probe_vc_i = static_cast<std::uint8_t>(iv);
+        sim_.settle();
+        sim_.rise();
+        sim_.settle();
+        const unsigned src = o_.shape.at(model_->probe_src_row_o, model_->probe_src_col_o);
+        const unsigned dst = o_.shape.at(model_->probe_dst_row_o, model_->probe_dst_col_o);
+        out += " tile " + std::to_string(t) + " input " + port_name[iv / Dut::vcs] + " VC " +
+               std::to_string(iv % Dut::vcs) + " holds " +
+               (model_->probe_head_o ? "the head" : "a flit") + " of " + std::to_string(src) +
+               "->" + std::to_string(dst) + ", which waits for output " +
+               port_name[o_.shape.xy_port(t, dst)] + ';';
+      }
+    }
+    return out;
+  }
+
+  const options& o_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<model_t> model_;
+  sim_control<model_t> sim_;
+  mesh_driver<model_t> drv_;
+  mesh_monitor<model_t> mon_;
+  mesh_scoreboard sb_;
+  std::vector<unsigned> next_seq_;
+  std::map<std::pair<unsigned, unsigned>, std::uint64_t> started_;  // (src, seq) -> cycle
+  std::uint64_t flits_moved_ = 0;
+};
+
+// Checks every timed message against its golden count.
+template <class Bench>
+bool check_all(const Bench& b, const std::vector<check>& checks, std::uint64_t& latest) {
+  bool ok = true;
+  for (const check& c : checks) {
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+    if (!b.times(c.src, c.seq, start, end)) {
+      std::cerr << "tb_mesh: message " << c.what << " has no delivery time\n";
+      return false;
+    }
+    const std::uint64_t got = end - start;
     latest = std::max(latest, got);
     if (got != c.want) {
       std::cerr << "tb_mesh: message " << c.what << " took " << got << " cycles, want " << c.want
@@ -285,9 +421,328 @@ int main(int argc, char* argv[]) {
       ok = false;
     }
   }
-  std::cout << "tb_mesh " << o.scenario << ": " << sb.messages() << " messages (" << sb.packets()
-            << " packets, " << flits_moved << " flit hops) in " << sim.now() << " cycles, alpha "
-            << o.alpha << " r " << r << " F " << o.flits << "; " << checks.size()
-            << " timed, longest " << latest << " cycles: " << (ok ? "PASS" : "FAIL") << '\n';
+  return ok;
+}
+
+// The agreement scenario: the same messages through the RTL and the flit reference,
+// which must agree exactly in its round-robin mode (the real router). The share
+// scenario compares the RTL with the reference's fixed-share mode, the wormhole engine's
+// rule (docs/wormhole.md, "Virtual channels"), and reports how far they are apart: the
+// ratio of summed latencies (delivery - post), fixed over RTL, must stay within the
+// bounds docs/wormhole.md gives for random traffic, [0.9, 1.25 max(1, V/g)].
+template <class Dut>
+int agree(const options& o, ref::link_share share) {
+  struct job {
+    unsigned src, dst, flits;
+    std::uint64_t post;
+  };
+  std::mt19937_64 rng(o.seed);
+  const unsigned tiles = o.shape.tiles();
+  std::vector<job> jobs;
+  for (unsigned n = 0; n < o.count; ++n) {
+    const auto src = static_cast<unsigned>(rng() % tiles);
+    const auto dst = static_cast<unsigned>(rng() % tiles);  // the own tile too
+    const auto flits = static_cast<unsigned>(1 + rng() % o.flits);
+    jobs.push_back({src, dst, flits, o.window == 0 ? 0 : rng() % o.window});
+  }
+  // Both sides send a tile's messages in posting order.
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const job& a, const job& b) { return a.post < b.post; });
+
+  bench<Dut> b(o);
+  std::vector<unsigned> seq(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    seq[i] = b.post(jobs[i].src, jobs[i].dst, jobs[i].flits, o.packet_flits, jobs[i].post);
+  if (!b.run()) return exit_fail;
+
+  ref::flit_params p;
+  p.width = 1;  // one flit per byte: a message of F bytes is F flits
+  p.router_delay = o.set.router_delay;
+  p.buffer = o.set.depth;
+  p.alpha = o.set.alpha;
+  p.packet_bytes = o.packet_flits;
+  p.inject_gap = o.set.inject_gap;
+  p.vcs = o.set.vcs;
+  p.share = share;
+  p.credit_delay = 1;  // a slot freed in cycle c takes a flit from c + 1, as in the RTL
+  std::vector<ref::message> msgs;
+  for (const job& j : jobs)
+    msgs.push_back({j.src, j.dst, j.flits, false, j.post});
+  ref::flit_mesh mesh(o.shape.rows, o.shape.cols, p);
+  const std::vector<ref::outcome> want = mesh.run(msgs);
+
+  const bool exact = share == ref::link_share::round_robin;
+  unsigned bad = 0;
+  std::uint64_t last = 0;
+  std::uint64_t rtl_latency = 0;
+  std::uint64_t ref_latency = 0;
+  std::int64_t most_later = 0;    // fixed - RTL, per message
+  std::int64_t most_earlier = 0;  // RTL - fixed
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+    if (!b.times(jobs[i].src, seq[i], start, end)) {
+      std::cerr << "tb_mesh: message " << i << " has no delivery time\n";
+      return exit_fail;
+    }
+    last = std::max(last, end);
+    rtl_latency += end - jobs[i].post;
+    ref_latency += want[i].delivered - jobs[i].post;
+    const auto delta =
+        static_cast<std::int64_t>(want[i].delivered) - static_cast<std::int64_t>(end);
+    most_later = std::max(most_later, delta);
+    most_earlier = std::max(most_earlier, -delta);
+    if (start != want[i].started || end != want[i].delivered) {
+      if (++bad <= 10 && exact)
+        std::cerr << "tb_mesh: message " << i << " (" << jobs[i].src << "->" << jobs[i].dst << ", "
+                  << jobs[i].flits << " flits, posted " << jobs[i].post << "): RTL started "
+                  << start << " delivered " << end << ", reference " << want[i].started << ' '
+                  << want[i].delivered << '\n';
+    }
+  }
+  std::cout << "tb_mesh " << o.scenario << " (" << Dut::name << "): " << jobs.size()
+            << " messages (" << b.scoreboard().packets() << " packets) compared with the "
+            << (exact ? "flit reference" : "flit reference's fixed shares") << " on "
+            << o.shape.rows << "x" << o.shape.cols << ", vcs " << o.set.vcs << " inject_gap "
+            << o.set.inject_gap << " depth " << o.set.depth << " r " << o.set.router_delay
+            << " alpha " << o.set.alpha << " packet_flits " << o.packet_flits
+            << "; last delivery at " << last << ", " << bad << " differ";
+  if (exact) {
+    std::cout << ": " << (bad == 0 ? "PASS" : "FAIL") << '\n';
+    return bad == 0 ? exit_pass : exit_fail;
+  }
+  const double ratio = static_cast<double>(ref_latency) / static_cast<double>(rtl_latency);
+  const double hi = 1.25 * std::max(1.0, static_cast<double>(o.set.vcs) / o.set.inject_gap);
+  const bool ok = ratio >= 0.9 && ratio <= hi;
+  std::cout << "; summed latency RTL " << rtl_latency << ", fixed shares " << ref_latency
+            << ", ratio " << ratio << " (bounds 0.9.." << hi
+            << "); per message fixed later by up to " << most_later << ", earlier by up to "
+            << most_earlier << " cycles: " << (ok ? "PASS" : "FAIL") << '\n';
   return ok ? exit_pass : exit_fail;
+}
+
+// The speed measurement: Bernoulli injection of F-flit packets, the model alone, one
+// settle and one rising edge per cycle.
+template <class Dut>
+int uniform(const options& o) {
+  using model_t = typename Dut::model;
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto m = std::make_unique<model_t>(ctx.get(), "mesh");
+  sim_control<model_t> sim(*ctx, *m);
+  apply(*m, o.set);
+  set_mask(m->rx_ready_i, ~std::uint64_t{0});
+  sim.reset();
+  const unsigned tiles = o.shape.tiles();
+  std::mt19937_64 rng(o.seed);
+  std::bernoulli_distribution offer(o.rate);
+  std::vector<std::vector<unsigned>> queue(tiles);
+  std::uint64_t posted = 0;
+  std::uint64_t taken = 0;
+  std::uint64_t delivered = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::uint64_t c = 0; c < o.cycles; ++c) {
+    std::uint64_t valid = 0;
+    for (unsigned t = 0; t < tiles; ++t) {
+      if (offer(rng)) {
+        auto d = static_cast<unsigned>(rng() % (tiles - 1));
+        queue[t].push_back(d >= t ? d + 1 : d);
+        ++posted;
+      }
+      if (queue[t].empty()) continue;
+      const unsigned p = o.shape.phys(t);
+      valid |= std::uint64_t{1} << p;
+      m->msg_dst_row_i[p] = static_cast<std::uint8_t>(o.shape.row(queue[t].front()));
+      m->msg_dst_col_i[p] = static_cast<std::uint8_t>(o.shape.col(queue[t].front()));
+      m->msg_flits_i[p] = static_cast<std::uint16_t>(o.flits);
+      m->msg_packet_flits_i[p] = 0;
+    }
+    set_mask(m->msg_valid_i, valid);
+    set_mask(m->data_valid_i, ~std::uint64_t{0});
+    sim.settle();
+    const std::uint64_t go = mask(m->msg_valid_i) & mask(m->msg_ready_o);
+    for (unsigned t = 0; t < tiles && go != 0; ++t) {
+      if (bit(go, o.shape.phys(t))) {
+        queue[t].erase(queue[t].begin());
+        ++taken;
+      }
+    }
+    delivered +=
+        static_cast<unsigned>(__builtin_popcountll(mask(m->rx_valid_o) & mask(m->rx_tail_o)));
+    sim.rise();
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m->final();
+  std::cout << "tb_mesh uniform (" << Dut::name << "): " << o.shape.rows << "x" << o.shape.cols
+            << ", " << o.cycles << " cycles in " << s
+            << " s: " << static_cast<std::uint64_t>(static_cast<double>(o.cycles) / s)
+            << " cycles/s; rate " << o.rate << " packets/node/cycle of " << o.flits
+            << " flits, vcs " << o.set.vcs << "; " << posted << " posted, " << taken << " taken, "
+            << delivered << " delivered\n";
+  return taken > 0 && delivered > 0 ? exit_pass : exit_fail;
+}
+
+template <class Dut>
+int run(const options& given) {
+  if (const std::string e = fits<Dut>(given); !e.empty()) {
+    std::cerr << "tb_mesh: " << e << '\n';
+    return exit_usage;
+  }
+  if (!Dut::traced && !given.trace_path.empty()) {
+    std::cerr << "tb_mesh: --trace needs --model 4x4_vc4 (" << Dut::name
+              << " is built without tracing)\n";
+    return exit_usage;
+  }
+  options o = given;
+  o.shape.model_cols = Dut::cols;
+  if (o.scenario == "agree") return agree<Dut>(o, ref::link_share::round_robin);
+  if (o.scenario == "share") return agree<Dut>(o, ref::link_share::fixed);
+  if (o.scenario == "uniform") return uniform<Dut>(o);
+
+  const mesh_shape& sh = o.shape;
+  const mesh_settings& st = o.set;
+  const std::uint64_t r = st.router_delay;
+  const std::uint64_t g = st.inject_gap;
+  const std::uint64_t a = st.alpha;
+  const std::uint64_t F = o.flits;
+  bench<Dut> b(o);
+  std::vector<check> checks;
+  std::string bad;
+
+  if (o.scenario == "hops") {
+    bad = require(st.depth >= r + 2, "hops: the formula needs --depth >= r + 2 (no FIFO fills)");
+    // One message to every other tile, spaced so that none meets another.
+    const std::uint64_t P = o.packets;
+    const std::uint64_t h_max = sh.rows + sh.cols - 2;
+    const std::uint64_t gap = a + (h_max + 1) * (r + 1) + g * P * F + 8;
+    std::uint64_t at = 0;
+    for (unsigned d = 0; d < sh.tiles(); ++d) {
+      if (d == o.src) continue;
+      const unsigned s = b.post(o.src, d, o.flits * o.packets, o.packets > 1 ? o.flits : 0, at);
+      const std::uint64_t h = sh.hops(o.src, d);
+      const std::uint64_t tail =
+          std::max(g * (P * F - 1) + h + 1, g * (P - 1) * F + (h + 1) * (r + 1) + F - 1);
+      checks.push_back({o.src, s, a + tail + 1,
+                        std::to_string(o.src) + "->" + std::to_string(d) + " over " +
+                            std::to_string(h) + " hops"});
+      at += gap;
+    }
+  } else if (o.scenario == "contention") {
+    bad = require(F >= r + 1 && g == 1 && sh.cols >= 4 && st.depth >= r + 2,
+                  "contention needs --flits >= r + 1, --inject-gap 1, --depth >= r + 2 and "
+                  "4 columns");
+    const unsigned s0 = b.post(0, 3, o.flits, 0, 0);
+    const unsigned s1 = b.post(1, 3, o.flits, 0, 0);
+    checks.push_back({1, s1, a + 3 * (r + 1) + F, "1->3 (wins link 1->2)"});
+    checks.push_back({0, s0, a + 3 * (r + 1) + 2 * F, "0->3 (waits for 1->3's tail)"});
+  } else if (o.scenario == "arbitration") {
+    bad = require(g == 1 && sh.rows == 4 && sh.cols == 4 && st.depth >= r + 2,
+                  "arbitration needs --inject-gap 1, --depth >= r + 2 and --mesh 4x4");
+    const std::uint64_t e = a + 2 + 2 * r;
+    const unsigned order[] = {4, 6, 1, 5};  // inputs E, W, S, local
+    for (unsigned k = 0; k < 4; ++k) {
+      const unsigned src = order[k];
+      const std::uint64_t at = src == 5 ? r + 1 : 0;
+      const unsigned s = b.post(src, 13, o.flits, 0, at);
+      checks.push_back({src, s, e + k * F + 2 * (r + 1) + F - at,
+                        std::to_string(src) + "->13, grant " + std::to_string(k + 1) +
+                            " at router 5's south output"});
+    }
+  } else if (o.scenario == "vc_share") {
+    // r = 1, g = 2, V = 2. Lone worm, T its start: the head crosses channel k at T + 2k;
+    // body flit f crosses it at T + max(2f + k, 2k + f) (paced by the NI, or catching up
+    // with the head one cycle per flit). B = 1->3 (channels: injection, 1->2, 2->3,
+    // ejection) has its tail on the ejection at 2(F - 1) + 3, so B's lone time is 2F + 2.
+    // A = 0->3's head reaches router 1 at 3 and may leave at 4, when no body flit of B
+    // is there (B's flits cross 1->2 at odd cycles 2f + 1), so A takes VC 1 of link 1->2
+    // at 4. A's flit 1 is ready at 5 together with B's flit 2: both VCs have a flit and
+    // the flit pointer, past VC 1 since A's head, starts at VC 0, so B goes. While B has
+    // flits left, every A flit meets one and loses (the pointer is back at VC 0 after
+    // each A flit): A's flit f crosses 1->2 at 2f + 4 for f <= F - 2, its tail at 2F + 1.
+    // At router 2 A's head (arrived 5) waits for B's flit at 6 (body flits go before
+    // heads) and crosses at 7; A's flit f at 2f + 7 for f <= F - 3, then, with B gone,
+    // its last two one a cycle: 2F + 2, 2F + 3. At the ejection A's head (arrived 8)
+    // waits for B's flit at 9 and crosses at 10; flit f at 2f + 10 for f <= F - 4, then
+    // one a cycle: the tail at 2F + 5, delivered at 2F + 6, where alone it would be
+    // max(8 + F - 1, 2(F - 1) + 4) + 1 = 2F + 3.
+    bad = require(r == 1 && g == 2 && st.vcs == 2 && F >= 5 && sh.cols >= 4 && st.depth >= 3,
+                  "vc_share needs --router-delay 1 --inject-gap 2 --vcs 2 --depth >= 3, "
+                  "--flits >= 5 and 4 columns");
+    const unsigned sa = b.post(0, 3, o.flits, 0, 0);
+    const unsigned sb = b.post(1, 3, o.flits, 0, 0);
+    checks.push_back({1, sb, a + 2 * F + 2, "B = 1->3 (keeps VC 0, its lone time)"});
+    checks.push_back({0, sa, a + 2 * F + 6, "A = 0->3 (VC 1, loses ties while B streams)"});
+  } else if (o.scenario == "vc_alloc") {
+    // r = 1, g = 2, V = 2, B = 4, all to tile 5 of a 4 x 4 mesh, taken at 0: from 4 (its
+    // flits arrive on input E, VC index 0), 6 (input W, 2) and 1 (input S, 4). Each head
+    // crosses its link at 2 and asks for the ejection at 4. Round robin grants 4's head
+    // ejection VC 0 at 4. 4's flits arrive every other cycle and go at once (5, 6, then
+    // 2f + 2), and body flits go before heads, so 6's head gets VC 1 at 7, the first
+    // cycle with no body flit. From 8 both VCs have flits at even cycles; the flit
+    // pointer is at VC 0 after each of 6's flits, so 4 keeps the even cycles (its tail at
+    // 2F, delivered 2F + 1, its lone time) and 6 gets the odd ones from 9: flit f at
+    // 2f + 7. After 4's tail 6's backlog drains one a cycle: flits F - 3 .. F - 1 at
+    // 2F + 1 .. 2F + 3, delivered 2F + 4. 1's head waits for a free VC: VC 0 is free from
+    // 2F + 1, but body flits go first, so it crosses at c0 = 2F + 4. Meanwhile 1's flits
+    // filled router 5's FIFO (head and flits 1-3), router 1's local FIFO (flits 4-7) and
+    // stopped the NI at flit 8. From c0 the ejection takes one flit a cycle, a freed slot
+    // returns a cycle later: flits 1..10 leave at c0 + 1 .. c0 + 10, flit 11 at c0 + 11,
+    // and from flit 12 on the NI's pace shows: flit k at c0 + 2k - 12. The tail (F - 1 >=
+    // 12) at c0 + 2F - 14, delivered 4F - 9.
+    bad = require(
+        r == 1 && g == 2 && st.vcs == 2 && st.depth == 4 && F >= 13 && sh.rows == 4 && sh.cols == 4,
+        "vc_alloc needs --router-delay 1 --inject-gap 2 --vcs 2 --depth 4, "
+        "--flits >= 13 and --mesh 4x4");
+    const unsigned s4 = b.post(4, 5, o.flits, 0, 0);
+    const unsigned s6 = b.post(6, 5, o.flits, 0, 0);
+    const unsigned s1 = b.post(1, 5, o.flits, 0, 0);
+    checks.push_back({4, s4, a + 2 * F + 1, "4->5 (ejection VC 0 first, its lone time)"});
+    checks.push_back({6, s6, a + 2 * F + 4, "6->5 (ejection VC 1 at 7)"});
+    checks.push_back({1, s1, a + 4 * F - 9, "1->5 (waits for a free VC)"});
+  } else if (o.scenario == "random") {
+    std::mt19937_64 rng(o.seed);
+    for (unsigned n = 0; n < o.count; ++n) {
+      const auto src = static_cast<unsigned>(rng() % sh.tiles());
+      auto dst = static_cast<unsigned>(rng() % (sh.tiles() - 1));
+      if (dst >= src) ++dst;
+      const auto flits = static_cast<unsigned>(1 + rng() % 24);
+      const auto per = static_cast<unsigned>(rng() % 9);  // 0: one packet
+      b.post(src, dst, flits, per, o.window == 0 ? 0 : rng() % o.window);
+    }
+  } else {
+    std::cerr << "tb_mesh: unknown scenario '" << o.scenario << "'\n";
+    return exit_usage;
+  }
+  if (!bad.empty()) {
+    std::cerr << "tb_mesh: " << bad << '\n';
+    return exit_usage;
+  }
+
+  bool ok = b.run();
+  std::uint64_t latest = 0;
+  if (ok) ok = check_all(b, checks, latest);
+  std::cout << "tb_mesh " << o.scenario << " (" << Dut::name << ") on " << sh.rows << "x" << sh.cols
+            << ": " << b.scoreboard().messages() << " messages (" << b.scoreboard().packets()
+            << " packets, " << b.flits_moved() << " flit hops) in " << b.now() << " cycles, alpha "
+            << st.alpha << " r " << r << " g " << g << " vcs " << st.vcs << " depth " << st.depth
+            << " F " << o.flits << "; " << checks.size() << " timed, longest " << latest
+            << " cycles: " << (ok ? "PASS" : "FAIL") << '\n';
+  return ok ? exit_pass : exit_fail;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
+      std::cout << usage;
+      return exit_pass;
+    }
+  }
+  options o;
+  if (const std::string e = parse(argc, argv, o); !e.empty()) {
+    std::cerr << "tb_mesh: " << e << '\n';
+    return exit_usage;
+  }
+  if (trace_unavailable("tb_mesh", o.trace_path)) return exit_usage;
+  return o.model == "4x4_vc4" ? run<mesh_dut_4x4_vc4>(o) : run<mesh_dut_8x8>(o);
 }

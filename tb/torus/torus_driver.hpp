@@ -1,86 +1,103 @@
 #pragma once
 
 // The tiles' side of the network interfaces' message ports (tsr_torus_ni): one queue of
-// messages per tile, each offered from its start cycle on, its payload a byte per cycle
-// as the NI takes it. The NI cuts a message into packets and numbers them seq, seq + 1,
-// ...; the driver reports each packet's completion in the node.
+// messages per tile in posting order, each offered from its post cycle on, its payload
+// a packet at a time (data_i holds the bytes from data_offset_o on). The NI cuts a
+// message into packets numbered seq, seq + 1, ... and writes one a cycle into its node;
+// the driver reports each packet written (it is stored, and may leave, that cycle).
+#include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "torus_dut.hpp"
 
 namespace tessera::tb {
 
-struct torus_packet {
-  torus_hdr hdr;
+struct torus_message {
+  torus_hdr hdr;  // dst, multicast, tree and the first packet's seq (src: the tile)
   std::vector<std::uint8_t> bytes;
-  std::uint64_t not_before = 0;  // first cycle it may start
+  unsigned packet_bytes = 0;  // 0: one packet
+  std::uint64_t post = 0;     // the cycle the tile posts it
 };
 
+template <class Dut>
 class torus_driver {
  public:
-  explicit torus_driver(torus_model& m) : m_(m), q_(torus_tiles), at_(torus_tiles, 0) {}
+  using model = typename Dut::model;
 
-  // A message of one packet.
-  void send(unsigned tile, torus_packet p) {
-    const std::uint64_t nb = p.not_before;
-    q_[tile].push_back({{std::move(p)}, 0, nb});
-  }
-  // A message of several packets with consecutive seq, all but the last of
-  // packet_bytes bytes, all with the first packet's destination or tree.
-  void send_message(unsigned tile, std::vector<torus_packet> packets, unsigned packet_bytes) {
-    const std::uint64_t nb = packets.front().not_before;
-    q_[tile].push_back({std::move(packets), packet_bytes, nb});
+  explicit torus_driver(model& m)
+      : m_(m), q_(Dut::tiles), sent_(Dut::tiles, 0), pkt_(Dut::tiles, 0) {}
+
+  // Queues a message behind every message of the tile posted no later (posting order).
+  // A message is never posted before the cycle it is sent in, so it never goes ahead of
+  // the one the NI is working on.
+  void send(unsigned tile, torus_message msg) {
+    auto& q = q_[tile];
+    const auto at =
+        std::upper_bound(q.begin(), q.end(), msg.post,
+                         [](std::uint64_t post, const torus_message& m) { return post < m.post; });
+    q.insert(at, std::move(msg));
   }
 
   // Sets the NI inputs of cycle `now`.
   void drive(std::uint64_t now) {
-    std::uint16_t valid = 0;
-    std::uint16_t data_valid = 0;
-    for (unsigned t = 0; t < torus_tiles; ++t) {
+    std::uint64_t valid = 0;
+    for (unsigned t = 0; t < Dut::tiles; ++t) {
       auto& q = q_[t];
-      const bool offer = !q.empty() && (at_[t] > 0 || q.front().not_before <= now);
+      const bool offer = !q.empty() && q.front().post <= now;
       message_word w;
       if (offer) {
-        const message& msg = q.front();
-        const torus_hdr& h = msg.packets.front().hdr;
-        w = {h.dst, h.multicast, h.tree, h.seq, total(msg), msg.packet_bytes};
-        if (at_[t] == 0) valid = static_cast<std::uint16_t>(valid | (1U << t));
-        data_valid = static_cast<std::uint16_t>(data_valid | (1U << t));
-        m_.data_i[t] = byte_at(msg, at_[t]);
+        const torus_message& msg = q.front();
+        w = {msg.hdr.dst,
+             msg.hdr.multicast,
+             msg.hdr.tree,
+             msg.hdr.seq,
+             static_cast<unsigned>(msg.bytes.size()),
+             msg.packet_bytes};
+        valid |= std::uint64_t{1} << t;
+        set_payload(m_.data_i[t], msg.bytes, sent_[t], packet_len(msg, sent_[t]));
       }
       set_message(m_.msg_i[t], w);
     }
-    m_.msg_valid_i = valid;
-    m_.data_valid_i = data_valid;
+    m_.msg_valid_i = static_cast<std::remove_reference_t<decltype(m_.msg_valid_i)>>(valid);
+    m_.data_valid_i = static_cast<std::remove_reference_t<decltype(m_.data_valid_i)>>(valid);
   }
 
-  // Reads the handshakes of cycle `now` (after the inputs settled). A packet whose last
-  // byte went in this cycle is complete in the node from the next:
-  // on_ready(header, now + 1).
-  template <class OnReady>
-  void sample(std::uint64_t now, OnReady on_ready) {
-    for (unsigned t = 0; t < torus_tiles; ++t) {
-      if (((m_.data_ready_o >> t) & 1U) == 0) continue;
-      const message& msg = q_[t].front();
-      const std::size_t k = at_[t]++;
-      std::size_t end = 0;
-      for (const torus_packet& p : msg.packets) {
-        end += p.bytes.size();
-        if (k + 1 == end) on_ready(p.hdr, now + 1);
-      }
-      if (at_[t] == end) {
-        at_[t] = 0;
+  // Reads the handshakes of cycle `now` (after the inputs settled): on_written(header,
+  // now) for each packet the NI wrote into its node this cycle.
+  template <class OnWritten>
+  void sample(std::uint64_t now, OnWritten on_written) {
+    const auto ready = static_cast<std::uint64_t>(m_.data_ready_o);
+    for (unsigned t = 0; t < Dut::tiles; ++t) {
+      if (((ready >> t) & 1U) == 0) continue;
+      if (m_.data_offset_o[t] != sent_[t])
+        throw std::logic_error("tile " + std::to_string(t) + ": NI asked for byte " +
+                               std::to_string(m_.data_offset_o[t]) + ", driver at " +
+                               std::to_string(sent_[t]));
+      const torus_message& msg = q_[t].front();
+      torus_hdr h = msg.hdr;
+      h.src = static_cast<std::uint16_t>(t);
+      h.seq = static_cast<std::uint16_t>(msg.hdr.seq + pkt_[t]);
+      h.len = static_cast<std::uint16_t>(packet_len(msg, sent_[t]));
+      on_written(h, now);
+      sent_[t] += h.len;
+      ++pkt_[t];
+      if (sent_[t] == msg.bytes.size()) {
+        sent_[t] = 0;
+        pkt_[t] = 0;
         q_[t].pop_front();
       }
     }
   }
 
-  // True while some tile's next message may not start yet (its not_before is ahead).
+  // True while some tile's next message is not posted yet (its post cycle is ahead).
   bool waiting_for_time(std::uint64_t now) const {
     for (const auto& q : q_)
-      if (!q.empty() && q.front().not_before > now) return true;
+      if (!q.empty() && q.front().post > now) return true;
     return false;
   }
 
@@ -91,28 +108,15 @@ class torus_driver {
   }
 
  private:
-  struct message {
-    std::vector<torus_packet> packets;
-    unsigned packet_bytes = 0;
-    std::uint64_t not_before = 0;
-  };
-  static unsigned total(const message& m) {
-    std::size_t n = 0;
-    for (const torus_packet& p : m.packets)
-      n += p.bytes.size();
-    return static_cast<unsigned>(n);
-  }
-  static std::uint8_t byte_at(const message& m, std::size_t k) {
-    for (const torus_packet& p : m.packets) {
-      if (k < p.bytes.size()) return p.bytes[k];
-      k -= p.bytes.size();
-    }
-    return 0;
+  static std::size_t packet_len(const torus_message& m, std::size_t sent) {
+    const std::size_t left = m.bytes.size() - sent;
+    return m.packet_bytes == 0 ? left : std::min<std::size_t>(left, m.packet_bytes);
   }
 
-  torus_model& m_;
-  std::vector<std::deque<message>> q_;
-  std::vector<std::size_t> at_;  // bytes of the front message sent
+  model& m_;
+  std::vector<std::deque<torus_message>> q_;
+  std::vector<std::size_t> sent_;  // bytes of the front message written
+  std::vector<unsigned> pkt_;      // packets of the front message written
 };
 
 }  // namespace tessera::tb

@@ -1,7 +1,9 @@
 #pragma once
 
 // Reference model of what each tile must receive: every expected packet exactly once,
-// with its bytes intact, and packets from one source to one tile in the order sent.
+// with its bytes intact, and unicast packets from one source to one tile in the order
+// sent; and the cycle each packet arrived (was complete at the tile), which the golden
+// checks and the engine comparison read.
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -23,7 +25,11 @@ class torus_scoreboard {
  public:
   void expect(unsigned tile, const torus_hdr& h) { want_[{tile, h.src, h.seq}] = h.len; }
 
-  void arrived(const torus_arrival& a) { arrival_[{a.tile, a.hdr.src, a.hdr.seq}] = a.cycle; }
+  void arrived(const torus_arrival& a) {
+    if (!arrival_.emplace(key{a.tile, a.hdr.src, a.hdr.seq}, a.cycle).second)
+      fail("tile " + std::to_string(a.tile) + " got packet (src " + std::to_string(a.hdr.src) +
+           ", seq " + std::to_string(a.hdr.seq) + ") twice");
+  }
 
   void delivered(const torus_delivery& d) {
     const key k{d.tile, d.hdr.src, d.hdr.seq};
@@ -58,6 +64,9 @@ class torus_scoreboard {
     return it == arrival_.end() ? -1 : static_cast<std::int64_t>(it->second);
   }
 
+  using key = std::tuple<unsigned, unsigned, unsigned>;  // tile, src, seq
+  const std::map<key, std::uint64_t>& arrivals() const { return arrival_; }
+
   bool done() const { return want_.empty(); }
   std::uint64_t delivered_count() const { return delivered_; }
   const std::vector<std::string>& errors() const { return errors_; }
@@ -76,7 +85,6 @@ class torus_scoreboard {
   void fail(const std::string& s) { errors_.push_back(s); }
 
  private:
-  using key = std::tuple<unsigned, unsigned, unsigned>;
   std::map<key, unsigned> want_;
   std::map<key, std::uint64_t> arrival_;
   std::map<std::pair<unsigned, unsigned>, std::pair<unsigned, bool>> last_seq_;

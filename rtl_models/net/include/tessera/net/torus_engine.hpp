@@ -8,8 +8,8 @@
 // it is posted to the cycle it is complete at its destination.
 //
 // The engine follows the rules of the RTL torus (rtl_models/rtl/tsr_torus_node.sv,
-// docs/rtl.md "Store-and-forward torus"): buffers, credits, classes, arbitration and
-// ejection. With `buffers` B > 0:
+// docs/rtl.md "Store-and-forward torus"), so the two agree cycle for cycle
+// (tb/torus, rtl.tb_torus.engine_agreement.*). With `buffers` B > 0:
 //   - Inputs. Every input of a node (one per link direction, and the local input the
 //     tile's network interface writes) has B packet buffers. A link input's are split
 //     into dateline classes, ceil(B/2) of class 0 and the rest of class 1; the local

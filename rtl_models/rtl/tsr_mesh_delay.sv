@@ -1,0 +1,113 @@
+// The router delay of one input port: tells, per VC FIFO of the port, whether its front
+// flit arrived at least delay_i cycles ago (docs/wormhole.md rule 3: a head that arrived
+// at c may leave at c + r at the earliest; the delay overlaps a wait behind earlier
+// packets in the FIFO).
+//
+// A port takes at most one flit per cycle, so its arrivals fit a ring of 256 slots, one
+// per cycle modulo 256: the slot of cycle c records whether a flit was pushed in c and
+// into which VC. That flit is in its FIFO from c + 1 and comes of age in c + 1 + delay_i,
+// when the ring reads the slot again (delay_i <= 255). Arrival order is FIFO order, so
+// the young flits of a VC are its newest ones: `young` counts them, and the front is of
+// age when the VC holds more flits than young ones, or when the flit coming of age now
+// is the front. A young flit that leaves first (a body flit, which pays no delay) is
+// counted in `gone`, so that its slot, read later, is skipped: the slots of a VC come of
+// age oldest first, and the gone flits were its oldest young ones.
+module tsr_mesh_delay
+  import tsr_pkg::*;
+#(
+  /// VC FIFOs of the port, 1..MeshMaxVcs.
+  parameter int unsigned VCs = 2,
+  /// Slots of each VC FIFO (their Depth), at least 1.
+  parameter int unsigned Depth = 4,
+  /// Width of usage_i; derived from Depth, do not override.
+  localparam int unsigned UsageWidth = cnt_width(Depth)
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // The router delay r, held from reset on.
+  input  mesh_delay_t           delay_i,
+  // A flit enters the FIFO of VC push_vc_i this cycle.
+  input  logic                  push_i,
+  input  mesh_vc_t              push_vc_i,
+  // Per VC FIFO: its front leaves this cycle, and the flits it holds.
+  input  logic [VCs-1:0]        pop_i,
+  input  logic [UsageWidth-1:0] usage_i [VCs],
+  // Per VC FIFO: its front arrived at least delay_i cycles ago.
+  output logic [VCs-1:0]        due_o
+);
+
+  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+    $fatal(1, "tsr_mesh_delay: VCs must be 1..4");
+  end
+  if (Depth < 1) begin : gen_depth_check
+    $fatal(1, "tsr_mesh_delay: Depth must be at least 1");
+  end
+
+  typedef struct packed {
+    logic     pushed;
+    mesh_vc_t vc;
+  } arrival_t;
+
+  localparam int unsigned Slots = 256;  // cycles modulo 256 cover delay_i <= 255
+  localparam int unsigned GoneWidth = cnt_width(Slots);
+
+  logic [7:0]                    now_d, now_q;  // this cycle, modulo 256
+  arrival_t                      ring_q [Slots];
+  logic [VCs-1:0][UsageWidth-1:0] young_d, young_q;
+  logic [VCs-1:0][GoneWidth-1:0]  gone_d, gone_q;
+
+  arrival_t       ripe;        // the arrival coming of age this cycle
+  logic [VCs-1:0] ripe_young;  // ... is VC v's oldest young flit still in its FIFO
+  logic [VCs-1:0] ripe_gone;   // ... is one of VC v's flits that left young
+  logic [VCs-1:0] all_young;   // every flit of VC v is young: its front is
+
+  always_comb begin
+    ripe = ring_q[now_q - 8'd1 - delay_i];
+    for (int unsigned v = 0; v < VCs; v++) begin
+      ripe_young[v] = ripe.pushed && 32'(ripe.vc) == v && gone_q[v] == '0;
+      ripe_gone[v]  = ripe.pushed && 32'(ripe.vc) == v && gone_q[v] != '0;
+      all_young[v]  = young_q[v] == usage_i[v];
+      due_o[v]      = young_q[v] < usage_i[v] || ripe_young[v];
+    end
+  end
+
+  always_comb begin
+    now_d = now_q + 8'd1;
+    for (int unsigned v = 0; v < VCs; v++) begin
+      // The front leaves young when it has not come of age by this cycle.
+      young_d[v] = young_q[v] + UsageWidth'(push_i && 32'(push_vc_i) == v)
+                   - UsageWidth'(ripe_young[v] || (pop_i[v] && all_young[v]));
+      gone_d[v]  = gone_q[v] + GoneWidth'(pop_i[v] && all_young[v] && !ripe_young[v])
+                   - GoneWidth'(ripe_gone[v]);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      now_q   <= '0;
+      ring_q  <= '{default: '0};
+      young_q <= '0;
+      gone_q  <= '0;
+    end else begin
+      now_q         <= now_d;
+      ring_q[now_q] <= '{pushed: push_i, vc: push_vc_i};
+      young_q       <= young_d;
+      gone_q        <= gone_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // Immediate assertions at the clock edge: no per-evaluation sampling in a Verilated
+  // model.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      for (int unsigned v = 0; v < VCs; v++) begin
+        YoungInFifo_A: assert (young_q[v] <= usage_i[v])
+          else $error("tsr_mesh_delay: VC %0d has %0d young flits of %0d", v, young_q[v],
+                      usage_i[v]);
+      end
+    end
+  end
+`endif
+
+endmodule
