@@ -18,9 +18,9 @@ module tsr_mesh_top
   import tsr_pkg::*;
 #(
   /// Mesh rows, 1..MeshMaxSide.
-  parameter int unsigned Rows = 8,
+  parameter int unsigned Rows = 4,
   /// Mesh columns, 1..MeshMaxSide.
-  parameter int unsigned Cols = 8,
+  parameter int unsigned Cols = 4,
   /// Payload bits per flit, a power of two from 8 to 1024.
   parameter int unsigned FlitWidth = 32,
   /// Virtual channels per physical channel, 1..MeshMaxVcs.
