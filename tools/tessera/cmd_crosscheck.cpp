@@ -2,16 +2,15 @@
 // message by message (tessera/nic/compare.hpp). SystemC elaborates once per process,
 // so each model runs in a child process of its own (fork), which hands its run's JSON
 // back through a pipe.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstdio>
 #include <iostream>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +20,7 @@
 #include "tessera/nic/compare.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
+#include "tessera/schedule/isolated.hpp"
 
 namespace tessera::cli {
 
@@ -56,21 +56,6 @@ struct model_run {
   nlohmann::json report;
 };
 
-void read_all(int fd, std::string& out) {
-  std::array<char, 65536> buf{};
-  while (true) {
-    const ssize_t n = ::read(fd, buf.data(), buf.size());
-    if (n == 0) return;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw input_error("crosscheck: reading a model's report failed");
-    }
-    out.append(buf.data(), static_cast<std::size_t>(n));
-    if (out.size() > max_report_bytes)
-      throw input_error("crosscheck: a model's report exceeds 1 GiB; run a smaller workload");
-  }
-}
-
 model_run run_model(const std::string& model, const std::vector<std::string>& options) {
   std::vector<std::string> argv{"run", "--model", model};
   argv.insert(argv.end(), options.begin(), options.end());
@@ -80,47 +65,28 @@ model_run run_model(const std::string& model, const std::vector<std::string>& op
     return o == "--pattern" || o.rfind("--pattern=", 0) == 0;
   });
   if (!pattern) argv.emplace_back("--transfers");
-  std::array<int, 2> fds{};
-  if (::pipe(fds.data()) != 0) throw input_error("crosscheck: cannot create a pipe");
   std::cout.flush();
   std::cerr.flush();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw input_error("crosscheck: cannot start a process for --model " + model);
-  if (pid == 0) {
-    ::close(fds[0]);
-    std::ostringstream out;
-    std::ostringstream err;
-    const int status = run(argv, out, err);
-    const std::string text = out.str();
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = ::write(fds[1], text.data() + done, text.size() - done);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    ::_exit(status);
-  }
-  ::close(fds[1]);
-  std::string text;
-  try {
-    read_all(fds[0], text);
-  } catch (...) {
-    ::close(fds[0]);
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    throw;
-  }
-  ::close(fds[0]);
-  int wstatus = 0;
-  while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  const tessera::isolated_result child = tessera::run_isolated_process(
+      [&]() -> std::pair<std::string, int> {
+        std::ostringstream out;
+        std::ostringstream err;
+        const int status = run(argv, out, err);
+        return {out.str(), status};
+      },
+      max_report_bytes);
+  if (!child.failure.empty())
+    throw input_error("crosscheck: --model " + model + ": " + child.failure);
+  if (child.too_long)
+    throw input_error("crosscheck: a model's report exceeds 1 GiB; run a smaller workload");
+  if (!child.exited) {
+    throw input_error("crosscheck: the --model " + model + " run ended abnormally (signal " +
+                      std::to_string(child.signal) + ")");
   }
   model_run r;
   r.model = model;
-  if (!WIFEXITED(wstatus)) {
-    throw input_error("crosscheck: the --model " + model + " run ended abnormally (signal " +
-                      std::to_string(WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0) + ")");
-  }
-  r.status = WEXITSTATUS(wstatus);
+  r.status = child.exit_status;
+  const std::string& text = child.text;
   r.report = parse_json_text(text, "the --model " + model + " report");
   if (r.status == 2) {
     const auto e = r.report.find("error");
@@ -247,8 +213,9 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
   auto verified_of = [](const model_run& r) { return r.report.value("verified", false); };
   const std::uint64_t longest = std::max(cycles_of(a), cycles_of(b));
   const std::uint64_t allowed =
-      tol.percent >= 0 ? static_cast<std::uint64_t>(tol.percent / 100.0 * static_cast<double>(longest))
-                       : tol.cycles;
+      tol.percent >= 0
+          ? static_cast<std::uint64_t>(tol.percent / 100.0 * static_cast<double>(longest))
+          : tol.cycles;
   const bool agree = c.unmatched == 0 && c.max_delta <= allowed;
   const bool ok = agree && verified_of(a) && verified_of(b);
 
@@ -275,9 +242,12 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
       auto per = nlohmann::ordered_json::array();
       if (d.a) per.push_back(times_json(a.model, *d.a));
       if (d.b) per.push_back(times_json(b.model, *d.b));
-      j["first_divergence"] = {{"src", d.src},     {"dst", d.dst},
-                               {"kind", d.kind},   {"step", d.step},
-                               {"occurrence", d.occurrence}, {"models", std::move(per)}};
+      j["first_divergence"] = {{"src", d.src},
+                               {"dst", d.dst},
+                               {"kind", d.kind},
+                               {"step", d.step},
+                               {"occurrence", d.occurrence},
+                               {"models", std::move(per)}};
     } else {
       j["first_divergence"] = nullptr;
     }
@@ -302,7 +272,10 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
       if (!d.b) os << ", " << b.model << " (none)";
       os << '\n';
     }
-    os << "  " << (c.identical() ? "identical" : agree ? "agree within the tolerance" : "DIFFER")
+    os << "  "
+       << (c.identical() ? "identical"
+           : agree       ? "agree within the tolerance"
+                         : "DIFFER")
        << '\n';
     out << os.str();
   }

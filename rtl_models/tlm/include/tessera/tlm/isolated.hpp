@@ -1,54 +1,26 @@
 // SystemC elaborates once per process, but a test case or a reproduction often
-// wants several platform runs. run_isolated runs a function in a forked child and
-// returns the text it produced; the parent never touches SystemC. A child that dies
-// yields "error: ...". (In tests the child must not use Catch2.)
+// wants several platform runs. run_isolated runs a function in a forked child
+// (tessera::run_isolated_process) and returns the text it produced; the parent never
+// touches SystemC. A child that dies yields "error: ...". (In tests the child must not
+// use Catch2.)
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <string>
+
+#include "tessera/schedule/isolated.hpp"
 
 namespace tessera::tlm_models {
 
 template <typename F>
 std::string run_isolated(F&& f) {
-  int fd[2];
-  if (pipe(fd) != 0) return "error: pipe failed";
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) return "error: fork failed";
-  if (pid == 0) {
-    close(fd[0]);
-    std::string text;
-    try {
-      text = f();
-    } catch (const std::exception& e) {
-      text = std::string("error: ") + e.what();
-    }
-    std::size_t at = 0;
-    while (at < text.size()) {
-      const ssize_t n = write(fd[1], text.data() + at, text.size() - at);
-      if (n <= 0) break;
-      at += static_cast<std::size_t>(n);
-    }
-    close(fd[1]);
-    _exit(0);  // no destructors: SystemC's teardown is not needed
-  }
-  close(fd[1]);
-  std::string out;
-  char buf[4096];
-  while (true) {
-    const ssize_t n = read(fd[0], buf, sizeof buf);
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "error: the child died";
-  return out;
+  const tessera::isolated_result r =
+      tessera::run_isolated_process([&]() -> std::string { return f(); });
+  if (!r.failure.empty()) return "error: " + r.failure;
+  if (r.too_long) return "error: the child's output exceeds 1 GiB";
+  // 70: f threw, and the text is its "error: <what>".
+  if (r.exited && (r.exit_status == 0 || r.exit_status == 70)) return r.text;
+  return r.exited ? "error: the child died (exit status " + std::to_string(r.exit_status) + ")"
+                  : "error: the child died (signal " + std::to_string(r.signal) + ")";
 }
 
 }  // namespace tessera::tlm_models
