@@ -150,7 +150,7 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--protocol", "lazy"}) ==
         "tessera: --protocol 'lazy' is not raw, forced, unforced or reliable\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--model", "warp"}) ==
-        "tessera: --model 'warp' is not a model (alphabeta, tlm)\n");
+        "tessera: --model 'warp' is not a model (alphabeta, tlm, rtl)\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--switching", "circuit"}) ==
         "tessera: --switching needs --model tlm\n");
   CHECK(err({"--fabric", "ring:8", "--pattern", "p.json"}) ==

@@ -30,9 +30,10 @@ const char* const crosscheck_help =
 Runs one workload (the options of `tessera run`, without --model) on two models and
 compares every message: its start and its delivery cycle. A message is named by its
 source, destination, kind and step and how many such came before it, so the two runs'
-messages pair up even where their times differ.
+messages pair up even where their times differ. A --traffic run's messages are its
+packets (the step is the packet's number at its source).
 
-  --models A,B   two of: alphabeta, tlm (`tessera models`); a model twice is allowed
+  --models A,B   two of: alphabeta, tlm, rtl (`tessera models`); a model twice is allowed
   --tolerance T  the runs agree when no message differs by more than T cycles, or by
                  more than P % of the longer run's cycles (default 0: exact)
   --json         one JSON object: models[] (model, cycles, verified, exit_status),
@@ -99,9 +100,7 @@ model_run run_model(const std::string& model, const std::vector<std::string>& op
 std::vector<nic::message_times> messages_of(const model_run& r) {
   const auto it = r.report.find("per_transfer");
   if (it == r.report.end() || !it->is_array()) {
-    throw input_error("crosscheck: the --model " + r.model +
-                      " run lists no messages (traffic runs keep no per-message record; "
-                      "crosscheck compares collectives, schedules and patterns)");
+    throw input_error("crosscheck: the --model " + r.model + " run lists no messages");
   }
   std::vector<nic::message_times> out;
   out.reserve(it->size());
@@ -183,15 +182,12 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
       tol_text = value("tolerance");
     } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
       throw input_error("crosscheck takes --models A,B, not --model");
-    } else if (a == "--traffic" || a.rfind("--traffic=", 0) == 0) {
-      throw input_error(
-          "crosscheck compares collectives, schedules and patterns: --traffic runs keep no "
-          "per-message record");
     } else {
       options.push_back(a);
     }
   }
-  if (!models_text) throw input_error("crosscheck needs --models A,B (two of: alphabeta, tlm)");
+  if (!models_text)
+    throw input_error("crosscheck needs --models A,B (two of: alphabeta, tlm, rtl)");
   const auto comma = models_text->find(',');
   if (comma == std::string::npos || models_text->find(',', comma + 1) != std::string::npos)
     throw input_error("--models '" + shown(*models_text) + "' is not two models A,B");

@@ -24,7 +24,7 @@ std::string run_help() {
   return R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --schedule FILE |
                                 --pattern FILE |
                                 --traffic K [--rate R] [--packet-flits F] ...)
-                   [--model alphabeta|tlm] [--switching S] [--machine M]
+                   [--model alphabeta|tlm|rtl] [--switching S] [--machine M]
                    [--param key=value ...] [--root R] [--bytes M]
                    [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
                    [--fault F ...] [--fault-file FILE]
@@ -38,6 +38,9 @@ moves through the network model, and every byte every tile ends with is checked.
                      contention
   --model tlm        the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk
                      to the fabric over TLM sockets (docs/tlm.md)
+  --model rtl        the same platform over the Verilated RTL fabric (the tlm2rtl
+                     bridge, docs/rtl.md): wormhole meshes up to 8x8 so far; the
+                     engine parameters are the RTL's run-time inputs
   --switching S      the timing engine (tessera models): tlm takes wormhole
                      (mesh default), circuit (hypercube default), store-forward
                      (torus and ring default) or ideal (any fabric); alphabeta
@@ -65,7 +68,8 @@ moves through the network model, and every byte every tile ends with is checked.
   --root R         root tile of bcast, reduce, scatter, gather (default 0)
   --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
   --param k=v      a parameter of the engine or the run: key, default, meaning
-)" + models::params_help() + R"(  --protocol P     raw (default); forced: a message arriving before its receive is
+)" + models::params_help() +
+         R"(  --protocol P     raw (default); forced: a message arriving before its receive is
                    posted is lost (iPSC-860); unforced: above the threshold a
                    reserve/ack exchange precedes the message; reliable: sequence
                    numbers, a checksum, acks and retransmission (docs/faults.md)
@@ -279,8 +283,8 @@ void parse_collective(const args& a, run_request& r) {
 run_request parse_request(const args& a) {
   run_request r;
   if (const auto model = a.get("model")) {
-    if (*model != "alphabeta" && *model != "tlm")
-      throw input_error("--model '" + shown(*model) + "' is not a model (alphabeta, tlm)");
+    if (models::find_model(*model) == nullptr)
+      throw input_error("--model '" + shown(*model) + "' is not a model (alphabeta, tlm, rtl)");
     r.model = *model;
   }
   r.workload = check_run_options(a, r.model);
@@ -621,7 +625,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     return 0;
   }
   run_request r = parse_request(a);
-  if (r.model == "tlm") return run_tlm(r, out, err);
+  if (r.model == "tlm" || r.model == "rtl") return run_tlm(r, out, err);
   if (r.schedule_file) {
     const nic::prepared_schedule ps = load_schedule_file(r);
     ab::run_options opt = alphabeta_options(r);

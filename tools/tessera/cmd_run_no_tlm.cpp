@@ -4,13 +4,14 @@
 
 namespace tessera::cli {
 
-bool model_available(std::string_view model) { return model == "alphabeta"; }
+bool model_available(std::string_view model) {
+  return model == "alphabeta";
+}
 
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
-  (void)r;
   (void)out;
   (void)err;
-  throw input_error("--model 'tlm' is not available in this build (models: alphabeta)");
+  throw input_error("--model '" + r.model + "' is not available in this build (models: alphabeta)");
 }
 
 int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {

@@ -14,6 +14,7 @@
 #include "readers.hpp"
 #include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
+#include "tessera/bridge/tlm2rtl.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
 #include "tessera/tlm/delta.hpp"
@@ -112,6 +113,11 @@ setup make_setup(const run_request& r) {
   }
   s.o.proto = r.proto;
   s.o.faults = r.faults;
+  if (r.model == "rtl") {
+    // The same platform; the fabric's engine is the bridge to the Verilated RTL.
+    s.o.model = "rtl";
+    s.o.model_engine = &bridge::make_rtl_engine;
+  }
   s.o.prepost = r.prepost;
   s.o.send_ahead = r.send_ahead;
   return s;
@@ -119,7 +125,7 @@ setup make_setup(const run_request& r) {
 
 void put_platform(nlohmann::ordered_json& j, const run_request& r, const setup& s) {
   j["command"] = "run";
-  j["model"] = "tlm";
+  j["model"] = s.o.model;
   j["switching"] = std::string(models::switching_name(s.o.sw));
   if (s.m != nullptr) {
     j["machine"] = {
@@ -169,7 +175,7 @@ int run_pattern_cmd(const run_request& r, const setup& s, std::ostream& out, std
   } else {
     std::ostringstream os;
     os << "pattern " << *r.pattern << " (" << transfers.size() << " transfers) on " << r.fabric_spec
-       << ", tlm " << models::switching_name(s.o.sw)
+       << ", " << s.o.model << " " << models::switching_name(s.o.sw)
        << (s.m != nullptr ? ", machine " + std::string(s.m->name) : "") << '\n';
     os << "  cycles      " << o.cycles;
     if (us > 0) os << "  (" << static_cast<double>(o.cycles) * us << " us)";
@@ -217,6 +223,7 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
   if (r.hotspot)
     t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *r.hotspot, 0xffffffffULL));
   t.flit_bytes = models::engine(s.o.sw).unit_bytes(s.o);
+  t.keep_transfers = r.all_transfers && r.json;
   const tlmm::traffic_outcome o = tlmm::run_traffic(r.c.f, t, s.o);
   const double us = s.m != nullptr ? s.m->us_per_cycle : 0.0;
   if (r.json) {
@@ -242,6 +249,7 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
     j["latency"] = {{"average", o.avg_latency}, {"minimum", o.min_latency},
                     {"maximum", o.max_latency}, {"p50", o.p50_latency},
                     {"p90", o.p90_latency},     {"p99", o.p99_latency}};
+    if (t.keep_transfers) put_transfers(j, o.transfers, true);
     if (us > 0) j["latency"]["average_us"] = o.avg_latency * us;
     j["offered"] = o.offered;
     j["accepted"] = {{"packets", o.accepted_packets}, {"flits", o.accepted_flits}};
@@ -250,7 +258,7 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
     out << j.dump(2) << '\n';
   } else {
     std::ostringstream os;
-    os << tlmm::traffic_name(t.kind) << " traffic on " << r.fabric_spec << ", tlm "
+    os << tlmm::traffic_name(t.kind) << " traffic on " << r.fabric_spec << ", " << s.o.model << " "
        << models::switching_name(s.o.sw) << ", rate " << t.rate << " packets/tile/cycle, "
        << t.packet_flits << "-flit packets, cycles " << t.warmup << ".." << t.cycles << '\n';
     os << "  packets     " << o.created << " created, " << o.delivered << " delivered, "
@@ -273,7 +281,9 @@ int run_traffic_cmd(const run_request& r, const setup& s, std::ostream& out, std
 
 }  // namespace
 
-bool model_available(std::string_view model) { return model == "alphabeta" || model == "tlm"; }
+bool model_available(std::string_view model) {
+  return model == "alphabeta" || model == "tlm" || model == "rtl";
+}
 
 int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   // Before SystemC starts: its banner would land on stdout, before the JSON.
@@ -299,7 +309,7 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
       out << j.dump(2) << '\n';
     } else {
       std::ostringstream os;
-      os << "schedule " << *r.schedule_file << " on " << r.fabric_spec << ", tlm "
+      os << "schedule " << *r.schedule_file << " on " << r.fabric_spec << ", " << s.o.model << " "
          << models::switching_name(s.o.sw) << '\n';
       print_outcome(os, po.run);
       out << os.str();
@@ -366,7 +376,8 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
     std::ostringstream os;
     const fw::collective_info& ci = fw::info(r.c.coll);
     os << ci.name << " (" << r.algorithm << ") on " << r.fabric_spec << ", " << r.c.f.tiles()
-       << " tiles, m = " << r.c.bytes << " bytes, tlm " << models::switching_name(s.o.sw)
+       << " tiles, m = " << r.c.bytes << " bytes, " << s.o.model << " "
+       << models::switching_name(s.o.sw)
        << (s.m != nullptr ? " (machine " + std::string(s.m->name) + ")" : "") << ", protocol "
        << protocol_name(r.proto) << (r.prepost ? " with prepost" : "") << '\n';
     if (us > 0) os << "  time        " << static_cast<double>(o.cycles) * us << " us\n";

@@ -39,7 +39,7 @@ constexpr std::array table{
     run_option{"send-ahead", false, false, work, false, false},
     run_option{"fault", true, true, runtime, false, false},
     run_option{"fault-file", true, false, runtime, false, false},
-    run_option{"transfers", false, false, work, false, false},
+    run_option{"transfers", false, false, any, false, false},
     run_option{"rate", true, false, traffic, true, false},
     run_option{"packet-flits", true, false, traffic, true, false},
     run_option{"cycles", true, false, traffic, true, false},
@@ -141,7 +141,9 @@ workload_kind check_run_options(const args& a, std::string_view model) {
     if (workload_option(k) == chosen->name) w = k;
   const std::string named = "--" + std::string(chosen->name);
 
-  if (chosen->tlm_only && model != "tlm") throw input_error(named + " needs --model tlm");
+  const models::model_info* on = models::find_model(model);
+  const bool platform = on != nullptr && on->timed_platform;  // tlm and rtl
+  if (chosen->tlm_only && !platform) throw input_error(named + " needs --model tlm");
   for (const std::string& name : a.given()) {
     const run_option* o = find(name);
     if (o == nullptr || o->selector) continue;
@@ -149,7 +151,7 @@ workload_kind check_run_options(const args& a, std::string_view model) {
       throw input_error("--" + name + " does not apply to " + named + " (it goes with " +
                         workloads_text(o->workloads) + ")");
     }
-    if (o->tlm_only && model != "tlm") {
+    if (o->tlm_only && !platform) {
       // --switching names an engine: any model that drives it takes it (the registry).
       models::switching sw{};
       const models::model_info* m = models::find_model(model);

@@ -201,12 +201,18 @@ const std::array<engine_info, 4> engine_table{{
 constexpr std::array<switching, 1> alphabeta_engines{switching::ideal};
 constexpr std::array<switching, 4> tlm_engines{switching::wormhole, switching::circuit,
                                                switching::store_forward, switching::ideal};
+// The Verilated fabrics the tlm2rtl bridge drives so far (docs/rtl.md).
+constexpr std::array<switching, 1> rtl_engines{switching::wormhole};
 
-const std::array<model_info, 2> model_table{{
+const std::array<model_info, 3> model_table{{
     {"alphabeta", "Grama's ideal network on the host: ts + tw m a message, no contention",
      alphabeta_engines, false},
     {"tlm", "the SystemC TLM-2.0 platform: tiles and NICs over a timing engine (docs/tlm.md)",
      tlm_engines, true},
+    {"rtl",
+     "the same platform over the Verilated RTL fabrics, through the tlm2rtl bridge "
+     "(docs/rtl.md)",
+     rtl_engines, true},
 }};
 
 }  // namespace

@@ -14,6 +14,12 @@ namespace tessera::tlm_models {
 std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
   if (!o.forwarding.empty() && o.sw != switching::store_forward)
     throw input_error("forwarding tables (--routes) apply to store-forward switching");
+  if (o.model_engine != nullptr) {
+    if (!o.forwarding.empty())
+      throw input_error("forwarding tables (--routes) are not supported by --model " +
+                        std::string(o.model));
+    return o.model_engine(o.sw, f, o);
+  }
   std::unique_ptr<net::engine> e = models::engine(o.sw).make(f, o);
   if (!o.forwarding.empty()) static_cast<net::torus_engine&>(*e).set_forwarding(o.forwarding);
   return e;
@@ -102,6 +108,11 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
   }
   platform_outcome out;
   out.run = h.finish(end.cycle, fab.transfers(), drops, unreceived);
+  if (std::string why = engine.failure(); !why.empty()) {
+    // The model failed (the RTL bridge found a flit lost or damaged): that is the cause.
+    out.run.verified = false;
+    out.run.failure = std::move(why);
+  }
   for (nic::tile_report& t : out.run.tiles)
     t.bytes *= o.wire_scale;
   out.transfers = fab.transfers();
@@ -130,7 +141,7 @@ nic::harness_options harness_for(const fabric& f, const platform_options& o,
   ho.exec.timeout_per_byte = 2 * d * per_byte * o.wire_scale;
   ho.exec.max_retries = o.max_retries;
   ho.memory_limit = o.memory_limit;
-  ho.model = "tlm";
+  ho.model = o.model;
   return ho;
 }
 

@@ -259,7 +259,7 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
 
   route_systemc_reports();
   fabric_module fab{"fabric", *engine};
-  fab.keep_log(false);  // the transfer log would grow with every packet
+  fab.keep_log(t.keep_transfers);  // the transfer log grows with every packet
   std::vector<std::unique_ptr<tlm_nic>> nics;
   std::vector<std::unique_ptr<traffic_source>> sources;
   for (std::uint32_t i = 0; i < p; ++i) {
@@ -296,15 +296,17 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
   out.accepted_packets = static_cast<double>(s.window_packets) / window;
   out.accepted_flits = static_cast<double>(s.window_flits) / window;
   out.drained = out.measured_delivered == out.measured;
+  if (t.keep_transfers) out.transfers = fab.transfers();
   out.links = engine->links();
   out.contention = engine->contention();
-  out.failure = s.failure;
+  const std::string model_failure = engine->failure();  // the model's own fault
+  out.failure = s.failure.empty() ? model_failure : s.failure;
   if (out.failure.empty() && !out.drained) {
     out.failure = std::to_string(out.measured - out.measured_delivered) + " of " +
                   std::to_string(out.measured) + " measured packets had not arrived by cycle " +
                   std::to_string(out.end) + ": the offered load is beyond saturation";
   }
-  out.verified = s.failure.empty();
+  out.verified = s.failure.empty() && model_failure.empty();
   return out;
 }
 

@@ -82,6 +82,11 @@ class engine {
   [[nodiscard]] virtual contention_stat contention() const = 0;
   // Messages that are not delivered and what each waits for, for deadlock reports.
   [[nodiscard]] virtual std::vector<std::string> stuck() const = 0;
+  // A fault of the model itself, found while running (the RTL bridge: a flit lost,
+  // repeated, corrupted or misrouted by the Verilated fabric), naming the tile, the
+  // message and the flit; empty when there is none. An engine with a failure stops
+  // reporting events, and the run fails with this text.
+  [[nodiscard]] virtual std::string failure() const { return {}; }
 
  protected:
   listener* listener_{nullptr};

@@ -42,6 +42,12 @@ struct platform_options : models::engine_params {
   std::uint64_t wire_scale{1};
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
   std::vector<nic::fault_spec> faults;  // docs/faults.md
+  // The model behind the fabric, as run reports name it: "tlm", the registry's timing
+  // engine for sw; "rtl", the engine model_engine makes (the tlm2rtl bridge to the
+  // Verilated fabrics, tessera/bridge/tlm2rtl.hpp), which the platform cannot link.
+  const char* model{"tlm"};
+  std::unique_ptr<net::engine> (*model_engine)(models::switching, const fabric&,
+                                               const models::engine_params&){nullptr};
 };
 
 struct platform_outcome {

@@ -56,6 +56,9 @@ struct traffic_options {
   // Called for every packet that arrives exactly once where it was sent (measured or
   // not); the run itself keeps no per-packet record. Empty: nothing is called.
   std::function<void(const packet_arrival&)> on_arrival{};
+  // Keep every packet's transfer record (start and delivery cycle) in the outcome, for
+  // crosscheck; memory then grows with the packets.
+  bool keep_transfers{false};
 };
 
 // Packets a run may be expected to create (rate * tiles * cycles). Memory does not
@@ -96,6 +99,7 @@ struct traffic_outcome {
   bool drained{false};   // every measured packet arrived
   bool verified{false};  // each packet arrived exactly once, where sent
   std::string failure;
+  std::vector<nic::transfer_record> transfers;  // with keep_transfers
   std::vector<net::link_stat> links;
   net::contention_stat contention{};
 };

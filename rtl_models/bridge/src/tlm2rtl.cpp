@@ -1,0 +1,27 @@
+#include "tessera/bridge/tlm2rtl.hpp"
+
+#include "tessera/schedule/errors.hpp"
+#include "tlm2rtl_internal.hpp"
+
+namespace tessera::bridge {
+
+std::unique_ptr<net::engine> make_rtl_engine(models::switching sw, const fabric& f,
+                                             const models::engine_params& p) {
+  switch (sw) {
+    case models::switching::wormhole:
+      return make_rtl_mesh_engine(f, p.wormhole);
+    case models::switching::circuit:
+    case models::switching::store_forward:
+    case models::switching::ideal:
+      break;
+  }
+  throw input_error(
+      "--model rtl: " + std::string(models::switching_name(sw)) +
+      " switching has no Verilated fabric behind the bridge yet; built: " + rtl_configurations());
+}
+
+std::string rtl_configurations() {
+  return mesh_configurations();
+}
+
+}  // namespace tessera::bridge

@@ -1,0 +1,16 @@
+// The bridge's engines, one source file per fabric; tlm2rtl.cpp picks one.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tessera/net/engine.hpp"
+#include "tessera/net/wormhole_engine.hpp"
+#include "tessera/runtime/fabric.hpp"
+
+namespace tessera::bridge {
+
+std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p);
+std::string mesh_configurations();
+
+}  // namespace tessera::bridge

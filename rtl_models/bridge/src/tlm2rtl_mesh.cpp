@@ -1,0 +1,550 @@
+// The wormhole mesh through the Verilated tsr_mesh_top (docs/rtl.md, "The RTL as a
+// model"). An R x C mesh runs in the top-left corner of a Verilated model, where XY
+// routing keeps every flit; the other tiles stay idle.
+//
+// Timing follows the fabric module's protocol (tessera/net/engine.hpp). The RTL's cycle
+// c is the platform's cycle c + offset_. arbitrate(t) simulates cycle t, after every
+// message posted at t is in: a message is offered to its NI from the cycle it is posted,
+// and it has started in the cycle the NI takes it (msg_ready). A message is delivered
+// the cycle after the tail flit of its last packet left the ejection port, as tb_mesh's
+// scoreboard counts it, and fire(t) reports it. With nothing in the fabric the bridge
+// reports no event; the next message's cycle is reached by simulating the idle cycles
+// in between until the RTL is quiet (quiet_cycles), then by moving offset_ (the idle
+// fast path: an idle RTL does not change).
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <verilated.h>
+
+#include "mesh/mesh_dut.hpp"
+#include "tessera/bridge/tlm2rtl.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "tlm2rtl_internal.hpp"
+
+namespace tessera::bridge {
+namespace {
+
+using net::cycle_t;
+using tb::mesh_shape;
+
+constexpr std::uint32_t mesh_max_field = 65535;  // the NI's 16-bit alpha, gap, flits
+
+// Flit k of the source's message number seq carries this word: the message and the
+// index, scrambled per source so a flit of another source or message shows.
+std::uint32_t flit_word(std::uint32_t src, std::uint32_t seq, std::uint32_t k) {
+  const std::uint32_t salt = (src + 1U) * 0x9e3779b1U;
+  return ((seq & 0xffffU) << 16 | (k & 0xffffU)) ^ salt;
+}
+std::uint32_t unscramble(std::uint32_t src, std::uint32_t word) {
+  return word ^ ((src + 1U) * 0x9e3779b1U);
+}
+
+template <class Dut>
+class rtl_mesh_engine final : public net::engine {
+  using model_t = typename Dut::model;
+  static constexpr unsigned in_vcs = tb::mesh_ports * Dut::vcs;
+
+ public:
+  rtl_mesh_engine(const fabric& f, const net::wormhole_params& p)
+      : shape_{f.rows, f.cols, Dut::cols},
+        ctx_(std::make_unique<VerilatedContext>()),
+        queue_(shape_.tiles()),
+        sending_(shape_.tiles()),
+        next_k_(shape_.tiles(), 0),
+        next_seq_(shape_.tiles(), 0),
+        open_(std::size_t{shape_.tiles()} * tb::mesh_max_vcs),
+        flits_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
+        heads_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
+        injected_(shape_.tiles(), 0),
+        taken_(shape_.tiles(), 0),
+        stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0) {
+    ctx_->randReset(0);
+    model_ = std::make_unique<model_t>(ctx_.get(), "mesh");
+    tb::mesh_settings s;
+    s.alpha = static_cast<unsigned>(p.alpha);
+    s.inject_gap = p.inject_gap;
+    s.router_delay = p.router_delay;
+    s.vcs = p.vcs;
+    s.depth = p.buffer;
+    tb::apply(*model_, s);
+    tb::set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ejection never refused
+    tb::set_mask(model_->msg_valid_i, 0);
+    tb::set_mask(model_->data_valid_i, 0);
+    // Reset as tb::sim_control does: three cycles with rst_ni low, released with the
+    // clock low; cycle 0 is the first that may move data.
+    model_->clk_i = 0;
+    model_->rst_ni = 0;
+    model_->eval();
+    for (int i = 0; i < 3; ++i) {
+      model_->clk_i = 1;
+      model_->eval();
+      model_->clk_i = 0;
+      model_->eval();
+    }
+    model_->rst_ni = 1;
+    model_->eval();
+    // An idle RTL is unchanged once the last credit is back and the NIs' gap counters
+    // have run out: after r + g + 16 quiet cycles.
+    quiet_needed_ = std::uint64_t{p.router_delay} + p.inject_gap + 16;
+    // No flit moved and no message taken for this long while something is in flight:
+    // the RTL is wedged (a lone wait is at most alpha + g + r cycles).
+    watchdog_ = p.alpha + p.inject_gap + p.router_delay + 10000;
+  }
+  ~rtl_mesh_engine() override { model_->final(); }
+  rtl_mesh_engine(const rtl_mesh_engine&) = delete;
+  rtl_mesh_engine& operator=(const rtl_mesh_engine&) = delete;
+
+  void inject(const net::xfer& x, cycle_t now) override {
+    if (x.src >= shape_.tiles() || x.dst >= shape_.tiles()) {
+      throw input_error("rtl mesh: message " + std::to_string(x.id) + " tile " +
+                        std::to_string(std::max(x.src, x.dst)) + " is outside the mesh");
+    }
+    // A flit stands for `width` bytes, as in the wormhole engine; the RTL's 32-bit flit
+    // carries the bridge's check word (the NICs carry and check the bytes themselves).
+    const std::uint64_t flits = x.bytes == 0 ? 1 : (x.bytes + width_ - 1) / width_;
+    if (flits > mesh_max_field) {
+      throw input_error("rtl mesh: a message of " + std::to_string(x.bytes) + " bytes is " +
+                        std::to_string(flits) +
+                        " flits; the RTL NI takes at most 65535 flits a message");
+    }
+    message m;
+    m.id = x.id;
+    m.src = x.src;
+    m.dst = x.dst;
+    m.flits = static_cast<std::uint32_t>(flits);
+    m.packet_flits = static_cast<std::uint32_t>(packet_flits_);
+    m.packets = m.packet_flits == 0 ? 1 : (m.flits + m.packet_flits - 1) / m.packet_flits;
+    m.got.assign(m.packets, false);
+    m.left = m.packets;
+    m.seq = next_seq_[x.src]++;
+    m.post = now;
+    const std::uint64_t key = seq_key(m.src, m.seq);
+    if (by_seq_.count(key) != 0) {
+      throw input_error("rtl mesh: tile " + std::to_string(m.src) +
+                        " has more than 65536 messages in flight");
+    }
+    by_seq_[key] = x.id;
+    queue_[x.src].push_back(x.id);
+    msgs_.emplace(x.id, std::move(m));
+  }
+
+  void arbitrate(cycle_t now) override {
+    if (failed() || now < rtl_time()) return;  // cycle `now` is simulated already
+    catch_up(now);
+    if (!busy()) return;
+    step(true);
+  }
+
+  [[nodiscard]] cycle_t next_event() const override {
+    if (failed() || !busy()) return net::never;
+    return std::max(rtl_time(), last_fire_ == net::never ? 0 : last_fire_ + 1);
+  }
+
+  void fire(cycle_t now) override {
+    last_fire_ = now;
+    while (!due_.empty() && due_.begin()->first <= now) {
+      const auto [t, id] = *due_.begin();
+      due_.erase(due_.begin());
+      const auto it = msgs_.find(id);
+      by_seq_.erase(seq_key(it->second.src, it->second.seq));
+      msgs_.erase(it);
+      --in_rtl_;
+      if (listener_ != nullptr) listener_->delivered(id, t);
+    }
+  }
+
+  [[nodiscard]] bool idle() const override { return !busy(); }
+
+  [[nodiscard]] std::vector<net::link_stat> links() const override {
+    static constexpr const char* names[] = {"E", "W", "S", "N"};
+    std::vector<net::link_stat> out;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      for (unsigned port = 0; port < 4; ++port) {
+        const std::size_t k = std::size_t{t} * tb::mesh_ports + port;
+        if (flits_[k] == 0) continue;
+        net::link_stat s;
+        s.from = t;
+        s.to = neighbour(t, port);
+        s.name = names[port];
+        s.busy = flits_[k];
+        s.messages = heads_[k];
+        out.push_back(s);
+      }
+    }
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      if (injected_[t] != 0) {
+        net::link_stat s;
+        s.from = s.to = t;
+        s.name = "inject";
+        s.busy = injected_[t];
+        s.messages = taken_per_tile(t);
+        out.push_back(s);
+      }
+      const std::size_t k = std::size_t{t} * tb::mesh_ports + tb::mesh_local;
+      if (flits_[k] != 0) {
+        net::link_stat s;
+        s.from = s.to = t;
+        s.name = "eject";
+        s.busy = flits_[k];
+        s.messages = heads_[k];
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+
+  [[nodiscard]] net::contention_stat contention() const override { return contention_; }
+
+  [[nodiscard]] std::vector<std::string> stuck() const override {
+    std::vector<std::string> out;
+    if (failed()) out.push_back(failure_);
+    std::vector<std::uint64_t> ids;  // by id, so the report is the same every run
+    ids.reserve(msgs_.size());
+    for (const auto& [id, m] : msgs_)
+      ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    for (const std::uint64_t id : ids) {
+      const message& m = msgs_.at(id);
+      std::ostringstream os;
+      os << "message " << id << " " << m.src << "->" << m.dst << " (" << m.flits << " flits): ";
+      if (!m.taken) {
+        os << "waits in tile " << m.src << "'s queue for the RTL NI";
+      } else {
+        os << m.left << " of " << m.packets << " packets not yet out of the RTL";
+      }
+      out.push_back(os.str());
+      if (out.size() >= 16) break;
+    }
+    return out;
+  }
+
+  [[nodiscard]] std::string failure() const override { return failure_; }
+
+  void set_flits(std::uint32_t width, std::uint64_t packet_flits) {
+    width_ = width;
+    packet_flits_ = packet_flits;
+  }
+
+ private:
+  struct message {
+    std::uint64_t id{0};
+    std::uint32_t src{0};
+    std::uint32_t dst{0};
+    std::uint32_t flits{1};
+    std::uint32_t packet_flits{0};  // 0: one packet
+    std::uint32_t packets{1};
+    std::uint32_t left{1};  // packets not yet out
+    std::uint32_t seq{0};
+    cycle_t post{0};
+    bool taken{false};
+    std::vector<bool> got;  // per packet: its tail came out
+  };
+  // The packet arriving on one VC of a tile's ejection port.
+  struct open_packet {
+    bool busy{false};
+    std::uint64_t id{0};
+    std::uint32_t src{0};
+    std::uint32_t next{0};  // the flit index expected next
+    std::uint32_t end{0};   // one past the packet's last flit
+  };
+
+  static std::uint64_t seq_key(std::uint32_t src, std::uint32_t seq) {
+    return std::uint64_t{src} << 16 | (seq & 0xffffU);
+  }
+  [[nodiscard]] bool failed() const { return !failure_.empty(); }
+  [[nodiscard]] bool busy() const { return !msgs_.empty(); }
+  // The platform's cycle the RTL simulates next.
+  [[nodiscard]] cycle_t rtl_time() const { return rtl_cycle_ + offset_; }
+  [[nodiscard]] unsigned neighbour(unsigned t, unsigned port) const {
+    const unsigned r = shape_.row(t);
+    const unsigned c = shape_.col(t);
+    switch (port) {
+      case 0:
+        return shape_.at(r, c + 1);
+      case 1:
+        return shape_.at(r, c - 1);
+      case 2:
+        return shape_.at(r + 1, c);
+      default:
+        return shape_.at(r - 1, c);
+    }
+  }
+  [[nodiscard]] std::uint64_t taken_per_tile(unsigned t) const { return taken_[t]; }
+
+  void fail(const std::string& why) {
+    if (failure_.empty()) failure_ = "rtl: " + why;
+  }
+
+  // Brings the RTL to the platform's cycle `now` from an idle stretch (every message
+  // delivered; those posted at `now` are not offered yet): idle cycles are simulated
+  // until the RTL is quiet, the rest skipped.
+  void catch_up(cycle_t now) {
+    while (rtl_time() < now) {
+      if (quiet_ >= quiet_needed_) {
+        offset_ += now - rtl_time();
+        return;
+      }
+      step(false);
+    }
+  }
+
+  // One RTL cycle: drive the NIs (with the queued messages when offer), settle, sample
+  // the handshakes and the ejected flits, then the rising edge.
+  void step(bool offer) {
+    model_t& m = *model_;
+    const cycle_t now = rtl_time();
+    std::uint64_t valid = 0;
+    std::uint64_t data_valid = 0;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned p = shape_.phys(t);
+      const message* cur = nullptr;
+      if (sending_[t]) {
+        cur = &msgs_.at(*sending_[t]);
+      } else if (offer && !queue_[t].empty()) {
+        cur = &msgs_.at(queue_[t].front());
+        valid |= std::uint64_t{1} << p;
+      }
+      if (cur == nullptr) continue;
+      m.msg_dst_row_i[p] = static_cast<std::uint8_t>(shape_.row(cur->dst));
+      m.msg_dst_col_i[p] = static_cast<std::uint8_t>(shape_.col(cur->dst));
+      m.msg_flits_i[p] = static_cast<std::uint16_t>(cur->flits);
+      m.msg_packet_flits_i[p] = static_cast<std::uint16_t>(cur->packet_flits);
+      m.data_i[p] = flit_word(cur->src, cur->seq, next_k_[t]);
+      data_valid |= std::uint64_t{1} << p;
+    }
+    tb::set_mask(m.msg_valid_i, valid);
+    tb::set_mask(m.data_valid_i, data_valid);
+    m.eval();
+
+    bool moved = false;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned p = shape_.phys(t);
+      if (tb::bit(m.msg_valid_i, p) && tb::bit(m.msg_ready_o, p)) {
+        const std::uint64_t id = queue_[t].front();
+        queue_[t].pop_front();
+        sending_[t] = id;
+        msgs_.at(id).taken = true;
+        ++in_rtl_;
+        ++taken_[t];
+        moved = true;
+        if (listener_ != nullptr) listener_->started(id, now);
+      }
+      if (tb::bit(m.data_ready_o, p)) {
+        if (!sending_[t]) {
+          fail("tile " + std::to_string(t) + "'s NI took a flit with no message in progress");
+          continue;
+        }
+        ++injected_[t];
+        moved = true;
+        if (++next_k_[t] == msgs_.at(*sending_[t]).flits) {
+          sending_[t].reset();
+          next_k_[t] = 0;
+        }
+      }
+    }
+    if (tb::mask(m.rx_valid_o) != 0) {
+      moved = true;
+      eject(now);
+    }
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned p = shape_.phys(t);
+      const unsigned crossed = m.link_valid_o[p];
+      if (crossed != 0) {
+        moved = true;
+        const unsigned heads = m.link_head_o[p];
+        for (unsigned port = 0; port < tb::mesh_ports; ++port) {
+          if ((crossed >> port & 1U) == 0) continue;
+          ++flits_[std::size_t{t} * tb::mesh_ports + port];
+          if ((heads >> port & 1U) != 0) ++heads_[std::size_t{t} * tb::mesh_ports + port];
+        }
+      }
+      const std::uint64_t stalled = tb::mask(m.stall_o[p]);
+      for (unsigned i = 0; i < in_vcs; ++i) {
+        std::uint64_t& run = stall_run_[std::size_t{t} * in_vcs + i];
+        if ((stalled >> i & 1U) != 0) {
+          if (run == 0) ++contention_.blocked;
+          ++run;
+          ++contention_.blocked_cycles;
+          contention_.max_blocked = std::max(contention_.max_blocked, run);
+        } else {
+          run = 0;
+        }
+      }
+    }
+    // The rising edge; the falling edge is evaluated with the next cycle's inputs.
+    m.clk_i = 1;
+    m.eval();
+    m.clk_i = 0;
+    ++rtl_cycle_;
+
+    if (in_rtl_ > 0 || (offer && busy())) {
+      quiet_ = 0;
+      if (moved) {
+        last_progress_ = rtl_cycle_;
+      } else if (rtl_cycle_ - last_progress_ > watchdog_) {
+        std::ostringstream os;
+        os << "the Verilated mesh moved no flit for " << watchdog_ << " cycles (cycle " << now
+           << ")";
+        const std::vector<std::string> waits = stuck();
+        for (std::size_t i = 0; i < waits.size() && i < 3; ++i)
+          os << "; " << waits[i];
+        fail(os.str());
+      }
+    } else {
+      ++quiet_;
+      last_progress_ = rtl_cycle_;
+    }
+  }
+
+  // The flits on the ejection ports in this cycle, checked against the messages.
+  void eject(cycle_t now) {
+    model_t& m = *model_;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned phys = shape_.phys(t);
+      if (!tb::bit(m.rx_valid_o, phys)) continue;
+      const tb::mesh_flit f = tb::rx_flit(m, phys, shape_);
+      const std::string where = "tile " + std::to_string(t) + " VC " + std::to_string(f.vc);
+      if (f.vc >= Dut::vcs || f.src >= shape_.tiles() || f.dst != t) {
+        fail(where + " got a flit of (src " + std::to_string(f.src) + ", dst " +
+             std::to_string(f.dst) + ") that is not for it");
+        return;
+      }
+      open_packet& o = open_[std::size_t{t} * tb::mesh_max_vcs + f.vc];
+      const std::uint32_t plain = unscramble(f.src, f.data);
+      const std::uint32_t seq = plain >> 16;
+      const std::uint32_t k = plain & 0xffffU;
+      if (f.head) {
+        if (o.busy) {
+          fail(where + " got a head inside a packet of message " + std::to_string(o.id));
+          return;
+        }
+        const auto s = by_seq_.find(seq_key(f.src, seq));
+        if (s == by_seq_.end()) {
+          fail(where + " got a head flit from tile " + std::to_string(f.src) +
+               " that names no message in flight (word " + std::to_string(f.data) + ")");
+          return;
+        }
+        message& msg = msgs_.at(s->second);
+        const std::uint32_t pf = msg.packet_flits == 0 ? msg.flits : msg.packet_flits;
+        if (msg.dst != t || k % pf != 0 || k >= msg.flits || msg.got[k / pf]) {
+          fail(where + " got a head at flit " + std::to_string(k) + " of message " +
+               std::to_string(msg.id) + " (" + std::to_string(msg.src) + "->" +
+               std::to_string(msg.dst) + "), which is no packet it still owes");
+          return;
+        }
+        o = open_packet{true, msg.id, f.src, k, std::min(k + pf, msg.flits)};
+      } else if (!o.busy) {
+        fail(where + " got a body flit with no head");
+        return;
+      }
+      if (f.src != o.src || f.data != flit_word(o.src, msgs_.at(o.id).seq, o.next)) {
+        fail(where + " got a corrupt flit in message " + std::to_string(o.id) + ": flit " +
+             std::to_string(o.next) + " carried word " + std::to_string(f.data) + " from tile " +
+             std::to_string(f.src));
+        return;
+      }
+      ++o.next;
+      if (f.tail != (o.next == o.end)) {
+        fail(where + " message " + std::to_string(o.id) + ": the tail came " +
+             (f.tail ? "early, at flit " : "late, after flit ") + std::to_string(o.next - 1));
+        return;
+      }
+      if (f.tail) {
+        o.busy = false;
+        message& msg = msgs_.at(o.id);
+        const std::uint32_t pf = msg.packet_flits == 0 ? msg.flits : msg.packet_flits;
+        msg.got[(o.end - 1) / pf] = true;
+        if (--msg.left == 0) due_.emplace(now + 1, msg.id);
+      }
+    }
+  }
+
+  mesh_shape shape_;
+  std::uint32_t width_{4};
+  std::uint64_t packet_flits_{0};
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<model_t> model_;
+  std::unordered_map<std::uint64_t, message> msgs_;          // by id: posted, not yet delivered
+  std::unordered_map<std::uint64_t, std::uint64_t> by_seq_;  // (src, seq) -> id
+  std::vector<std::deque<std::uint64_t>> queue_;             // per tile, not yet taken
+  std::vector<std::optional<std::uint64_t>> sending_;        // per tile: the NI's message
+  std::vector<std::uint32_t> next_k_;                        // its next flit
+  std::vector<std::uint32_t> next_seq_;
+  std::vector<open_packet> open_;              // per tile and VC
+  std::multimap<cycle_t, std::uint64_t> due_;  // deliveries by cycle
+  std::vector<std::uint64_t> flits_;           // per tile and output port
+  std::vector<std::uint64_t> heads_;
+  std::vector<std::uint64_t> injected_;   // flits the NI took, per tile
+  std::vector<std::uint64_t> taken_;      // messages the NI took, per tile
+  std::vector<std::uint64_t> stall_run_;  // per tile and input VC
+  net::contention_stat contention_{};
+  cycle_t rtl_cycle_{0};  // the RTL's next cycle
+  cycle_t offset_{0};     // platform cycle - RTL cycle
+  cycle_t last_fire_{net::never};
+  std::uint64_t in_rtl_{0};                      // messages taken by an NI and not yet delivered
+  std::uint64_t quiet_{~std::uint64_t{0} >> 1};  // idle since reset
+  std::uint64_t quiet_needed_{0};
+  std::uint64_t last_progress_{0};
+  std::uint64_t watchdog_{0};
+  std::string failure_;
+};
+
+template <class Dut>
+std::unique_ptr<net::engine> make_mesh(const fabric& f, const net::wormhole_params& p) {
+  auto e = std::make_unique<rtl_mesh_engine<Dut>>(f, p);
+  e->set_flits(p.width, p.packet_bytes / p.width);
+  return e;
+}
+
+}  // namespace
+
+std::string mesh_configurations() {
+  return "mesh: Vtsr_mesh_8x8 (meshes up to 8x8, vcs 1) and Vtsr_mesh_4x4_vc4 (meshes up to "
+         "4x4, vcs 1..4); both buffer 1..8, credit_delay 1, router_delay 0..255, alpha and "
+         "inject_gap up to 65535, messages and packet_bytes up to 65535 flits, packet_bytes a "
+         "multiple of width";
+}
+
+std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p) {
+  net::validate(p);
+  auto refuse = [&](const std::string& what) {
+    throw input_error("--model rtl: " + what + "; built: " + mesh_configurations());
+  };
+  if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh");
+  if (p.credit_delay != 1)
+    refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's 1");
+  if (p.buffer > tb::mesh_dut_8x8::buffer)
+    refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's 8 slots per VC");
+  if (p.router_delay > 255)
+    refuse("param router_delay " + std::to_string(p.router_delay) + " exceeds 255");
+  if (p.alpha > mesh_max_field) refuse("param alpha " + std::to_string(p.alpha) + " exceeds 65535");
+  if (p.inject_gap > mesh_max_field)
+    refuse("param inject_gap " + std::to_string(p.inject_gap) + " exceeds 65535");
+  if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > mesh_max_field) {
+    refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " is not a multiple of width " +
+           std::to_string(p.width) + " of at most 65535 flits");
+  }
+  if (p.vcs == 1) {
+    if (f.rows > tb::mesh_dut_8x8::rows || f.cols > tb::mesh_dut_8x8::cols)
+      refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) +
+             " is larger than 8x8");
+    return make_mesh<tb::mesh_dut_8x8>(f, p);
+  }
+  if (p.vcs > tb::mesh_dut_4x4_vc4::vcs)
+    refuse("param vcs " + std::to_string(p.vcs) + " exceeds 4");
+  if (f.rows > tb::mesh_dut_4x4_vc4::rows || f.cols > tb::mesh_dut_4x4_vc4::cols) {
+    refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " with vcs " +
+           std::to_string(p.vcs) + " is larger than 4x4");
+  }
+  return make_mesh<tb::mesh_dut_4x4_vc4>(f, p);
+}
+
+}  // namespace tessera::bridge
