@@ -14,6 +14,16 @@ inline constexpr int exit_pass = 0;   // every check held
 inline constexpr int exit_fail = 1;   // a check failed, a deadlock or a timeout
 inline constexpr int exit_usage = 2;  // bad arguments
 
+// True when --help (or -h) is among the arguments: the testbench prints its usage on
+// stdout and exits 0 without building its model.
+inline bool help_asked(int argc, char* argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
 // True when all of s is a decimal number; v then holds it.
 inline bool parse_number(std::string_view s, std::uint64_t& v) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);

@@ -167,7 +167,24 @@ std::string waiting_headers(const cube_model& m) {
 
 }  // namespace
 
+constexpr const char* usage =
+    "usage: tb_cube --scenario setup|contention|bokhari|random|starve [--xi X] [--tau T]\n"
+    "               [--elements K] [--arb lowest-id|round-robin] [--seed S] [--count N]\n"
+    "               [--idle PCT] [--timeout C] [--trace FILE.fst]\n"
+    "\n"
+    "Drives the Verilated circuit-switched 7-cube (Vtsr_cube_7) and holds it to Boppana's\n"
+    "xi + i tau + i + k - 1 and to an independent reference model (docs/rtl.md).\n"
+    "  --scenario  setup (0 to 2^i - 1 alone), contention (shared links, arbitration),\n"
+    "              bokhari (eight paths through one edge, iPSC-860 preset), random, starve\n"
+    "              (the watchdog names the waiting header)\n"
+    "  --idle PCT  percent of cycles a sender withholds an element (random)\n"
+    "exit status: 0 pass, 1 a failed check, a deadlock or a timeout, 2 bad arguments\n";
+
 int main(int argc, char* argv[]) {
+  if (help_asked(argc, argv)) {
+    std::cout << usage;
+    return exit_pass;
+  }
   options o;
   if (const std::string e = parse(argc, argv, o); !e.empty()) {
     std::cerr << "tb_cube: " << e << '\n';

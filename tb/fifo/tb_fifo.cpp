@@ -18,6 +18,7 @@
 #include <system_error>
 #include <vector>
 
+#include "../common/tb_main.hpp"
 #include "fifo_driver.hpp"
 #include "fifo_dut.hpp"
 #include "fifo_monitor.hpp"
@@ -27,10 +28,6 @@
 namespace {
 
 using namespace tessera::tb;
-
-constexpr int exit_pass = 0;
-constexpr int exit_fail = 1;
-constexpr int exit_usage = 2;
 
 struct options {
   unsigned depth = 4;
@@ -128,7 +125,20 @@ std::string join(const std::vector<unsigned>& values) {
 
 }  // namespace
 
+constexpr const char* usage =
+    "usage: tb_fifo [--depth N] [--words N] [--seed N] [--in-idle P] [--out-stall P]\n"
+    "               [--no-stall] [--timeout CYCLES] [--trace FILE.fst]\n"
+    "\n"
+    "Drives the Verilated FIFO (Vtsr_fifo_d1, Vtsr_fifo_d4) with random back-pressure on\n"
+    "both sides; every word must arrive once, in order. With --no-stall the cycle count\n"
+    "must be exact (depth 1 moves a word every two cycles, deeper FIFOs one a cycle).\n"
+    "exit status: 0 pass, 1 a failed check or a timeout, 2 bad arguments\n";
+
 int main(int argc, char* argv[]) {
+  if (help_asked(argc, argv)) {
+    std::cout << usage;
+    return exit_pass;
+  }
   options opts;
   if (const std::string error = parse_options(argc, argv, opts); !error.empty()) {
     std::cerr << "tb_fifo: " << error << '\n';

@@ -859,7 +859,26 @@ int run(const options& o) {
 
 }  // namespace
 
+constexpr const char* usage =
+    "usage: tb_torus [--size 4x4|8x8] --scenario S [--compare 1] [--family F] [--root T]\n"
+    "                [--packets Q] [--bytes L] [--packet-bytes B] [--beta B] [--tau T]\n"
+    "                [--seed S] [--count N] [--window W] [--timeout C] [--trace FILE.fst]\n"
+    "\n"
+    "Drives the Verilated store-and-forward torus (Vtsr_torus_4x4, Vtsr_torus_8x8) and holds\n"
+    "it to Bermond, Michallon and Trystram's cost beta + tau L per hop (docs/rtl.md).\n"
+    "  --scenario   hops, lone, ports, contention, bcast, forward, random, transpose or flood\n"
+    "  --compare 1  also run net::torus_engine on the same messages: every packet's arrival\n"
+    "               cycle at every tile must be equal\n"
+    "  --family     bcast/forward trees: single, saad-schultz, simmen, bermond-3d2 or\n"
+    "               bermond-optimal (default)\n"
+    "exit status: 0 pass, 1 a failed check, a disagreement, a deadlock or a timeout,\n"
+    "2 bad arguments\n";
+
 int main(int argc, char* argv[]) {
+  if (help_asked(argc, argv)) {
+    std::cout << usage;
+    return exit_pass;
+  }
   options o;
   if (const std::string e = parse(argc, argv, o); !e.empty()) {
     std::cerr << "tb_torus: " << e << '\n';
