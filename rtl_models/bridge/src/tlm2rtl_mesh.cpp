@@ -25,6 +25,7 @@
 #include <verilated.h>
 
 #include "mesh/mesh_dut.hpp"
+#include "mesh_flit_check.hpp"
 #include "tessera/bridge/tlm2rtl.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tlm2rtl_internal.hpp"
@@ -36,16 +37,6 @@ using net::cycle_t;
 using tb::mesh_shape;
 
 constexpr std::uint32_t mesh_max_field = 65535;  // the NI's 16-bit alpha, gap, flits
-
-// Flit k of the source's message number seq carries this word: the message and the
-// index, scrambled per source so a flit of another source or message shows.
-std::uint32_t flit_word(std::uint32_t src, std::uint32_t seq, std::uint32_t k) {
-  const std::uint32_t salt = (src + 1U) * 0x9e3779b1U;
-  return ((seq & 0xffffU) << 16 | (k & 0xffffU)) ^ salt;
-}
-std::uint32_t unscramble(std::uint32_t src, std::uint32_t word) {
-  return word ^ ((src + 1U) * 0x9e3779b1U);
-}
 
 template <class Dut>
 class rtl_mesh_engine final : public net::engine {
@@ -59,8 +50,7 @@ class rtl_mesh_engine final : public net::engine {
         queue_(shape_.tiles()),
         sending_(shape_.tiles()),
         next_k_(shape_.tiles(), 0),
-        next_seq_(shape_.tiles(), 0),
-        open_(std::size_t{shape_.tiles()} * tb::mesh_max_vcs),
+        check_(shape_.tiles(), Dut::vcs),
         flits_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
         heads_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
         injected_(shape_.tiles(), 0),
@@ -121,17 +111,8 @@ class rtl_mesh_engine final : public net::engine {
     m.dst = x.dst;
     m.flits = static_cast<std::uint32_t>(flits);
     m.packet_flits = static_cast<std::uint32_t>(packet_flits_);
-    m.packets = m.packet_flits == 0 ? 1 : (m.flits + m.packet_flits - 1) / m.packet_flits;
-    m.got.assign(m.packets, false);
-    m.left = m.packets;
-    m.seq = next_seq_[x.src]++;
     m.post = now;
-    const std::uint64_t key = seq_key(m.src, m.seq);
-    if (by_seq_.count(key) != 0) {
-      throw input_error("rtl mesh: tile " + std::to_string(m.src) +
-                        " has more than 65536 messages in flight");
-    }
-    by_seq_[key] = x.id;
+    m.seq = check_.add(x.id, m.src, m.dst, m.flits, m.packet_flits);
     queue_[x.src].push_back(x.id);
     msgs_.emplace(x.id, std::move(m));
   }
@@ -153,9 +134,8 @@ class rtl_mesh_engine final : public net::engine {
     while (!due_.empty() && due_.begin()->first <= now) {
       const auto [t, id] = *due_.begin();
       due_.erase(due_.begin());
-      const auto it = msgs_.find(id);
-      by_seq_.erase(seq_key(it->second.src, it->second.seq));
-      msgs_.erase(it);
+      msgs_.erase(id);
+      check_.remove(id);
       --in_rtl_;
       if (listener_ != nullptr) listener_->delivered(id, t);
     }
@@ -205,7 +185,7 @@ class rtl_mesh_engine final : public net::engine {
 
   [[nodiscard]] std::vector<std::string> stuck() const override {
     std::vector<std::string> out;
-    if (failed()) out.push_back(failure_);
+    if (failed()) out.push_back(failure());
     std::vector<std::uint64_t> ids;  // by id, so the report is the same every run
     ids.reserve(msgs_.size());
     for (const auto& [id, m] : msgs_)
@@ -218,7 +198,7 @@ class rtl_mesh_engine final : public net::engine {
       if (!m.taken) {
         os << "waits in tile " << m.src << "'s queue for the RTL NI";
       } else {
-        os << m.left << " of " << m.packets << " packets not yet out of the RTL";
+        os << check_.left(id) << " of " << check_.packets(id) << " packets not yet out of the RTL";
       }
       out.push_back(os.str());
       if (out.size() >= 16) break;
@@ -226,7 +206,10 @@ class rtl_mesh_engine final : public net::engine {
     return out;
   }
 
-  [[nodiscard]] std::string failure() const override { return failure_; }
+  [[nodiscard]] std::string failure() const override {
+    if (!failure_.empty()) return failure_;
+    return check_.failure().empty() ? std::string{} : "rtl: " + check_.failure();
+  }
 
   void set_flits(std::uint32_t width, std::uint64_t packet_flits) {
     width_ = width;
@@ -240,26 +223,11 @@ class rtl_mesh_engine final : public net::engine {
     std::uint32_t dst{0};
     std::uint32_t flits{1};
     std::uint32_t packet_flits{0};  // 0: one packet
-    std::uint32_t packets{1};
-    std::uint32_t left{1};  // packets not yet out
-    std::uint32_t seq{0};
+    std::uint32_t seq{0};           // its number at the source, in its flits' words
     cycle_t post{0};
     bool taken{false};
-    std::vector<bool> got;  // per packet: its tail came out
   };
-  // The packet arriving on one VC of a tile's ejection port.
-  struct open_packet {
-    bool busy{false};
-    std::uint64_t id{0};
-    std::uint32_t src{0};
-    std::uint32_t next{0};  // the flit index expected next
-    std::uint32_t end{0};   // one past the packet's last flit
-  };
-
-  static std::uint64_t seq_key(std::uint32_t src, std::uint32_t seq) {
-    return std::uint64_t{src} << 16 | (seq & 0xffffU);
-  }
-  [[nodiscard]] bool failed() const { return !failure_.empty(); }
+  [[nodiscard]] bool failed() const { return !failure_.empty() || !check_.failure().empty(); }
   [[nodiscard]] bool busy() const { return !msgs_.empty(); }
   // The platform's cycle the RTL simulates next.
   [[nodiscard]] cycle_t rtl_time() const { return rtl_cycle_ + offset_; }
@@ -317,7 +285,7 @@ class rtl_mesh_engine final : public net::engine {
       m.msg_dst_col_i[p] = static_cast<std::uint8_t>(shape_.col(cur->dst));
       m.msg_flits_i[p] = static_cast<std::uint16_t>(cur->flits);
       m.msg_packet_flits_i[p] = static_cast<std::uint16_t>(cur->packet_flits);
-      m.data_i[p] = flit_word(cur->src, cur->seq, next_k_[t]);
+      m.data_i[p] = mesh_flit_check::word(cur->src, cur->seq, next_k_[t]);
       data_valid |= std::uint64_t{1} << p;
     }
     tb::set_mask(m.msg_valid_i, valid);
@@ -411,59 +379,9 @@ class rtl_mesh_engine final : public net::engine {
       const unsigned phys = shape_.phys(t);
       if (!tb::bit(m.rx_valid_o, phys)) continue;
       const tb::mesh_flit f = tb::rx_flit(m, phys, shape_);
-      const std::string where = "tile " + std::to_string(t) + " VC " + std::to_string(f.vc);
-      if (f.vc >= Dut::vcs || f.src >= shape_.tiles() || f.dst != t) {
-        fail(where + " got a flit of (src " + std::to_string(f.src) + ", dst " +
-             std::to_string(f.dst) + ") that is not for it");
-        return;
-      }
-      open_packet& o = open_[std::size_t{t} * tb::mesh_max_vcs + f.vc];
-      const std::uint32_t plain = unscramble(f.src, f.data);
-      const std::uint32_t seq = plain >> 16;
-      const std::uint32_t k = plain & 0xffffU;
-      if (f.head) {
-        if (o.busy) {
-          fail(where + " got a head inside a packet of message " + std::to_string(o.id));
-          return;
-        }
-        const auto s = by_seq_.find(seq_key(f.src, seq));
-        if (s == by_seq_.end()) {
-          fail(where + " got a head flit from tile " + std::to_string(f.src) +
-               " that names no message in flight (word " + std::to_string(f.data) + ")");
-          return;
-        }
-        message& msg = msgs_.at(s->second);
-        const std::uint32_t pf = msg.packet_flits == 0 ? msg.flits : msg.packet_flits;
-        if (msg.dst != t || k % pf != 0 || k >= msg.flits || msg.got[k / pf]) {
-          fail(where + " got a head at flit " + std::to_string(k) + " of message " +
-               std::to_string(msg.id) + " (" + std::to_string(msg.src) + "->" +
-               std::to_string(msg.dst) + "), which is no packet it still owes");
-          return;
-        }
-        o = open_packet{true, msg.id, f.src, k, std::min(k + pf, msg.flits)};
-      } else if (!o.busy) {
-        fail(where + " got a body flit with no head");
-        return;
-      }
-      if (f.src != o.src || f.data != flit_word(o.src, msgs_.at(o.id).seq, o.next)) {
-        fail(where + " got a corrupt flit in message " + std::to_string(o.id) + ": flit " +
-             std::to_string(o.next) + " carried word " + std::to_string(f.data) + " from tile " +
-             std::to_string(f.src));
-        return;
-      }
-      ++o.next;
-      if (f.tail != (o.next == o.end)) {
-        fail(where + " message " + std::to_string(o.id) + ": the tail came " +
-             (f.tail ? "early, at flit " : "late, after flit ") + std::to_string(o.next - 1));
-        return;
-      }
-      if (f.tail) {
-        o.busy = false;
-        message& msg = msgs_.at(o.id);
-        const std::uint32_t pf = msg.packet_flits == 0 ? msg.flits : msg.packet_flits;
-        msg.got[(o.end - 1) / pf] = true;
-        if (--msg.left == 0) due_.emplace(now + 1, msg.id);
-      }
+      std::uint64_t done = 0;
+      if (check_.eject(t, ejected_flit{f.head, f.tail, f.vc, f.src, f.dst, f.data}, done))
+        due_.emplace(now + 1, done);
     }
   }
 
@@ -472,15 +390,13 @@ class rtl_mesh_engine final : public net::engine {
   std::uint64_t packet_flits_{0};
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
-  std::unordered_map<std::uint64_t, message> msgs_;          // by id: posted, not yet delivered
-  std::unordered_map<std::uint64_t, std::uint64_t> by_seq_;  // (src, seq) -> id
-  std::vector<std::deque<std::uint64_t>> queue_;             // per tile, not yet taken
-  std::vector<std::optional<std::uint64_t>> sending_;        // per tile: the NI's message
-  std::vector<std::uint32_t> next_k_;                        // its next flit
-  std::vector<std::uint32_t> next_seq_;
-  std::vector<open_packet> open_;              // per tile and VC
-  std::multimap<cycle_t, std::uint64_t> due_;  // deliveries by cycle
-  std::vector<std::uint64_t> flits_;           // per tile and output port
+  std::unordered_map<std::uint64_t, message> msgs_;    // by id: posted, not yet delivered
+  std::vector<std::deque<std::uint64_t>> queue_;       // per tile, not yet taken
+  std::vector<std::optional<std::uint64_t>> sending_;  // per tile: the NI's message
+  std::vector<std::uint32_t> next_k_;                  // its next flit
+  mesh_flit_check check_;                              // what comes out of the RTL
+  std::multimap<cycle_t, std::uint64_t> due_;          // deliveries by cycle
+  std::vector<std::uint64_t> flits_;                   // per tile and output port
   std::vector<std::uint64_t> heads_;
   std::vector<std::uint64_t> injected_;   // flits the NI took, per tile
   std::vector<std::uint64_t> taken_;      // messages the NI took, per tile
