@@ -9,7 +9,7 @@
 // the cycle after the tail flit of its last packet left the ejection port, as tb_mesh's
 // scoreboard counts it, and fire(t) reports it. With nothing in the fabric the bridge
 // reports no event; the next message's cycle is reached by simulating the idle cycles
-// in between until the RTL is quiet (quiet_cycles), then by moving offset_ (the idle
+// in between until the RTL is quiet (quiet_needed_), then by moving offset_ (the idle
 // fast path: an idle RTL does not change).
 #include <algorithm>
 #include <cstdint>
