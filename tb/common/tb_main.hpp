@@ -14,12 +14,15 @@ inline constexpr int exit_pass = 0;   // every check held
 inline constexpr int exit_fail = 1;   // a check failed, a deadlock or a timeout
 inline constexpr int exit_usage = 2;  // bad arguments
 
-// True when --help (or -h) is among the arguments: the testbench prints its usage on
-// stdout and exits 0 without building its model.
-inline bool help_asked(int argc, char* argv[]) {
+// When --help (or -h) is among the arguments, prints the testbench's usage on stdout and
+// returns true: main then exits 0 without building its model.
+inline bool answer_help(int argc, char* argv[], const char* usage) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "--help" || a == "-h") return true;
+    if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      return true;
+    }
   }
   return false;
 }

@@ -181,10 +181,7 @@ constexpr const char* usage =
     "exit status: 0 pass, 1 a failed check, a deadlock or a timeout, 2 bad arguments\n";
 
 int main(int argc, char* argv[]) {
-  if (help_asked(argc, argv)) {
-    std::cout << usage;
-    return exit_pass;
-  }
+  if (answer_help(argc, argv, usage)) return exit_pass;
   options o;
   if (const std::string e = parse(argc, argv, o); !e.empty()) {
     std::cerr << "tb_cube: " << e << '\n';

@@ -135,10 +135,7 @@ constexpr const char* usage =
     "exit status: 0 pass, 1 a failed check or a timeout, 2 bad arguments\n";
 
 int main(int argc, char* argv[]) {
-  if (help_asked(argc, argv)) {
-    std::cout << usage;
-    return exit_pass;
-  }
+  if (answer_help(argc, argv, usage)) return exit_pass;
   options opts;
   if (const std::string error = parse_options(argc, argv, opts); !error.empty()) {
     std::cerr << "tb_fifo: " << error << '\n';

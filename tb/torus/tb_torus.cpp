@@ -875,10 +875,7 @@ constexpr const char* usage =
     "2 bad arguments\n";
 
 int main(int argc, char* argv[]) {
-  if (help_asked(argc, argv)) {
-    std::cout << usage;
-    return exit_pass;
-  }
+  if (answer_help(argc, argv, usage)) return exit_pass;
   options o;
   if (const std::string e = parse(argc, argv, o); !e.empty()) {
     std::cerr << "tb_torus: " << e << '\n';
