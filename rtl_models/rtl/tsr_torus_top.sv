@@ -47,6 +47,9 @@ module tsr_torus_top
   output logic [TorusPorts-1:0]  wait_o          [Tiles],
   output torus_hdr_t             wait_hdr_o      [Tiles][TorusPorts],
   output logic [TorusPorts-1:0]  wait_ports_o    [Tiles][TorusPorts],
+  // Per tile and link output: what crosses the link this cycle (a hop's header in its
+  // first cycle, then its payload bytes), for link statistics.
+  output torus_link_t            link_o          [Tiles][TorusLinks],
   // Forwarding table write into tile tbl_tile_i.
   input  logic                   tbl_we_i,
   input  logic [15:0]            tbl_tile_i,
@@ -75,6 +78,7 @@ module tsr_torus_top
     for (genvar gp = 0; gp < TorusLinks; gp++) begin : gen_link
       assign node_in[gt][gp]     = node_out[Nb[gp]][gp ^ 1];
       assign link_credit[gt][gp] = node_credit[Nb[gp]][gp ^ 1];
+      assign link_o[gt][gp]      = node_out[gt][gp];
     end
 
     // The local input's buffers all serve dateline class 0.

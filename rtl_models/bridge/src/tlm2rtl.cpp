@@ -10,8 +10,9 @@ std::unique_ptr<net::engine> make_rtl_engine(models::switching sw, const fabric&
   switch (sw) {
     case models::switching::wormhole:
       return make_rtl_mesh_engine(f, p.wormhole);
-    case models::switching::circuit:
     case models::switching::store_forward:
+      return make_rtl_torus_engine(f, p.torus);
+    case models::switching::circuit:
     case models::switching::ideal:
       break;
   }
@@ -21,7 +22,7 @@ std::unique_ptr<net::engine> make_rtl_engine(models::switching sw, const fabric&
 }
 
 std::string rtl_configurations() {
-  return mesh_configurations();
+  return mesh_configurations() + "; " + torus_configurations();
 }
 
 }  // namespace tessera::bridge

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tessera/net/engine.hpp"
+#include "tessera/net/torus_engine.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 
@@ -12,5 +13,7 @@ namespace tessera::bridge {
 
 std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p);
 std::string mesh_configurations();
+std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p);
+std::string torus_configurations();
 
 }  // namespace tessera::bridge

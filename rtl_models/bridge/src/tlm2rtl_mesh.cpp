@@ -2,15 +2,10 @@
 // model"). An R x C mesh runs in the top-left corner of a Verilated model, where XY
 // routing keeps every flit; the other tiles stay idle.
 //
-// Timing follows the fabric module's protocol (tessera/net/engine.hpp). The RTL's cycle
-// c is the platform's cycle c + offset_. arbitrate(t) simulates cycle t, after every
-// message posted at t is in: a message is offered to its NI from the cycle it is posted,
-// and it has started in the cycle the NI takes it (msg_ready). A message is delivered
-// the cycle after the tail flit of its last packet left the ejection port, as tb_mesh's
-// scoreboard counts it, and fire(t) reports it. With nothing in the fabric the bridge
-// reports no event; the next message's cycle is reached by simulating the idle cycles
-// in between until the RTL is quiet (quiet_needed_), then by moving offset_ (the idle
-// fast path: an idle RTL does not change).
+// Timing follows the fabric module's protocol (clocked_bridge.hpp). A message is offered
+// to its NI from the cycle it is posted, and it has started in the cycle the NI takes it
+// (msg_ready). A message is delivered the cycle after the tail flit of its last packet
+// left the ejection port, as tb_mesh's scoreboard counts it, and fire(t) reports it.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -24,6 +19,7 @@
 
 #include <verilated.h>
 
+#include "clocked_bridge.hpp"
 #include "mesh/mesh_dut.hpp"
 #include "mesh_flit_check.hpp"
 #include "tessera/bridge/tlm2rtl.hpp"
@@ -39,7 +35,7 @@ using tb::mesh_shape;
 constexpr std::uint32_t mesh_max_field = 65535;  // the NI's 16-bit alpha, gap, flits
 
 template <class Dut>
-class rtl_mesh_engine final : public net::engine {
+class rtl_mesh_engine final : public clocked_bridge {
   using model_t = typename Dut::model;
   static constexpr unsigned in_vcs = tb::mesh_ports * Dut::vcs;
 
@@ -68,19 +64,7 @@ class rtl_mesh_engine final : public net::engine {
     tb::set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ejection never refused
     tb::set_mask(model_->msg_valid_i, 0);
     tb::set_mask(model_->data_valid_i, 0);
-    // Reset as tb::sim_control does: three cycles with rst_ni low, released with the
-    // clock low; cycle 0 is the first that may move data.
-    model_->clk_i = 0;
-    model_->rst_ni = 0;
-    model_->eval();
-    for (int i = 0; i < 3; ++i) {
-      model_->clk_i = 1;
-      model_->eval();
-      model_->clk_i = 0;
-      model_->eval();
-    }
-    model_->rst_ni = 1;
-    model_->eval();
+    reset(*model_);
     // An idle RTL is unchanged once the last credit is back and the NIs' gap counters
     // have run out: after r + g + 16 quiet cycles.
     quiet_needed_ = std::uint64_t{p.router_delay} + p.inject_gap + 16;
@@ -116,32 +100,6 @@ class rtl_mesh_engine final : public net::engine {
     queue_[x.src].push_back(x.id);
     msgs_.emplace(x.id, std::move(m));
   }
-
-  void arbitrate(cycle_t now) override {
-    if (failed() || now < rtl_time()) return;  // cycle `now` is simulated already
-    catch_up(now);
-    if (!busy()) return;
-    step(true);
-  }
-
-  [[nodiscard]] cycle_t next_event() const override {
-    if (failed() || !busy()) return net::never;
-    return std::max(rtl_time(), last_fire_ == net::never ? 0 : last_fire_ + 1);
-  }
-
-  void fire(cycle_t now) override {
-    last_fire_ = now;
-    while (!due_.empty() && due_.begin()->first <= now) {
-      const auto [t, id] = *due_.begin();
-      due_.erase(due_.begin());
-      msgs_.erase(id);
-      check_.remove(id);
-      --in_rtl_;
-      if (listener_ != nullptr) listener_->delivered(id, t);
-    }
-  }
-
-  [[nodiscard]] bool idle() const override { return !busy(); }
 
   [[nodiscard]] std::vector<net::link_stat> links() const override {
     static constexpr const char* names[] = {"E", "W", "S", "N"};
@@ -216,6 +174,18 @@ class rtl_mesh_engine final : public net::engine {
     packet_flits_ = packet_flits;
   }
 
+ protected:
+  [[nodiscard]] bool failed() const override {
+    return !failure_.empty() || !check_.failure().empty();
+  }
+  [[nodiscard]] bool busy() const override { return !msgs_.empty(); }
+  void deliver(std::uint64_t id, cycle_t t) override {
+    msgs_.erase(id);
+    check_.remove(id);
+    --in_rtl_;
+    if (listener_ != nullptr) listener_->delivered(id, t);
+  }
+
  private:
   struct message {
     std::uint64_t id{0};
@@ -227,10 +197,6 @@ class rtl_mesh_engine final : public net::engine {
     cycle_t post{0};
     bool taken{false};
   };
-  [[nodiscard]] bool failed() const { return !failure_.empty() || !check_.failure().empty(); }
-  [[nodiscard]] bool busy() const { return !msgs_.empty(); }
-  // The platform's cycle the RTL simulates next.
-  [[nodiscard]] cycle_t rtl_time() const { return rtl_cycle_ + offset_; }
   [[nodiscard]] unsigned neighbour(unsigned t, unsigned port) const {
     const unsigned r = shape_.row(t);
     const unsigned c = shape_.col(t);
@@ -247,26 +213,9 @@ class rtl_mesh_engine final : public net::engine {
   }
   [[nodiscard]] std::uint64_t taken_per_tile(unsigned t) const { return taken_[t]; }
 
-  void fail(const std::string& why) {
-    if (failure_.empty()) failure_ = "rtl: " + why;
-  }
-
-  // Brings the RTL to the platform's cycle `now` from an idle stretch (every message
-  // delivered; those posted at `now` are not offered yet): idle cycles are simulated
-  // until the RTL is quiet, the rest skipped.
-  void catch_up(cycle_t now) {
-    while (rtl_time() < now) {
-      if (quiet_ >= quiet_needed_) {
-        offset_ += now - rtl_time();
-        return;
-      }
-      step(false);
-    }
-  }
-
   // One RTL cycle: drive the NIs (with the queued messages when offer), settle, sample
   // the handshakes and the ejected flits, then the rising edge.
-  void step(bool offer) {
+  void step(bool offer) override {
     model_t& m = *model_;
     const cycle_t now = rtl_time();
     std::uint64_t valid = 0;
@@ -347,28 +296,14 @@ class rtl_mesh_engine final : public net::engine {
         }
       }
     }
-    // The rising edge; the falling edge is evaluated with the next cycle's inputs.
-    m.clk_i = 1;
-    m.eval();
-    m.clk_i = 0;
-    ++rtl_cycle_;
-
-    if (in_rtl_ > 0 || (offer && busy())) {
-      quiet_ = 0;
-      if (moved) {
-        last_progress_ = rtl_cycle_;
-      } else if (rtl_cycle_ - last_progress_ > watchdog_) {
-        std::ostringstream os;
-        os << "the Verilated mesh moved no flit for " << watchdog_ << " cycles (cycle " << now
-           << ")";
-        const std::vector<std::string> waits = stuck();
-        for (std::size_t i = 0; i < waits.size() && i < 3; ++i)
-          os << "; " << waits[i];
-        fail(os.str());
-      }
-    } else {
-      ++quiet_;
-      last_progress_ = rtl_cycle_;
+    rising_edge(m);
+    if (account(in_rtl_ > 0 || (offer && busy()), moved)) {
+      std::ostringstream os;
+      os << "the Verilated mesh moved no flit for " << watchdog_ << " cycles (cycle " << now << ")";
+      const std::vector<std::string> waits = stuck();
+      for (std::size_t i = 0; i < waits.size() && i < 3; ++i)
+        os << "; " << waits[i];
+      fail(os.str());
     }
   }
 
@@ -395,22 +330,13 @@ class rtl_mesh_engine final : public net::engine {
   std::vector<std::optional<std::uint64_t>> sending_;  // per tile: the NI's message
   std::vector<std::uint32_t> next_k_;                  // its next flit
   mesh_flit_check check_;                              // what comes out of the RTL
-  std::multimap<cycle_t, std::uint64_t> due_;          // deliveries by cycle
   std::vector<std::uint64_t> flits_;                   // per tile and output port
   std::vector<std::uint64_t> heads_;
   std::vector<std::uint64_t> injected_;   // flits the NI took, per tile
   std::vector<std::uint64_t> taken_;      // messages the NI took, per tile
   std::vector<std::uint64_t> stall_run_;  // per tile and input VC
   net::contention_stat contention_{};
-  cycle_t rtl_cycle_{0};  // the RTL's next cycle
-  cycle_t offset_{0};     // platform cycle - RTL cycle
-  cycle_t last_fire_{net::never};
-  std::uint64_t in_rtl_{0};                      // messages taken by an NI and not yet delivered
-  std::uint64_t quiet_{~std::uint64_t{0} >> 1};  // idle since reset
-  std::uint64_t quiet_needed_{0};
-  std::uint64_t last_progress_{0};
-  std::uint64_t watchdog_{0};
-  std::string failure_;
+  std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
 };
 
 template <class Dut>

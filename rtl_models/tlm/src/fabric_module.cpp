@@ -2,6 +2,9 @@
 
 #include <span>
 
+#include "tessera/schedule/errors.hpp"
+#include "tessera/tlm/sim_control.hpp"
+
 namespace tessera::tlm_models {
 
 fabric_module::fabric_module(const sc_core::sc_module_name& name, net::engine& engine,
@@ -37,7 +40,17 @@ tlm::tlm_sync_enum fabric_module::nb_transport_fw(int port, tlm::tlm_generic_pay
     return tlm::TLM_UPDATED;
   }
   pending_[x.id] = pending{&gp, 0, now};
-  engine_.inject(x, now);
+  try {
+    engine_.inject(x, now);
+  } catch (const input_error& e) {
+    // A message the model cannot carry (the RTL bridge: longer than its NI takes) is bad
+    // input, not a fault of the run: stop, and let the caller report it (exit 2).
+    pending_.erase(x.id);
+    if (refused_.empty()) refused_ = e.what();
+    stop_once();
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
   dirty_ = true;
   wake_.notify(sc_core::SC_ZERO_TIME);
   phase = tlm::END_REQ;

@@ -189,6 +189,7 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
                                                    transfers, work[t], buffers, handles, o));
   }
   const sim_end end = run_simulation(o.max_cycles);
+  if (!fab.refused().empty()) throw input_error(fab.refused());
 
   pattern_outcome out;
   out.transfers.resize(transfers.size());

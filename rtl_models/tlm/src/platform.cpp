@@ -97,6 +97,7 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
                                                            h, *nics[t]));
   }
   const sim_end end = run_simulation(o.max_cycles);
+  if (!fab.refused().empty()) throw input_error(fab.refused());
   if (end.how == run_end::cycle_limit) h.stopped_by_limit(end.cycle);
 
   std::vector<nic::drop_record> drops;

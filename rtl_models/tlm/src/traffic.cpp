@@ -274,6 +274,7 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
   }
   const std::uint64_t limit = t.cycles + t.drain_factor * t.cycles;
   run_simulation(limit);
+  if (!fab.refused().empty()) throw input_error(fab.refused());
 
   traffic_outcome out;
   out.end = now_cycles();

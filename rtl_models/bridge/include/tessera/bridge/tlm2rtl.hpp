@@ -25,7 +25,8 @@ namespace tessera::bridge {
 std::unique_ptr<net::engine> make_rtl_engine(models::switching sw, const fabric& f,
                                              const models::engine_params& p);
 
-// The Verilated configurations, one line each, for --help and the error messages.
+// The Verilated configurations, one fabric after another ("; " between), for the error
+// messages.
 std::string rtl_configurations();
 
 }  // namespace tessera::bridge

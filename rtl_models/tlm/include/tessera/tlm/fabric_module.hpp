@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -50,6 +51,10 @@ class fabric_module : public sc_core::sc_module, private net::listener {
   // NIC). A lost one crosses the fabric and is not handed to its destination.
   void set_faults(nic::fault_injector* f) { faults_ = f; }
 
+  // Why the engine refused a message (it throws input_error from inject; the run stops
+  // there), or empty. The caller turns it back into an input_error after the run.
+  [[nodiscard]] const std::string& refused() const { return refused_; }
+
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
@@ -76,6 +81,7 @@ class fabric_module : public sc_core::sc_module, private net::listener {
   std::vector<tlm::tlm_generic_payload*> undeliverable_;  // completed at the next step
   bool dirty_{false};
   std::uint64_t last_{0};
+  std::string refused_;
 };
 
 }  // namespace tessera::tlm_models
