@@ -5,10 +5,12 @@
 // Path complete. A source learns that its circuit reaches the destination in the cycle
 // the destination grants its ejection port, through a combinational signal that runs
 // backward along the crossbar connections (tsr_cube_node thru_o). It is built here, one
-// scalar per node input, rather than inside the node: an e-cube circuit entering a node
-// on dimension d leaves on a higher one, so per input the chain is acyclic, whereas
-// whole per-node port arrays would form a loop node -> neighbour -> node that Verilator
-// reports (UNOPTFLAT) and settles by iteration.
+// scalar per node input (path[n][p]), rather than inside the node: an e-cube circuit
+// entering a node on dimension d leaves on a higher one, so per input the chain is
+// acyclic, whereas whole per-node port arrays would form a loop node -> neighbour ->
+// node that Verilator reports (UNOPTFLAT) and settles by iteration. The array is split
+// into its scalars for Verilator (split_var), so it orders them as the acyclic chain
+// they are.
 module tsr_cube_top
   import tsr_pkg::*;
 #(
@@ -30,9 +32,11 @@ module tsr_cube_top
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  // Start-up cycles xi (>= 0), header cycles per hop tau (>= 1), arbitration
-  // (CubeArbLowestId or CubeArbRoundRobin), all tiles alike.
+  // Start-up cycles xi (>= 0) and the part of them held with the path (xi_held <= xi;
+  // tsr_cube_ni), header cycles per hop tau (>= 1), arbitration (CubeArbLowestId or
+  // CubeArbRoundRobin), all tiles alike.
   input  logic [15:0]          xi_i,
+  input  logic [15:0]          xi_held_i,
   input  logic [7:0]           tau_i,
   input  logic                 arb_i,
   // Per tile, the network interface: message requests and their elements.
@@ -64,6 +68,8 @@ module tsr_cube_top
   cube_stream_t         link_stream [Tiles][Dims];
   logic [DataWidth-1:0] link_data   [Tiles][Dims];
   logic [Ports-1:0]     thru        [Tiles][Ports];
+  // path[n][p]: the circuit through input p of node n reaches its destination now.
+  logic                 path        [Tiles][Ports] /* verilator split_var */;
 
   for (genvar gt = 0; gt < Tiles; gt++) begin : gen_tile
     cube_setup_t          in_setup  [Dims];
@@ -79,20 +85,18 @@ module tsr_cube_top
       assign in_data[gd]   = link_data[gt ^ (1 << gd)][gd];
     end
 
-    // path: the circuit through input gp of this node reaches its destination now.
     // Input d can lead only to a higher dimension (e-cube; tsr_cube_node asserts it).
     for (genvar gp = 0; gp < Ports; gp++) begin : gen_port
-      logic             path;
       logic [Ports-1:0] reach;
       assign reach[Dims] = 1'b1;
       for (genvar go = 0; go < Links; go++) begin : gen_out
         if (gp == Dims || go > gp) begin : gen_up
-          assign reach[go] = gen_tile[gt ^ (1 << go)].gen_port[go].path;
+          assign reach[go] = path[gt ^ (1 << go)][go];
         end else begin : gen_down
           assign reach[go] = 1'b0;
         end
       end
-      assign path = |(thru[gt][gp] & reach);
+      assign path[gt][gp] = |(thru[gt][gp] & reach);
     end
 
     tsr_cube_node #(
@@ -132,6 +136,7 @@ module tsr_cube_top
       .rst_ni,
       .id_i         (16'(gt)),
       .xi_i,
+      .xi_held_i,
       .req_valid_i  (req_valid_i[gt]),
       .req_ready_o  (req_ready_o[gt]),
       .req_i        (req_i[gt]),
@@ -141,7 +146,7 @@ module tsr_cube_top
       .inj_setup_o  (inj_setup),
       .inj_stream_o (inj_stream),
       .inj_data_o   (inj_data),
-      .path_i       (gen_port[Dims].path),
+      .path_i       (path[gt][Dims]),
       .ej_setup_i   (ej_setup),
       .ej_stream_i  (ej_stream),
       .ej_data_i    (ej_data),

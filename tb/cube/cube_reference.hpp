@@ -6,7 +6,9 @@
 //   posting   a tile's interface takes its next message (queue order) in the first
 //             cycle t0 >= not_before in which it is idle; it is idle from reset and
 //             from the cycle after it handed over the previous message's last element;
-//   start-up  the header asks for its first output (at the source) in cycle t0 + xi;
+//   start-up  the header asks for its first output (at the source) in cycle
+//             t0 + xi - h, where h (xi_held, 0 unless given) is the part of the start-up
+//             that runs once the path is set up, with the path held;
 //   setup     a header asking for output (n, o) in cycle c, or waiting there since an
 //             earlier cycle, is granted in c if the output is free in c and it wins the
 //             arbitration among the headers asking for (n, o) in c: lowest-id ranks by
@@ -15,12 +17,12 @@
 //             go to the lower input port. A header granted a link in g asks at the
 //             next node in g + tau. The grant of the destination's ejection port, in
 //             cycle S, completes the path;
-//   stream    element e enters the source's node in S + e (no bubbles) and crosses the
-//             node at hop position j (0 the source, i the destination) in S + e + j;
-//             so the tail leaves the ejection port in E = S + i + k - 1;
+//   stream    element e enters the source's node in S' + e (no bubbles), S' = S + h, and
+//             crosses the node at hop position j (0 the source, i the destination) in
+//             S' + e + j; so the tail leaves the ejection port in E = S' + i + k - 1;
 //   teardown  an output is busy from its grant through the cycle the tail crosses its
-//             node, S + k - 1 + j, and free from S + k + j; the interface is idle from
-//             S + k.
+//             node, S' + k - 1 + j, and free from S' + k + j; the interface is idle from
+//             S' + k.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -52,8 +54,10 @@ enum class ref_arb : std::uint8_t { lowest_id, round_robin };
 
 class cube_reference {
  public:
-  cube_reference(unsigned dims, std::uint64_t xi, std::uint64_t tau, ref_arb arb)
-      : dims_(dims), tiles_(1U << dims), xi_(xi), tau_(tau), arb_(arb) {}
+  // xi_held <= xi.
+  cube_reference(unsigned dims, std::uint64_t xi, std::uint64_t tau, ref_arb arb,
+                 std::uint64_t xi_held = 0)
+      : dims_(dims), tiles_(1U << dims), xi_(xi), tau_(tau), arb_(arb), held_(xi_held) {}
 
   // Messages of one tile are posted in the order given. Returns one result per message;
   // an empty vector if the run did not finish within `limit` cycles.
@@ -93,7 +97,7 @@ class cube_reference {
         ++head[t];
         idle_from[t] = never;
         out[m].posted = c;
-        st[m] = state{stage::asking, 0, c + xi_};
+        st[m] = state{stage::asking, 0, c + xi_ - held_};
       }
       // Per output, the best header asking for it in c.
       std::vector<std::pair<std::size_t, std::size_t>> best;  // (output, message)
@@ -120,11 +124,11 @@ class cube_reference {
           st[m] = state{stage::asking, st[m].hop + 1, c + tau_};
           continue;
         }
-        // Path complete: the stream and the teardown follow from S alone.
-        const std::uint64_t s = c;
+        // Path complete: the stream and the teardown follow from S' = S + h alone.
+        const std::uint64_t s = c + held_;
         const std::uint64_t k = msgs[m].k;
         const std::uint64_t i = out[m].hops.size() - 1;
-        out[m].setup = s;
+        out[m].setup = c;
         out[m].tail = s + i + k - 1;
         for (std::size_t j = 0; j <= i; ++j) {
           const ref_hop& p = out[m].hops[j];
@@ -169,6 +173,7 @@ class cube_reference {
   std::uint64_t xi_;
   std::uint64_t tau_;
   ref_arb arb_;
+  std::uint64_t held_;
   std::uint64_t blocked_ = 0;
 };
 

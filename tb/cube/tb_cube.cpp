@@ -60,6 +60,7 @@ using namespace tessera::tb;
 struct options {
   std::string scenario = "setup";
   std::optional<std::uint64_t> xi;
+  std::uint64_t xi_held = 0;
   std::optional<std::uint64_t> tau;
   std::optional<std::uint64_t> elements;
   cube_arb arb = cube_arb::lowest_id;
@@ -92,6 +93,9 @@ std::string parse(int argc, char* argv[], options& o) {
         } else if (a == "--xi") {
           if (n > cube_max_xi) return "--xi " + std::string(v) + " is not 0..65535";
           o.xi = n;
+        } else if (a == "--xi-held") {
+          if (n > cube_max_xi) return "--xi-held " + std::string(v) + " is not 0..65535";
+          o.xi_held = n;
         } else if (a == "--tau") {
           if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
           o.tau = n;
@@ -168,8 +172,8 @@ std::string waiting_headers(const cube_model& m) {
 }  // namespace
 
 constexpr const char* usage =
-    "usage: tb_cube --scenario setup|contention|bokhari|random|starve [--xi X] [--tau T]\n"
-    "               [--elements K] [--arb lowest-id|round-robin] [--seed S] [--count N]\n"
+    "usage: tb_cube --scenario setup|contention|bokhari|random|starve [--xi X] [--xi-held H]\n"
+    "               [--tau T] [--elements K] [--arb lowest-id|round-robin] [--seed S] [--count N]\n"
     "               [--idle PCT] [--timeout C] [--trace FILE.fst]\n"
     "\n"
     "Drives the Verilated circuit-switched 7-cube (Vtsr_cube_7) and holds it to Boppana's\n"
@@ -177,6 +181,7 @@ constexpr const char* usage =
     "  --scenario  setup (0 to 2^i - 1 alone), contention (shared links, arbitration),\n"
     "              bokhari (eight paths through one edge, iPSC-860 preset), random, starve\n"
     "              (the watchdog names the waiting header)\n"
+    "  --xi-held H the last H cycles of the start-up run with the path held (H <= xi)\n"
     "  --idle PCT  percent of cycles a sender withholds an element (random)\n"
     "exit status: 0 pass, 1 a failed check, a deadlock or a timeout, 2 bad arguments\n";
 
@@ -193,6 +198,17 @@ int main(int argc, char* argv[]) {
   const std::uint64_t xi = o.xi.value_or(bokhari ? 242 : 5);
   const std::uint64_t tau = o.tau.value_or(bokhari ? 25 : 3);
   const std::uint64_t k = o.elements.value_or(bokhari ? 1000 : 16);
+  const std::uint64_t held = o.xi_held;
+  if (held > xi) {
+    std::cerr << "tb_cube: --xi-held " << held << " exceeds xi " << xi << '\n';
+    return exit_usage;
+  }
+  if (held != 0 && (o.scenario == "contention" || o.scenario == "starve")) {
+    std::cerr << "tb_cube: --xi-held is for --scenario setup, bokhari and random (the "
+                 "contention and starve goldens are derived with all of xi before the "
+                 "header)\n";
+    return exit_usage;
+  }
   const bool timed = o.idle == 0;
 
   std::vector<cube_message> msgs;
@@ -224,12 +240,13 @@ int main(int argc, char* argv[]) {
 
   if (o.scenario == "setup") {
     // One message at a time, each posted the cycle after the previous one's tail, so
-    // nothing is held: E - t0 = xi + i tau + i + k - 1.
+    // nothing is held: E - t0 = xi + i tau + i + k - 1, whatever part h of the start-up
+    // is held with the path; the path completes at S - t0 = xi - h + i tau.
     std::uint64_t at = 0;
     for (unsigned i = 0; i <= cube_dims; ++i) {
       const unsigned dst = (1U << i) - 1;
       const std::uint64_t e = xi + i * tau + i + k - 1;
-      hand.push_back({post(0, dst, k, at), xi + i * tau, e});
+      hand.push_back({post(0, dst, k, at), xi - held + i * tau, e});
       at += e + 1;
     }
   } else if (o.scenario == "contention") {
@@ -280,15 +297,16 @@ int main(int argc, char* argv[]) {
     std::vector<std::size_t> at;
     for (const auto& [s, d] : paths)
       at.push_back(post(s, d, k, 0));
-    // By hand, the first two through 7 -> 15. Every first link is distinct, so all eight
-    // headers are granted their first link at xi. Path (4), 7->15, takes the edge at xi:
-    // S = xi + tau, E = S + 1 + k - 1. Paths (3), (5) and (6) ask for it at xi + tau and
-    // wait; (4)'s tail crosses node 7 at S + k - 1, so the edge is free at xi + tau + k,
-    // and (3) wins under both arbitrations (lowest source; round-robin from pointer 8,
-    // where 3 comes before 5 and 6). (3) then reaches 31 two hops later:
-    // S = xi + 3 tau + k, E = S + 3 + k - 1 = xi + 3 tau + 2k + 2.
-    hand.push_back({at[3], xi + tau, xi + tau + k});
-    hand.push_back({at[2], xi + 3 * tau + k, xi + 3 * tau + 2 * k + 2});
+    // By hand, the first two through 7 -> 15, with h = xi_held. Every first link is
+    // distinct, so all eight headers are granted their first link at xi - h. Path (4),
+    // 7->15, takes the edge then: S = xi - h + tau, its elements enter from S + h, and
+    // E = S + h + 1 + k - 1 = xi + tau + k. Paths (3), (5) and (6) ask for it at
+    // xi - h + tau and wait; (4)'s tail crosses node 7 at S + h + k - 1, so the edge is
+    // free at xi + tau + k, and (3) wins under both arbitrations (lowest source;
+    // round-robin from pointer 8, where 3 comes before 5 and 6). (3) then reaches 31 two
+    // hops later: S = xi + 3 tau + k, E = S + h + 3 + k - 1 = xi + 3 tau + 2k + 2 + h.
+    hand.push_back({at[3], xi - held + tau, xi + tau + k});
+    hand.push_back({at[2], xi + 3 * tau + k, xi + 3 * tau + 2 * k + 2 + held});
   } else if (o.scenario == "random") {
     // Random pairs (a message to its own tile included), k in 1..elements, posted over
     // `count` cycles: about one message per cycle across the cube.
@@ -322,7 +340,8 @@ int main(int argc, char* argv[]) {
 
   // The reference model's view of the same messages, in the same order per tile.
   cube_reference ref(cube_dims, xi, tau,
-                     o.arb == cube_arb::lowest_id ? ref_arb::lowest_id : ref_arb::round_robin);
+                     o.arb == cube_arb::lowest_id ? ref_arb::lowest_id : ref_arb::round_robin,
+                     held);
   std::vector<ref_message> ref_in;
   for (const cube_message& m : msgs)
     ref_in.push_back({m.src, m.dst, static_cast<unsigned>(m.elements.size()), m.not_before});
@@ -358,6 +377,7 @@ int main(int argc, char* argv[]) {
   std::vector<unsigned> order_seen;  // sources granted link 3->7 from order_from on
 
   model->xi_i = static_cast<std::uint16_t>(xi);
+  model->xi_held_i = static_cast<std::uint16_t>(held);
   model->tau_i = static_cast<std::uint8_t>(tau);
   model->arb_i = static_cast<std::uint8_t>(o.arb);
   sim.reset();
@@ -468,12 +488,12 @@ int main(int argc, char* argv[]) {
     goldens.push_back(
         {name + " t0", static_cast<std::int64_t>(t0), static_cast<std::int64_t>(m.not_before)});
     if (o.scenario == "setup") {
-      // Every hop j (the ejection port last) granted at t0 + xi + j tau.
+      // Every hop j (the ejection port last) granted at t0 + xi - h + j tau.
       const auto& g = grants[{m.src, m.seq}];
       for (std::size_t j = 0; j < g.size(); ++j) {
         goldens.push_back({name + " hop " + std::to_string(j) + " grant - t0",
                            static_cast<std::int64_t>(g[j].cycle - t0),
-                           static_cast<std::int64_t>(xi + j * tau)});
+                           static_cast<std::int64_t>(xi - held + j * tau)});
       }
       goldens.push_back({name + " grants", static_cast<std::int64_t>(g.size()),
                          static_cast<std::int64_t>(hops(m.src, m.dst) + 1)});
