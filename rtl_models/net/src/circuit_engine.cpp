@@ -31,7 +31,8 @@ circuit_engine::circuit_engine(const fabric& f, circuit_params p) : f_{f}, p_{p}
                       std::string(kind_name(f.kind)) + " of " + std::to_string(f.tiles()) +
                       " tiles");
   validate(p);
-  links_.resize(std::size_t{f.tiles()} * f.ports());
+  cube_links_ = f.tiles() * f.ports();
+  links_.resize(std::size_t{cube_links_} + f.tiles());
   is_dirty_.assign(links_.size(), false);
 }
 
@@ -55,6 +56,7 @@ std::uint32_t circuit_engine::alloc(const xfer& x) {
   m.held = 0;
   m.path.clear();
   for_each_hop(f_, tile_id{x.src}, tile_id{x.dst}, [&](link_id l) { m.path.push_back(l.value()); });
+  m.path.push_back(eject(x.dst));
   return slot;
 }
 
@@ -74,7 +76,7 @@ void circuit_engine::try_start(std::uint32_t tile, cycle_t now) {
       // Pre-setup: only beside a message that is already streaming, and only when
       // the first link of the new path is free (Boppana §3.3).
       if (!p_.presetup || s.active > 1 || s.streaming == none) break;
-      if (!m.path.empty() && links_[m.path.front()].holder != none) break;
+      if (links_[m.path.front()].holder != none) break;
     }
     const std::uint32_t slot = s.queue.front();
     s.queue.pop_front();
@@ -134,8 +136,12 @@ void circuit_engine::grant(std::uint32_t li, std::uint32_t slot, cycle_t now) {
     cont_.max_blocked = std::max(cont_.max_blocked, waited);
   }
   ++m.held;
-  m.st = stage::setup;
-  events_.push(now + p_.tau, event{ev_kind::header_hop, slot});
+  if (m.held == m.path.size()) {
+    setup_complete(slot, now);  // the ejection port: S
+  } else {
+    m.st = stage::setup;
+    events_.push(now + p_.tau, event{ev_kind::header_hop, slot});
+  }
 }
 
 void circuit_engine::release_all(std::uint32_t slot, cycle_t now) {
@@ -149,7 +155,7 @@ void circuit_engine::release_all(std::uint32_t slot, cycle_t now) {
       is_dirty_[li] = true;
       dirty_.push_back(li);
     }
-    start_dirty_.push_back(li / f_.ports());  // that tile's next message may pre-set up
+    start_dirty_.push_back(owner(li));  // that tile's next message may pre-set up
   }
   m.held = 0;
 }
@@ -212,8 +218,9 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   message& m = msgs_[slot];
   source& s = src_[m.x.src];
   m.st = stage::streaming;
+  if (on_setup_) on_setup_(m.x.id, now);
   const cycle_t begin = std::max(now + (m.x.control ? 0 : p_.xi_held), s.last_tail);
-  const cycle_t tail = begin + m.path.size() + elements(m.x) - 1;
+  const cycle_t tail = begin + (m.path.size() - 1) + elements(m.x) - 1;  // i hops
   s.last_tail = tail;
   s.streaming = slot;
   start_dirty_.push_back(m.x.src);
@@ -228,11 +235,7 @@ void circuit_engine::fire(cycle_t now) {
       case ev_kind::startup_done:
       case ev_kind::header_hop:
       case ev_kind::retry:
-        if (m.held == m.path.size()) {
-          setup_complete(e.slot, now);
-        } else {
-          request(e.slot, now);
-        }
+        request(e.slot, now);
         break;
       case ev_kind::tail: {
         release_all(e.slot, now);
@@ -257,12 +260,22 @@ std::vector<link_stat> circuit_engine::links() const {
   for (std::uint32_t li = 0; li < links_.size(); ++li) {
     const link& l = links_[li];
     if (l.messages == 0) continue;
-    const std::uint32_t from = li / d;
+    const std::uint32_t from = owner(li);
+    if (li >= cube_links_) {
+      out.push_back(link_stat{from, from, "eject", l.busy, l.messages, l.max_queue});
+      continue;
+    }
     const std::uint32_t dim = li % d;
     out.push_back(link_stat{from, from ^ (1U << dim), "dim " + std::to_string(dim), l.busy,
                             l.messages, l.max_queue});
   }
   return out;
+}
+
+std::string circuit_engine::resource_name(std::uint32_t r) const {
+  const std::uint32_t from = owner(r);
+  if (r >= cube_links_) return "the ejection port of tile " + std::to_string(from);
+  return "link " + std::to_string(from) + "->" + std::to_string(from ^ (1U << (r % f_.ports())));
 }
 
 std::vector<std::string> circuit_engine::stuck() const {
@@ -276,9 +289,7 @@ std::vector<std::string> circuit_engine::stuck() const {
     std::string s = "message " + std::to_string(m.x.src) + "->" + std::to_string(m.x.dst);
     if (m.st == stage::waiting) {
       const std::uint32_t li = m.path[m.held];
-      const std::uint32_t from = li / f_.ports();
-      s += " waits for link " + std::to_string(from) + "->" +
-           std::to_string(from ^ (1U << (li % f_.ports())));
+      s += " waits for " + resource_name(li);
       if (links_[li].holder != none) {
         const message& h = msgs_[links_[li].holder];
         s += " held by " + std::to_string(h.x.src) + "->" + std::to_string(h.x.dst);
