@@ -1,10 +1,16 @@
 // Circuit-switched hypercube engine against the path-setup cost of
-// 004_6a57f137dad1d0a3.txt (Boppana §2: xi + i tau + i + k - 1) and the contention
-// rules of 001_7cf2891e56d981e0.txt (Bokhari §2.3). Every expected value is derived
-// in the test from those formulas.
+// 004_6a57f137dad1d0a3.txt (Boppana §2: xi + i tau + i + k - 1), the contention
+// rules of 001_7cf2891e56d981e0.txt (Bokhari §2.3) and the RTL cube's rules
+// (docs/rtl.md "Circuit-switched hypercube"; circuit_engine.hpp restates them): the
+// destination's ejection port is the last resource of a path and S is its grant; the
+// element stream starts at S' (S + xi_held); the resource at hop position j frees at
+// S' + k + j; the source's interface takes its next message at S' + k. Every expected
+// value is derived in the test from those rules.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "tessera/net/circuit_engine.hpp"
@@ -38,6 +44,25 @@ cycle_t boppana(cycle_t xi, cycle_t tau, cycle_t i, cycle_t k) {
   return xi + i * tau + i + k - 1;
 }
 
+// Per message: taken by its interface (t0), path complete (S), delivered (E).
+struct msg_times {
+  cycle_t t0{0};
+  cycle_t s{0};
+  cycle_t e{0};
+};
+
+// Replays msgs and reads S through the engine's setup observer.
+std::vector<msg_times> run(net::circuit_engine& e, const std::vector<net::timed_xfer>& msgs) {
+  std::map<std::uint64_t, cycle_t> setup;
+  e.set_setup_observer([&setup](std::uint64_t id, cycle_t s) { setup[id] = s; });
+  const auto r = net::replay(e, msgs);
+  e.set_setup_observer({});
+  std::vector<msg_times> out;
+  for (std::size_t i = 0; i < msgs.size(); ++i)
+    out.push_back({r[i].started, setup.at(msgs[i].x.id), r[i].delivered});
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("circuit: one message over i hops takes xi + i tau + i + k - 1", "[circuit]") {
@@ -48,17 +73,19 @@ TEST_CASE("circuit: one message over i hops takes xi + i tau + i + k - 1", "[cir
         p.xi = xi;
         p.tau = tau;
         p.width = width;
-        for (std::uint32_t i = 1; i <= 7; ++i) {
+        for (std::uint32_t i = 0; i <= 7; ++i) {
           const std::uint32_t dst = (1U << i) - 1;  // i differing bits from tile 0
           for (const std::uint64_t bytes :
                {std::uint64_t{1}, std::uint64_t{100}, std::uint64_t{1001}}) {
             net::circuit_engine e{cube(7), p};
-            const auto r = net::replay(e, {msg(1, 0, dst, bytes, 5)});
+            const auto r = run(e, {msg(1, 0, dst, bytes, 5)});
             const cycle_t k = (bytes + width - 1) / width;
             INFO("xi " << xi << " tau " << tau << " width " << width << " i " << i << " bytes "
                        << bytes);
-            CHECK(r[0].started == 5);
-            CHECK(r[0].delivered - 5 == boppana(xi, tau, i, k));
+            CHECK(r[0].t0 == 5);
+            // The ejection port is granted tau after the last link: S = t0 + xi + i tau.
+            CHECK(r[0].s - 5 == xi + i * tau);
+            CHECK(r[0].e - 5 == boppana(xi, tau, i, k));
           }
         }
       }
@@ -78,27 +105,36 @@ TEST_CASE("circuit: a control message is one element after control_xi", "[circui
   CHECK(r[0].delivered == boppana(40, 5, 2, 1));
 }
 
-TEST_CASE("circuit: hold-and-wait keeps the blocked header's links until the holder's tail",
+TEST_CASE("circuit: hold-and-wait keeps the blocked header's links until the link frees",
           "[circuit]") {
-  // B = 1->3 holds link 1->3 first; A = 0->3 (via 1) asks for it tau later and waits
-  // until B's tail, then needs one more tau to reach 3 and streams its 2 hops.
-  net::circuit_params p;
-  p.xi = 10;
-  p.tau = 2;
+  // B = 1->3 takes link 1->3 (its hop position 0) at xi and 3's ejection port at
+  // S_B = xi + tau; the link frees at S_B + k, which for one hop is B's tail. A = 0->3
+  // (via 1) asks for it at xi + tau, waits holding 0->1, reaches 3 a tau after its
+  // grant (B's ejection port is free from S_B + k + 1) and streams its 2 hops.
+  const cycle_t xi = 10;
+  const cycle_t tau = 2;
   const cycle_t k = 20;
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
   net::circuit_engine e{cube(2), p};
-  const auto r = net::replay(e, {msg(1, 0, 3, k), msg(2, 1, 3, k)});
-  const cycle_t b_tail = boppana(10, 2, 1, k);
-  CHECK(r[1].delivered == b_tail);
-  CHECK(r[0].delivered == b_tail + 2 + 2 + k - 1);
+  const auto r = run(e, {msg(1, 0, 3, k), msg(2, 1, 3, k)});
+  const cycle_t s_b = xi + tau;
+  CHECK(r[1].s == s_b);
+  CHECK(r[1].e == boppana(xi, tau, 1, k));
+  const cycle_t granted = s_b + k;
+  CHECK(r[0].s == granted + tau);
+  CHECK(r[0].e == granted + tau + 2 + k - 1);
   const auto c = e.contention();
   CHECK(c.blocked == 1);
-  CHECK(c.blocked_cycles == b_tail - (10 + 2));
+  CHECK(c.blocked_cycles == granted - (xi + tau));
 }
 
 TEST_CASE("circuit: simultaneous requests go to the lowest source id", "[circuit]") {
   // A = 1->3 posted at tau and B = 0->3 (via 1) posted at 0 both ask for link 1->3 at
-  // xi + tau. lowest_id and fifo (same request cycle) grant B; A follows B's tail.
+  // xi + tau. lowest_id, fifo (same request cycle) and round_robin (pointer 0) grant
+  // B. The link is B's hop position 1: it frees at S_B + k + 1, B's tail; A then needs
+  // tau to reach 3, whose ejection port B left at S_B + k + 2.
   for (const auto arb : {net::circuit_arbitration::lowest_id, net::circuit_arbitration::fifo,
                          net::circuit_arbitration::round_robin}) {
     net::circuit_params p;
@@ -107,19 +143,22 @@ TEST_CASE("circuit: simultaneous requests go to the lowest source id", "[circuit
     p.arbitration = arb;
     const cycle_t k = 20;
     net::circuit_engine e{cube(2), p};
-    const auto r = net::replay(e, {msg(1, 1, 3, k, 2), msg(2, 0, 3, k, 0)});
-    const cycle_t b_tail = boppana(10, 2, 2, k);
-    CHECK(r[1].delivered == b_tail);
-    CHECK(r[0].delivered == b_tail + 2 + 1 + k - 1);
+    const auto r = run(e, {msg(1, 1, 3, k, 2), msg(2, 0, 3, k, 0)});
+    const cycle_t s_b = 10 + 2 * 2;
+    CHECK(r[1].e == boppana(10, 2, 2, k));
+    const cycle_t granted = s_b + k + 1;
+    CHECK(r[0].e == granted + 2 + 1 + k - 1);
   }
 }
 
 TEST_CASE("circuit: fifo grants the earliest request, lowest_id the lowest source", "[circuit]") {
   // In a 3-cube the e-cube paths 3->7, 1->7 (1,3,7) and 2->7 (2,3,7) share only
-  // link 3->7. G = 3->7 takes it at xi. A = 2->7 (posted at 0) asks for it at
-  // xi + tau; C = 1->7 (posted at 5) asks at 5 + xi + tau. Both wait for G's tail.
-  // Each later winner is granted at the previous tail, needs tau to reach 7 and then
-  // streams its 2 hops: tail = previous tail + tau + 2 + k - 1.
+  // link 3->7 and 7's ejection port. G = 3->7 takes the link at xi. A = 2->7 (posted
+  // at 0) asks for it at xi + tau; C = 1->7 (posted at 5) asks at 5 + xi + tau. Both
+  // wait for it. It is the last link of every path (hop position i - 1), so it frees
+  // at S + k + i - 1, the holder's tail, and the ejection port one cycle later. Each
+  // later winner is granted at the previous tail, reaches 7 tau later and streams its
+  // 2 hops: tail = previous tail + tau + 2 + k - 1.
   const cycle_t xi = 10;
   const cycle_t tau = 2;
   const cycle_t k = 50;
@@ -147,8 +186,9 @@ TEST_CASE("circuit: fifo grants the earliest request, lowest_id the lowest sourc
 TEST_CASE("circuit: a blocked header holds its links and blocks those behind it", "[circuit]") {
   // B = 0->7 (0,1,3,7) is stuck behind C = 1->7 on link 1->3, which C holds while
   // it waits for 3->7. G = 3->7 holds 3->7 first; C and A = 2->7 wait for it and C,
-  // the lower id, wins. So 3->7 goes G, C, A, B: B gets 1->3 only at C's tail,
-  // reaches 3 a tau later and waits there for A's tail.
+  // the lower id, wins at G's tail. C's 1->3 (hop position 0) frees at S_C + k, a
+  // cycle before C's tail, when A is not yet granted 3->7: B takes 1->3 then, reaches
+  // 3 a tau later and waits there behind A, whose grant comes first at C's tail.
   const cycle_t xi = 10;
   const cycle_t tau = 2;
   const cycle_t k = 50;
@@ -156,23 +196,30 @@ TEST_CASE("circuit: a blocked header holds its links and blocks those behind it"
   p.xi = xi;
   p.tau = tau;
   net::circuit_engine e{cube(3), p};
-  const auto r =
-      net::replay(e, {msg(1, 3, 7, k), msg(2, 1, 7, k), msg(3, 2, 7, k), msg(4, 0, 7, k)});
-  const cycle_t g = boppana(xi, tau, 1, k);
-  const cycle_t c = g + tau + 2 + k - 1;
-  const cycle_t a = c + tau + 2 + k - 1;
-  const cycle_t b = a + tau + 3 + k - 1;  // granted 3->7 at a, one hop to 7, 3 hops streamed
-  CHECK(r[1].delivered == c);
-  CHECK(r[2].delivered == a);
-  CHECK(r[3].delivered == b);
+  const auto r = run(e, {msg(1, 3, 7, k), msg(2, 1, 7, k), msg(3, 2, 7, k), msg(4, 0, 7, k)});
+  const cycle_t g = boppana(xi, tau, 1, k);  // 3->7 frees at G's tail
+  const cycle_t s_c = g + tau;
+  const cycle_t c = s_c + 2 + k - 1;
+  CHECK(r[1].s == s_c);
+  CHECK(r[1].e == c);
+  const cycle_t s_a = c + tau;  // 3->7 frees at S_C + k + 1 = c
+  const cycle_t a = s_a + 2 + k - 1;
+  CHECK(r[2].e == a);
+  // B: 1->3 at S_C + k, asks for 3->7 at S_C + k + tau, after A's grant at c (so
+  // B, the lower source, does not compete with A), and is granted when A's hop
+  // position 1 frees, S_A + k + 1 = a; one hop to 7, 3 hops streamed.
+  CHECK(s_c + k + tau > c);
+  const cycle_t b = a + tau + 3 + k - 1;
+  CHECK(r[3].e == b);
 }
 
 TEST_CASE("circuit: release-and-retry gives up the held links and restarts the header",
           "[circuit]") {
-  // B = 1->3 holds link 1->3 from xi; A = 0->3 holds 0->1, is refused 1->3 at
-  // xi + tau, frees 0->1 and retries every `retry` cycles from tile 0 (no new
-  // start-up): each attempt reaches node 1 tau after it starts. The first attempt
-  // that finds 1->3 free is the one reaching node 1 at or after B's tail.
+  // B = 1->3 holds link 1->3 from xi (hop position 0: free from S_B + k, S_B = xi +
+  // tau); A = 0->3 holds 0->1, is refused 1->3 at xi + tau, frees 0->1 and retries
+  // every `retry` cycles from tile 0 (no new start-up): each attempt reaches node 1
+  // tau after it starts. The first attempt that finds 1->3 free is the one reaching
+  // node 1 at or after S_B + k.
   net::circuit_params p;
   p.xi = 10;
   p.tau = 2;
@@ -181,12 +228,12 @@ TEST_CASE("circuit: release-and-retry gives up the held links and restarts the h
   const cycle_t k = 20;
   net::circuit_engine e{cube(2), p};
   const auto r = net::replay(e, {msg(1, 0, 3, k), msg(2, 1, 3, k)});
-  const cycle_t b_tail = boppana(10, 2, 1, k);
-  CHECK(r[1].delivered == b_tail);
+  const cycle_t s_b = 10 + 2;
+  CHECK(r[1].delivered == boppana(10, 2, 1, k));
   // Attempt j asks for 1->3 at 12 + j (retry + tau) = 12 + 5 j.
   cycle_t ask = 12;
   std::uint64_t retries = 0;
-  while (ask < b_tail) {
+  while (ask < s_b + k) {
     ask += 3 + 2;
     ++retries;
   }
@@ -195,27 +242,29 @@ TEST_CASE("circuit: release-and-retry gives up the held links and restarts the h
 }
 
 TEST_CASE("circuit: pre-setup overlaps the next start-up and setup with streaming", "[circuit]") {
-  // Tile 0 posts m1 = 0->1 and m2 = 0->2 at once. m1 streams from S1 = xi + tau.
+  // Tile 0 posts m1 = 0->1 and m2 = 0->2 at once. m1 is set up at S1 = xi + tau.
   // With pre-setup m2 starts up at S1 (its first link, 0->2, is free), is set up by
-  // S1 + xi + tau and streams right after m1's tail; without, it starts at m1's tail.
+  // S1 + xi + tau and its first element follows m1's last, S2' = S1 + k; without,
+  // the interface takes m2 at S1 + k, which for m1's one hop is m1's tail.
   const cycle_t xi = 10;
   const cycle_t tau = 2;
   const cycle_t k = 40;  // > xi + tau: the setup hides completely
-  const cycle_t m1_tail = boppana(xi, tau, 1, k);
+  const cycle_t s1 = xi + tau;
   for (const bool pre : {false, true}) {
     net::circuit_params p;
     p.xi = xi;
     p.tau = tau;
     p.presetup = pre;
     net::circuit_engine e{cube(2), p};
-    const auto r = net::replay(e, {msg(1, 0, 1, k), msg(2, 0, 2, k)});
-    CHECK(r[0].delivered == m1_tail);
+    const auto r = run(e, {msg(1, 0, 1, k), msg(2, 0, 2, k)});
+    CHECK(r[0].e == boppana(xi, tau, 1, k));
     if (pre) {
-      CHECK(r[1].started == xi + tau);
-      CHECK(r[1].delivered == m1_tail + 1 + k - 1);
+      CHECK(r[1].t0 == s1);
+      CHECK(r[1].s == s1 + xi + tau);
+      CHECK(r[1].e == s1 + k + 1 + k - 1);
     } else {
-      CHECK(r[1].started == m1_tail);
-      CHECK(r[1].delivered == m1_tail + boppana(xi, tau, 1, k));
+      CHECK(r[1].t0 == s1 + k);
+      CHECK(r[1].e == s1 + k + boppana(xi, tau, 1, k));
     }
   }
 }
@@ -307,8 +356,9 @@ TEST_CASE("circuit: xi_held moves start-up behind the setup without changing one
     net::circuit_engine e{cube(4), p};
     CHECK(net::replay(e, {msg(1, 0, 15, 64)})[0].delivered == boppana(30, 3, 4, 64));
   }
-  // Contended: A = 0->3 (via 1) waits for B = 1->3's tail on link 1->3, then needs
-  // tau to reach 3, then the held part of its start-up h, then its 2 hops + k - 1.
+  // Contended: A = 0->3 (via 1) waits for link 1->3, B = 1->3's hop position 0, free
+  // from S_B' + k = S_B + h + k, which for one hop is B's tail; then A needs tau to
+  // reach 3, then the held part of its start-up h, then its 2 hops + k - 1.
   const cycle_t k = 20;
   for (const cycle_t h : {cycle_t{0}, cycle_t{6}}) {
     net::circuit_params p;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/errors.hpp"
@@ -32,8 +33,8 @@ circuit_engine::circuit_engine(const fabric& f, circuit_params p) : f_{f}, p_{p}
                       " tiles");
   validate(p);
   cube_links_ = f.tiles() * f.ports();
-  links_.resize(std::size_t{cube_links_} + f.tiles());
-  is_dirty_.assign(links_.size(), false);
+  res_.resize(std::size_t{cube_links_} + f.tiles());
+  is_dirty_.assign(res_.size(), false);
 }
 
 std::uint64_t circuit_engine::elements(const xfer& x) const {
@@ -71,20 +72,27 @@ void circuit_engine::inject(const xfer& x, cycle_t now) {
 void circuit_engine::try_start(std::uint32_t tile, cycle_t now) {
   source& s = src_[tile];
   while (!s.queue.empty()) {
-    message& m = msgs_[s.queue.front()];
-    if (s.active > 0) {
-      // Pre-setup: only beside a message that is already streaming, and only when
-      // the first link of the new path is free (Boppana §3.3).
-      if (!p_.presetup || s.active > 1 || s.streaming == none) break;
-      if (links_[m.path.front()].holder != none) break;
-    }
     const std::uint32_t slot = s.queue.front();
+    message& m = msgs_[slot];
+    if (s.active > 0) {
+      // Pre-setup: beside one message whose path is complete, and only when the first
+      // resource of the new path is free (Boppana §3.3).
+      if (!p_.presetup || s.active > 1 || s.in_setup != none) break;
+      if (res_[m.path.front()].holder != none) break;
+    }
     s.queue.pop_front();
     ++s.active;
+    s.in_setup = slot;
     m.st = stage::startup;
     if (listener_ != nullptr) listener_->started(m.x.id, now);
-    events_.push(now + (m.x.control ? p_.control_xi : p_.xi - p_.xi_held),
-                 event{ev_kind::startup_done, slot});
+    const cycle_t lead = m.x.control ? p_.control_xi : p_.xi - p_.xi_held;
+    // With no start-up the header asks in the cycle the interface takes the message,
+    // beside the headers that ask in that cycle anyway (the RTL's xi = 0).
+    if (lead == 0) {
+      request(slot, now);
+    } else {
+      events_.push(now + lead, event{ev_kind::ask, slot, 0});
+    }
   }
 }
 
@@ -92,30 +100,31 @@ void circuit_engine::request(std::uint32_t slot, cycle_t now) {
   message& m = msgs_[slot];
   m.st = stage::waiting;
   m.requested = now;
-  const std::uint32_t li = m.path[m.held];
-  link& l = links_[li];
+  const std::uint32_t r = m.path[m.held];
+  resource& l = res_[r];
   l.waiting.push_back(slot);
   l.max_queue = std::max(l.max_queue, static_cast<std::uint32_t>(l.waiting.size()));
-  if (!is_dirty_[li]) {
-    is_dirty_[li] = true;
-    dirty_.push_back(li);
+  if (!is_dirty_[r]) {
+    is_dirty_[r] = true;
+    dirty_.push_back(r);
   }
 }
 
-std::size_t circuit_engine::pick(const link& l, const std::vector<std::uint32_t>& cands) const {
+std::size_t circuit_engine::pick(const resource& l, const std::vector<std::uint32_t>& cands) const {
   const std::uint32_t p = f_.tiles();
   std::size_t best = 0;
+  // (rank, then rank within it, then the message id).
   auto key = [&](std::uint32_t slot) {
     const message& m = msgs_[slot];
     switch (p_.arbitration) {
       case circuit_arbitration::fifo:
-        return std::make_pair(m.requested, std::uint64_t{m.x.src});
+        return std::make_tuple(m.requested, cycle_t{m.x.src}, m.x.id);
       case circuit_arbitration::round_robin:
-        return std::make_pair(cycle_t{(m.x.src + p - l.rr) % p}, m.x.id);
+        return std::make_tuple(cycle_t{(m.x.src + p - l.rr) % p}, cycle_t{0}, m.x.id);
       case circuit_arbitration::lowest_id:
         break;
     }
-    return std::make_pair(cycle_t{m.x.src}, m.x.id);
+    return std::make_tuple(cycle_t{m.x.src}, cycle_t{0}, m.x.id);
   };
   for (std::size_t i = 1; i < cands.size(); ++i) {
     if (key(cands[i]) < key(cands[best])) best = i;
@@ -123,12 +132,13 @@ std::size_t circuit_engine::pick(const link& l, const std::vector<std::uint32_t>
   return best;
 }
 
-void circuit_engine::grant(std::uint32_t li, std::uint32_t slot, cycle_t now) {
-  link& l = links_[li];
+void circuit_engine::grant(std::uint32_t r, std::uint32_t slot, cycle_t now) {
+  resource& l = res_[r];
   message& m = msgs_[slot];
   l.holder = slot;
   l.since = now;
   ++l.messages;
+  if (p_.arbitration == circuit_arbitration::round_robin) l.rr = (m.x.src + 1) % f_.tiles();
   const cycle_t waited = now - m.requested;
   if (waited > 0) {
     ++cont_.blocked;
@@ -140,91 +150,99 @@ void circuit_engine::grant(std::uint32_t li, std::uint32_t slot, cycle_t now) {
     setup_complete(slot, now);  // the ejection port: S
   } else {
     m.st = stage::setup;
-    events_.push(now + p_.tau, event{ev_kind::header_hop, slot});
-  }
-}
-
-void circuit_engine::release_all(std::uint32_t slot, cycle_t now) {
-  message& m = msgs_[slot];
-  for (std::uint32_t j = 0; j < m.held; ++j) {
-    const std::uint32_t li = m.path[j];
-    link& l = links_[li];
-    l.busy += now - l.since;
-    l.holder = none;
-    if (!is_dirty_[li]) {
-      is_dirty_[li] = true;
-      dirty_.push_back(li);
-    }
-    start_dirty_.push_back(owner(li));  // that tile's next message may pre-set up
-  }
-  m.held = 0;
-}
-
-void circuit_engine::arbitrate(cycle_t now) {
-  std::vector<std::uint32_t> starts;
-  starts.swap(start_dirty_);
-  std::sort(starts.begin(), starts.end());
-  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
-  for (const std::uint32_t t : starts)
-    try_start(t, now);
-
-  std::vector<std::uint32_t> work;
-  work.swap(dirty_);
-  std::sort(work.begin(), work.end());
-  for (const std::uint32_t li : work) {
-    is_dirty_[li] = false;
-    link& l = links_[li];
-    if (l.waiting.empty()) continue;
-    if (p_.blocking == circuit_blocking::hold_wait) {
-      if (l.holder != none) continue;
-      const std::size_t w = pick(l, l.waiting);
-      const std::uint32_t slot = l.waiting[w];
-      l.waiting.erase(l.waiting.begin() + static_cast<std::ptrdiff_t>(w));
-      if (p_.arbitration == circuit_arbitration::round_robin)
-        l.rr = (msgs_[slot].x.src + 1) % f_.tiles();
-      grant(li, slot, now);
-      continue;
-    }
-    // Release and retry: one winner if the link is free, everyone else backs off.
-    std::vector<std::uint32_t> losers;
-    losers.swap(l.waiting);
-    if (l.holder == none) {
-      const std::size_t w = pick(l, losers);
-      const std::uint32_t slot = losers[w];
-      losers.erase(losers.begin() + static_cast<std::ptrdiff_t>(w));
-      if (p_.arbitration == circuit_arbitration::round_robin)
-        l.rr = (msgs_[slot].x.src + 1) % f_.tiles();
-      grant(li, slot, now);
-    }
-    for (const std::uint32_t slot : losers) {
-      release_all(slot, now);
-      msgs_[slot].st = stage::retrying;
-      ++cont_.retries;
-      events_.push(now + p_.retry, event{ev_kind::retry, slot});
-    }
-  }
-  // Releases by losers can free links others wait for: settle them in this cycle too.
-  if (!dirty_.empty() || !start_dirty_.empty()) {
-    bool pending = !start_dirty_.empty();
-    for (const std::uint32_t li : dirty_) {
-      const link& l = links_[li];
-      if (!l.waiting.empty() && l.holder == none) pending = true;
-    }
-    if (pending) arbitrate(now);
+    events_.push(now + p_.tau, event{ev_kind::ask, slot, 0});
   }
 }
 
 void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   message& m = msgs_[slot];
   source& s = src_[m.x.src];
+  s.in_setup = none;
   m.st = stage::streaming;
   if (on_setup_) on_setup_(m.x.id, now);
-  const cycle_t begin = std::max(now + (m.x.control ? 0 : p_.xi_held), s.last_tail);
-  const cycle_t tail = begin + (m.path.size() - 1) + elements(m.x) - 1;  // i hops
-  s.last_tail = tail;
-  s.streaming = slot;
-  start_dirty_.push_back(m.x.src);
-  events_.push(tail, event{ev_kind::tail, slot});
+  // S': the held part of the start-up, and (pre-setup) the previous message's last
+  // element, come first.
+  const cycle_t first = std::max(now + (m.x.control ? 0 : p_.xi_held), s.free_at);
+  const cycle_t k = elements(m.x);
+  const cycle_t hops = m.path.size() - 1;
+  s.free_at = first + k;
+  events_.push(first + hops + k - 1, event{ev_kind::tail, slot, 0});
+  // The tail crosses hop position j in first + k - 1 + j: teardown starts one cycle
+  // later at the source and follows the tail node by node.
+  events_.push(first + k, event{ev_kind::release, slot, 0});
+  if (p_.presetup) start_dirty_.push_back(m.x.src);
+}
+
+void circuit_engine::free_resource(std::uint32_t r, cycle_t now) {
+  resource& l = res_[r];
+  l.busy += now - l.since;
+  l.holder = none;
+  if (!l.waiting.empty() && !is_dirty_[r]) {
+    is_dirty_[r] = true;
+    dirty_.push_back(r);
+  }
+  // A tile's next message may pre-set up once its first resource is free.
+  if (p_.presetup) start_dirty_.push_back(owner(r));
+}
+
+void circuit_engine::release_all(std::uint32_t slot, cycle_t now) {
+  message& m = msgs_[slot];
+  for (std::uint32_t j = 0; j < m.held; ++j)
+    free_resource(m.path[j], now);
+  m.held = 0;
+}
+
+// Grants resource r if it is free and asked for; under release_retry, refuses all
+// other requests for it.
+void circuit_engine::settle(std::uint32_t r, cycle_t now) {
+  resource& l = res_[r];
+  if (l.waiting.empty()) return;
+  if (p_.blocking == circuit_blocking::hold_wait) {
+    if (l.holder != none) return;
+    const std::size_t w = pick(l, l.waiting);
+    const std::uint32_t slot = l.waiting[w];
+    l.waiting.erase(l.waiting.begin() + static_cast<std::ptrdiff_t>(w));
+    grant(r, slot, now);
+    return;
+  }
+  std::vector<std::uint32_t> losers;
+  losers.swap(l.waiting);
+  if (l.holder == none) {
+    const std::size_t w = pick(l, losers);
+    const std::uint32_t slot = losers[w];
+    losers.erase(losers.begin() + static_cast<std::ptrdiff_t>(w));
+    grant(r, slot, now);
+  }
+  for (const std::uint32_t slot : losers) {
+    release_all(slot, now);
+    msgs_[slot].st = stage::retrying;
+    ++cont_.retries;
+    events_.push(now + p_.retry, event{ev_kind::ask, slot, 0});
+  }
+}
+
+void circuit_engine::arbitrate(cycle_t now) {
+  // Every request of this cycle is in before a resource is granted: first the tiles
+  // whose interface may take a message (a header with no start-up asks at once), then
+  // the resources. Grants can complete paths (pre-setup may then take a message) and
+  // refused headers under release_retry free resources in this cycle: repeat until
+  // nothing is left to settle.
+  while (!start_dirty_.empty() || !dirty_.empty()) {
+    std::vector<std::uint32_t> starts;
+    starts.swap(start_dirty_);
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    for (const std::uint32_t t : starts)
+      try_start(t, now);
+
+    std::vector<std::uint32_t> work;
+    work.swap(dirty_);
+    std::sort(work.begin(), work.end());
+    for (const std::uint32_t r : work) {
+      is_dirty_[r] = false;
+      settle(r, now);
+    }
+  }
 }
 
 void circuit_engine::fire(cycle_t now) {
@@ -232,22 +250,27 @@ void circuit_engine::fire(cycle_t now) {
   while (events_.pop_due(now, e)) {
     message& m = msgs_[e.slot];
     switch (e.kind) {
-      case ev_kind::startup_done:
-      case ev_kind::header_hop:
-      case ev_kind::retry:
+      case ev_kind::ask:
         request(e.slot, now);
         break;
-      case ev_kind::tail: {
-        release_all(e.slot, now);
-        source& s = src_[m.x.src];
-        --s.active;
-        if (s.streaming == e.slot) s.streaming = none;
-        start_dirty_.push_back(m.x.src);
-        const std::uint64_t id = m.x.id;
-        m.st = stage::queued;
-        free_.push_back(e.slot);
-        --live_;
-        if (listener_ != nullptr) listener_->delivered(id, now);
+      case ev_kind::tail:
+        m.st = stage::delivered;
+        if (listener_ != nullptr) listener_->delivered(m.x.id, now);
+        break;
+      case ev_kind::release: {
+        free_resource(m.path[e.hop], now);
+        if (e.hop == 0) {  // S' + k: the last element has left the interface
+          --src_[m.x.src].active;
+          start_dirty_.push_back(m.x.src);
+        }
+        if (e.hop + 1 < m.path.size()) {
+          events_.push(now + 1, event{ev_kind::release, e.slot, e.hop + 1});
+        } else {  // the ejection port, E + 1: the circuit is gone
+          m.held = 0;
+          m.st = stage::queued;
+          free_.push_back(e.slot);
+          --live_;
+        }
         break;
       }
     }
@@ -257,15 +280,15 @@ void circuit_engine::fire(cycle_t now) {
 std::vector<link_stat> circuit_engine::links() const {
   std::vector<link_stat> out;
   const std::uint32_t d = f_.ports();
-  for (std::uint32_t li = 0; li < links_.size(); ++li) {
-    const link& l = links_[li];
+  for (std::uint32_t r = 0; r < res_.size(); ++r) {
+    const resource& l = res_[r];
     if (l.messages == 0) continue;
-    const std::uint32_t from = owner(li);
-    if (li >= cube_links_) {
+    const std::uint32_t from = owner(r);
+    if (r >= cube_links_) {
       out.push_back(link_stat{from, from, "eject", l.busy, l.messages, l.max_queue});
       continue;
     }
-    const std::uint32_t dim = li % d;
+    const std::uint32_t dim = r % d;
     out.push_back(link_stat{from, from ^ (1U << dim), "dim " + std::to_string(dim), l.busy,
                             l.messages, l.max_queue});
   }
@@ -286,12 +309,13 @@ std::vector<std::string> circuit_engine::stuck() const {
   for (std::uint32_t slot = 0; slot < msgs_.size(); ++slot) {
     if (is_free[slot]) continue;
     const message& m = msgs_[slot];
+    if (m.st == stage::delivered) continue;
     std::string s = "message " + std::to_string(m.x.src) + "->" + std::to_string(m.x.dst);
     if (m.st == stage::waiting) {
-      const std::uint32_t li = m.path[m.held];
-      s += " waits for " + resource_name(li);
-      if (links_[li].holder != none) {
-        const message& h = msgs_[links_[li].holder];
+      const std::uint32_t r = m.path[m.held];
+      s += " waits for " + resource_name(r);
+      if (res_[r].holder != none) {
+        const message& h = msgs_[res_[r].holder];
         s += " held by " + std::to_string(h.x.src) + "->" + std::to_string(h.x.dst);
       }
     } else if (m.st == stage::queued) {

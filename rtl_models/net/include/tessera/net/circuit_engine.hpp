@@ -1,39 +1,73 @@
-// Circuit-switched hypercube (Bokhari §2, Boppana §2): each message first spends
-// `xi` cycles of start-up at its source, then a setup header claims the e-cube path
-// one directed link at a time, `tau` cycles per hop, and last the destination's
-// ejection port; once the whole path is held the data streams through it one element
-// (`width` bytes) per cycle, pipelined, so a k-element message over i hops takes
-// exactly xi + i*tau + i + k - 1 cycles; the path is released when the tail arrives.
+// Circuit-switched hypercube (Bokhari, "Complete Exchange on the iPSC-860", §2;
+// Boppana and Raghavendra, "Optimal and Practical Routing Methods for a Massive Data
+// Movement Operation on Hypercubes", §2): a message first spends xi cycles of start-up
+// at its source, then a setup header claims its e-cube path one directed link at a
+// time, tau cycles per hop, and last the destination's ejection port; once the whole
+// path is held the k elements (`width` bytes each) stream through it one per cycle,
+// pipelined, so a message over i hops takes exactly xi + i tau + i + k - 1 cycles.
 //
-// Timing of one message, with g_j the cycle hop j is granted:
-//   start-up from t0; hop 1 requested at t0 + xi; hop j+1 requested at g_j + tau;
-//   the destination's ejection port requested at g_i + tau (at t0 + xi for a message
-//   to the tile itself) and granted at S, which completes the setup; tail delivered
-//   at E = max(S, E_prev) + i + k - 1 where E_prev is the tail of the source's
-//   previous message (a tile streams one message at a time). Unblocked:
-//   g_j = t0 + xi + (j-1) tau and S = g_i + tau, so E - t0 is the formula.
+// The rules are those of the Verilated cube (rtl_models/rtl/tsr_cube_node.sv,
+// tsr_cube_ni.sv, tsr_cube_top.sv) as tb/cube/cube_reference.hpp and docs/rtl.md
+// state them, so that the engine and the RTL agree cycle for cycle; what the RTL lacks
+// (xi_held, control messages, fifo, release_retry, presetup) is an addition that
+// vanishes at its default. For a message of k elements over i hops, posted at its
+// source in cycle p:
 //
-// As in the RTL cube (rtl_models/rtl/tsr_cube_node.sv, docs/rtl.md), a tile's
-// ejection port is a resource like a link, held by one circuit at a time and granted
-// by the same arbitration: two circuits into one tile take turns.
+//   resources  the D links out of every node (dimension d: n to n ^ 2^d) and every
+//              tile's ejection port. A circuit holds the i links of its e-cube path,
+//              lowest dimension first, then the destination's ejection port: hop
+//              positions j = 0 .. i - 1, and i. A resource is held by one circuit at a
+//              time; a message to its own tile holds only its ejection port.
+//   posting    a tile's interface takes its next message, in posting order, in the
+//              first cycle t0 >= p in which it is idle (listener started(t0)). It is
+//              idle from the start and from S' + k of the message it took before: the
+//              cycle after it handed over that message's last element.
+//   start-up   the header asks for its first resource in cycle t0 + xi - xi_held
+//              (t0 + control_xi for a control message); with no start-up, in t0 itself.
+//   setup      a header asking for a resource in cycle c, or waiting for it since an
+//              earlier cycle, is granted it in c if it is free in c and the header wins
+//              among all headers asking for it in c: lowest_id ranks by source (Bokhari
+//              Fig. 6); fifo by the cycle of the request, then by source; round_robin
+//              by (source - pointer) mod 2^D, where every resource has a pointer that
+//              starts at 0 and becomes winner + 1 after each grant. Equal ranks go to
+//              the lower message id (they need two headers of one source in setup,
+//              which the interface never has). A header granted a link in g asks for
+//              the next resource in g + tau (tau = 0, which the RTL does not allow:
+//              in g, once the requests made earlier in g are settled). The grant of
+//              the destination's ejection port, in cycle S, completes the path
+//              (set_setup_observer). A blocked header keeps what it holds and waits
+//              (hold_wait).
+//   stream     the first element enters the source node in S' = S + xi_held (S for a
+//              control message; pre-setup below may delay it), element e in S' + e,
+//              and crosses the node at hop position j in S' + e + j: the tail is
+//              delivered in E = S' + i + k - 1 (listener delivered(E)).
+//   teardown   the resource at hop position j is busy from its grant through
+//              S' + k - 1 + j, the cycle the tail crosses its node, and free, grantable
+//              in that very cycle, from S' + k + j; the ejection port from E + 1. The
+//              source's interface is idle from S' + k (see posting).
+//   control    a control message (x.control: reserve, ack, sync) and a message of no
+//              bytes are one element; a control message uses control_xi and no xi_held.
 //
-// Blocked setup:
-//   hold_wait      (default, the iPSC) the header keeps what it holds and waits;
-//   release_retry  the header gives up its links and restarts from the source
-//                  `retry` cycles later (no new start-up).
-// When a held link or port frees, or several headers ask for a free one in one cycle,
-// the arbitration picks: lowest_id (lowest source tile, Bokhari Fig. 6), fifo (earliest
-// request, then lowest source) or round_robin (the first source at or after the
-// link's pointer, cyclically; the pointer then moves past the winner).
+// Unblocked, hop j is granted at t0 + xi - xi_held + j tau, S = t0 + xi - xi_held +
+// i tau and E - t0 is Boppana's formula for every xi_held: xi_held (the last part of
+// the start-up, run with the path held; the iPSC-860 preset needs it, docs/machines.md)
+// only lengthens how long a contended path stays held.
 //
-// With xi_held = h, the header leaves after xi - h cycles and the last h cycles of
-// the start-up run once the path is held: E = max(S + h, E_prev) + i + k - 1, the
-// same single-message time, but every contended link stays held h cycles longer.
+// Release and retry (blocking = release_retry; no RTL counterpart): a header that is
+// refused a resource (held, or granted to another header in the same cycle) releases
+// everything it holds in that cycle, where other headers may take it, and asks for its
+// first resource again `retry` cycles later, without a new start-up; it keeps its
+// interface meanwhile. Progressive teardown applies to complete circuits only.
 //
-// Pre-setup (Boppana §3.3, realizes AAP'): while a tile's message streams, its next
-// posted message may start up and set up its path, provided the first link of that
-// path is free when it starts; its data follows the previous tail. Without it a tile
-// starts a message only when the previous one has been delivered.
+// Pre-setup (presetup, Boppana §3.3, their AAP'): in addition to posting, a tile's
+// interface takes its next message while it still hands over the previous one: in any
+// cycle t0 >= p in which exactly one message of the tile is taken and not handed over,
+// that message's path is complete (its S has passed or is t0), and the first resource of
+// the new message's path is free. The new header starts up and sets up by the rules
+// above, but its data follows the previous message's last element into the node: its
+// first element enters at S' = max(S + xi_held, S'_prev + k_prev), and its resources are
+// held through S' + k - 1 + j. So at most one message is set up ahead of the one being
+// sent, and without contention its setup hides behind the previous stream.
 #pragma once
 
 #include <cstdint>
@@ -95,36 +129,48 @@ class circuit_engine final : public engine {
  private:
   static constexpr std::uint32_t none = 0xffffffffU;
 
-  enum class stage : std::uint8_t { queued, startup, setup, waiting, streaming, retrying };
+  enum class stage : std::uint8_t {
+    queued,     // posted, not taken by the interface
+    startup,    // start-up before the header leaves
+    waiting,    // the header asks for path[held]
+    setup,      // the header travels to the next node
+    retrying,   // release_retry: backed off, path released
+    streaming,  // path complete, not yet delivered
+    delivered   // the tail arrived; the path is still being torn down
+  };
 
   struct message {
     xfer x;
     stage st{stage::queued};
     // Resources in hop order: the e-cube links, then the destination's ejection port.
     std::vector<std::uint32_t> path;
-    std::uint32_t held{0};  // links 0 .. held-1 are ours
+    std::uint32_t held{0};  // path[0 .. held-1] are ours
     cycle_t requested{0};   // when the pending request was made
   };
   // A link or an ejection port.
-  struct link {
+  struct resource {
     std::uint32_t holder{none};
     cycle_t since{0};
-    std::vector<std::uint32_t> waiting;  // message slots asking for this link
+    std::vector<std::uint32_t> waiting;  // message slots asking for it
     std::uint32_t rr{0};
     cycle_t busy{0};
     std::uint64_t messages{0};
     std::uint32_t max_queue{0};
   };
   struct source {
-    std::deque<std::uint32_t> queue;  // posted, not started
-    std::uint32_t active{0};          // started, not delivered
-    std::uint32_t streaming{none};    // the message now streaming, if any
-    cycle_t last_tail{0};             // tail of the latest message to stream
+    std::deque<std::uint32_t> queue;  // posted, not taken
+    std::uint32_t active{0};          // taken, last element not handed over
+    std::uint32_t in_setup{none};     // the message taken and not yet set up, if any
+    cycle_t free_at{0};               // S' + k of the latest message set up
   };
-  enum class ev_kind : std::uint8_t { startup_done, header_hop, tail, retry };
+  // ask: the header asks for path[held]. release frees path[hop] and schedules hop + 1
+  // a cycle later, so a circuit has one teardown event pending; hop 0 also hands the
+  // interface back.
+  enum class ev_kind : std::uint8_t { ask, tail, release };
   struct event {
     ev_kind kind;
     std::uint32_t slot;
+    std::uint32_t hop;
   };
 
   std::uint32_t alloc(const xfer& x);
@@ -135,25 +181,28 @@ class circuit_engine final : public engine {
   [[nodiscard]] std::string resource_name(std::uint32_t r) const;
   void try_start(std::uint32_t tile, cycle_t now);
   void request(std::uint32_t slot, cycle_t now);
-  void grant(std::uint32_t link_index, std::uint32_t slot, cycle_t now);
+  void grant(std::uint32_t r, std::uint32_t slot, cycle_t now);
   void setup_complete(std::uint32_t slot, cycle_t now);
+  void free_resource(std::uint32_t r, cycle_t now);
   void release_all(std::uint32_t slot, cycle_t now);
+  void settle(std::uint32_t r, cycle_t now);
   // Index into cands of the request the arbitration grants.
-  std::size_t pick(const link& l, const std::vector<std::uint32_t>& cands) const;
+  std::size_t pick(const resource& l, const std::vector<std::uint32_t>& cands) const;
 
   fabric f_;
   circuit_params p_;
-  std::uint32_t cube_links_{0};  // links_ below are cube links, from here ejection ports
+  // res_[tile * D + d] is a cube link, res_[cube_links_ + tile] an ejection port.
+  std::uint32_t cube_links_{0};
   std::vector<message> msgs_;
   std::vector<std::uint32_t> free_;
-  std::vector<link> links_;
+  std::vector<resource> res_;
   std::vector<source> src_;
-  std::vector<std::uint32_t> dirty_;  // links with waiting requests to arbitrate
+  std::vector<std::uint32_t> dirty_;  // resources with requests to arbitrate
   std::vector<bool> is_dirty_;
-  std::vector<std::uint32_t> start_dirty_;  // tiles that may start a message
+  std::vector<std::uint32_t> start_dirty_;  // tiles that may take a message
   event_queue<event> events_;
   contention_stat cont_{};
-  std::uint64_t live_{0};
+  std::uint64_t live_{0};  // messages injected and not yet torn down
   setup_observer on_setup_;
 };
 
