@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "tessera/net/circuit_engine.hpp"
@@ -61,6 +63,24 @@ std::vector<msg_times> run(net::circuit_engine& e, const std::vector<net::timed_
   for (std::size_t i = 0; i < msgs.size(); ++i)
     out.push_back({r[i].started, setup.at(msgs[i].x.id), r[i].delivered});
   return out;
+}
+
+// Drives e over msgs, all posted at 0, as replay does, up to and including cycle
+// `until`, and leaves the run there.
+void run_until(net::engine& e, const std::vector<net::timed_xfer>& msgs, cycle_t until) {
+  for (const auto& m : msgs)
+    e.inject(m.x, 0);
+  e.arbitrate(0);
+  for (cycle_t t = e.next_event(); t <= until && t != net::never; t = e.next_event()) {
+    e.fire(t);
+    e.arbitrate(t);
+  }
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& want) {
+  for (const auto& l : lines)
+    if (l == want) return true;
+  return false;
 }
 
 }  // namespace
@@ -241,6 +261,171 @@ TEST_CASE("circuit: release-and-retry gives up the held links and restarts the h
   CHECK(r[0].delivered == ask + 2 + 2 + k - 1);
 }
 
+TEST_CASE("circuit: release-and-retry also gives up when refused the ejection port", "[circuit]") {
+  // 1->3 and 2->3 arrive at different links of node 3 and both ask for its ejection
+  // port at xi + tau; the lower source takes it (S = xi + tau) until S + k + 1. The
+  // other frees link 2->3 and retries from tile 2 every retry + tau cycles, until an
+  // attempt asks for the port when it is free.
+  const cycle_t xi = 10;
+  const cycle_t tau = 2;
+  const cycle_t k = 20;
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
+  p.retry = 3;
+  p.blocking = net::circuit_blocking::release_retry;
+  net::circuit_engine e{cube(2), p};
+  const auto r = run(e, {msg(1, 1, 3, k), msg(2, 2, 3, k)});
+  const cycle_t s1 = xi + tau;
+  CHECK(r[0].s == s1);
+  CHECK(r[0].e == boppana(xi, tau, 1, k));
+  cycle_t ask = xi + tau;
+  std::uint64_t retries = 0;
+  while (ask < s1 + k + 1) {
+    ask += p.retry + tau;
+    ++retries;
+  }
+  CHECK(e.contention().retries == retries);
+  CHECK(r[1].s == ask);
+  CHECK(r[1].e == ask + 1 + k - 1);
+}
+
+TEST_CASE("circuit: two circuits into one tile take its ejection port in turn", "[circuit]") {
+  // Tile 3 of a 2-cube receives from itself (no hops), from 1 (link 1->3) and from 2
+  // (link 2->3): no link is shared, only 3's ejection port. All posted at 0.
+  //   3->3 asks for the port at xi: S = xi, E = S + k - 1, the port free from S + k.
+  //   1->3 and 2->3 take their links at xi and ask for the port at xi + tau; at the
+  //   3->3's S + k the lower source, 1, wins (round_robin: the pointer is 3 + 1 = 0;
+  //   fifo: both asked in one cycle): S = previous S + k, E = S + 1 + k - 1, the
+  //   port free from S + k + 1; then 2->3 likewise.
+  const cycle_t xi = 10;
+  const cycle_t tau = 2;
+  const cycle_t k = 20;
+  for (const auto arb : {net::circuit_arbitration::lowest_id, net::circuit_arbitration::fifo,
+                         net::circuit_arbitration::round_robin}) {
+    net::circuit_params p;
+    p.xi = xi;
+    p.tau = tau;
+    p.arbitration = arb;
+    net::circuit_engine e{cube(2), p};
+    const auto r = run(e, {msg(1, 3, 3, k), msg(2, 1, 3, k), msg(3, 2, 3, k)});
+    const cycle_t s_own = xi;
+    const cycle_t s1 = s_own + k;
+    const cycle_t s2 = s1 + k + 1;
+    CHECK(r[0].s == s_own);
+    CHECK(r[0].e == boppana(xi, tau, 0, k));
+    CHECK(r[1].s == s1);
+    CHECK(r[1].e == s1 + 1 + k - 1);
+    CHECK(r[2].s == s2);
+    CHECK(r[2].e == s2 + 1 + k - 1);
+    const auto c = e.contention();
+    CHECK(c.blocked == 2);
+    CHECK(c.blocked_cycles == (s1 - (xi + tau)) + (s2 - (xi + tau)));
+    // The port is held from each grant S through S + k + i - 1; link 2->3 from xi
+    // through 2->3's S + k - 1.
+    bool port = false;
+    for (const auto& l : e.links()) {
+      if (l.name == "eject") {
+        port = true;
+        CHECK(l.from == 3);
+        CHECK(l.to == 3);
+        CHECK(l.messages == 3);
+        CHECK(l.max_queue == 2);
+        CHECK(l.busy == k + (k + 1) + (k + 1));
+      }
+      if (l.from == 2 && l.to == 3) CHECK(l.busy == s2 + k - xi);
+    }
+    CHECK(port);
+  }
+  // While 3->3 holds the port, the deadlock report names what the others wait for.
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
+  net::circuit_engine e{cube(2), p};
+  run_until(e, {msg(1, 3, 3, k), msg(2, 1, 3, k), msg(3, 2, 3, k)}, xi + tau + 1);
+  const auto why = e.stuck();
+  INFO(why.size());
+  CHECK(contains(why, "message 1->3 waits for the ejection port of tile 3 held by 3->3"));
+  CHECK(contains(why, "message 2->3 waits for the ejection port of tile 3 held by 3->3"));
+  CHECK(contains(why, "message 3->3 is in progress"));
+}
+
+TEST_CASE("circuit: a link frees as the tail crosses its node (docs/rtl.md contention)",
+          "[circuit]") {
+  // docs/rtl.md, rtl.tb_cube.contention.lowest-id: xi 5, tau 3, k 16; B = 1->11
+  // (1->3, 3->11) and A = 0->7 (0->1, 1->3, 3->7), posted at 0, share link 1->3.
+  // B takes it at xi: S_B = xi + 2 tau, E_B = S_B + 2 + k - 1. A asks for it at
+  // xi + tau; it is B's hop position 0, so it frees at S_B + k (a cycle before E_B),
+  // A takes it then and 3->7 and 7's port one tau each later: S_A = S_B + k + 2 tau,
+  // E_A = S_A + 3 + k - 1.
+  const cycle_t xi = 5;
+  const cycle_t tau = 3;
+  const cycle_t k = 16;
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
+  net::circuit_engine e{cube(7), p};
+  const auto r = run(e, {msg(1, 1, 11, k), msg(2, 0, 7, k)});
+  const cycle_t s_b = xi + 2 * tau;
+  const cycle_t s_a = s_b + k + 2 * tau;
+  CHECK(r[0].s == s_b);
+  CHECK(r[0].e == s_b + 2 + k - 1);
+  CHECK(r[1].s == s_a);
+  CHECK(r[1].e == s_a + 3 + k - 1);
+  // The figures docs/rtl.md gives for the RTL.
+  CHECK(r[0].e == 28);
+  CHECK(r[1].e == 51);
+
+  // A link in the middle of a path: C = 0->7 holds 1->3 at hop position 1 from
+  // xi + tau; D = 1->3, posted at 4, asks for it at 4 + xi. It frees at
+  // S_C + k + 1 = E_C - 1; D then reaches 3 a tau later (C's port at 7 is elsewhere).
+  net::circuit_engine m{cube(3), p};
+  const auto q = run(m, {msg(1, 0, 7, k), msg(2, 1, 3, k, 4)});
+  const cycle_t s_c = xi + 3 * tau;
+  CHECK(q[0].e == s_c + 3 + k - 1);
+  CHECK(q[1].s == s_c + k + 1 + tau);
+  CHECK(q[1].e == s_c + k + 1 + tau + 1 + k - 1);
+  CHECK(q[1].e == q[0].e - 1 + tau + k);
+}
+
+TEST_CASE("circuit: the interface takes the next message after the last element left",
+          "[circuit]") {
+  // Tile 0 posts m1 = 0->7 (3 hops) and m2 = 0->1 at 0. m1's first element enters at
+  // S1' = S1 + h = xi + 3 tau and its last at S1' + k - 1, two hops before its tail
+  // E1 = S1' + 3 + k - 1: the interface takes m2 at S1' + k. Its first link, 0->1, is
+  // m1's hop position 0 and free from S1' + k too. With xi_held h the header leaves
+  // h cycles earlier; neither time moves.
+  const cycle_t xi = 10;
+  const cycle_t tau = 2;
+  const cycle_t k = 20;
+  for (const cycle_t h : {cycle_t{0}, cycle_t{4}}) {
+    net::circuit_params p;
+    p.xi = xi;
+    p.tau = tau;
+    p.xi_held = h;
+    net::circuit_engine e{cube(3), p};
+    const auto r = run(e, {msg(1, 0, 7, k), msg(2, 0, 1, k)});
+    const cycle_t s1 = xi - h + 3 * tau;
+    CHECK(r[0].s == s1);
+    CHECK(r[0].e == boppana(xi, tau, 3, k));
+    const cycle_t t2 = s1 + h + k;
+    CHECK(t2 < r[0].e);
+    CHECK(r[1].t0 == t2);
+    CHECK(r[1].s == t2 + xi - h + tau);
+    CHECK(r[1].e == t2 + boppana(xi, tau, 1, k));
+  }
+  // Two messages to the tile itself: the next is taken at S + k = E + 1, and the
+  // port, freed then too, is asked for xi later.
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
+  net::circuit_engine e{cube(3), p};
+  const auto r = run(e, {msg(1, 5, 5, k), msg(2, 5, 5, k)});
+  CHECK(r[0].e == boppana(xi, tau, 0, k));
+  CHECK(r[1].t0 == r[0].e + 1);
+  CHECK(r[1].e == r[1].t0 + boppana(xi, tau, 0, k));
+}
+
 TEST_CASE("circuit: pre-setup overlaps the next start-up and setup with streaming", "[circuit]") {
   // Tile 0 posts m1 = 0->1 and m2 = 0->2 at once. m1 is set up at S1 = xi + tau.
   // With pre-setup m2 starts up at S1 (its first link, 0->2, is free), is set up by
@@ -267,6 +452,56 @@ TEST_CASE("circuit: pre-setup overlaps the next start-up and setup with streamin
       CHECK(r[1].e == s1 + k + boppana(xi, tau, 1, k));
     }
   }
+}
+
+TEST_CASE("circuit: pre-setup keeps one message set up ahead, its data after the last element",
+          "[circuit]") {
+  // Tile 0 posts m1 = 0->7 (3 hops), m2 = 0->2 and m3 = 0->4 at 0, xi_held h.
+  //   m1: S1 = xi - h + 3 tau, S1' = S1 + h.
+  //   m2 starts at S1 (first link 0->2 free), S2 = S1 + xi - h + tau, and enters after
+  //   m1's last element: S2' = max(S2 + h, S1' + k).
+  //   m3 may start only when m1 is handed over (one message ahead at most): at
+  //   S1' + k, its first link 0->4 free; S3 = S1' + k + xi - h + tau, S3' =
+  //   max(S3 + h, S2' + k).
+  // E = S' + hops + k - 1 for each.
+  const cycle_t xi = 10;
+  const cycle_t tau = 2;
+  const cycle_t k = 40;
+  for (const cycle_t h : {cycle_t{0}, cycle_t{5}}) {
+    net::circuit_params p;
+    p.xi = xi;
+    p.tau = tau;
+    p.xi_held = h;
+    p.presetup = true;
+    net::circuit_engine e{cube(3), p};
+    const auto r = run(e, {msg(1, 0, 7, k), msg(2, 0, 2, k), msg(3, 0, 4, k)});
+    const cycle_t s1 = xi - h + 3 * tau;
+    const cycle_t f1 = s1 + h;
+    const cycle_t s2 = s1 + xi - h + tau;
+    const cycle_t f2 = std::max(s2 + h, f1 + k);
+    const cycle_t s3 = f1 + k + xi - h + tau;
+    const cycle_t f3 = std::max(s3 + h, f2 + k);
+    INFO("xi_held " << h);
+    CHECK(r[0].e == f1 + 3 + k - 1);
+    CHECK(r[1].t0 == s1);
+    CHECK(r[1].s == s2);
+    CHECK(r[1].e == f2 + 1 + k - 1);
+    CHECK(r[2].t0 == f1 + k);
+    CHECK(r[2].s == s3);
+    CHECK(r[2].e == f3 + 1 + k - 1);
+  }
+  // The next message's first link is the one m1 = 0->3 (0->1, 1->3) holds at hop
+  // position 0: m2 = 0->1 cannot pre-set up and is taken when the link and the
+  // interface free, at S1 + k.
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
+  p.presetup = true;
+  net::circuit_engine e{cube(3), p};
+  const auto r = run(e, {msg(1, 0, 3, k), msg(2, 0, 1, k)});
+  const cycle_t s1 = xi + 2 * tau;
+  CHECK(r[1].t0 == s1 + k);
+  CHECK(r[1].e == s1 + k + boppana(xi, tau, 1, k));
 }
 
 TEST_CASE("circuit: node contention alone costs nothing", "[circuit]") {
@@ -375,4 +610,116 @@ TEST_CASE("circuit: xi_held moves start-up behind the setup without changing one
   bad.xi = 5;
   bad.xi_held = 6;
   CHECK_THROWS_WITH(net::circuit_engine(cube(2), bad), Catch::Contains("xi_held 6 exceeds xi 5"));
+}
+
+namespace {
+
+// The messages of tb_cube's contention scenario (tb/cube/tb_cube.cpp), in its order:
+// A = 0->7 and B = 1->11 at 0; W = 1->7 alone at t1, the cycle after A's tail; then
+// 1->7 and 2->7 at t2, the cycle after W's tail, and 3->7 at t2 + tau.
+struct tb_contention {
+  std::vector<net::timed_xfer> msgs;
+  cycle_t t1{0};
+  cycle_t t2{0};
+};
+
+tb_contention tb_cube_contention(cycle_t xi, cycle_t tau, cycle_t k) {
+  tb_contention c;
+  c.msgs.push_back(msg(1, 0, 7, k));
+  c.msgs.push_back(msg(2, 1, 11, k));
+  c.t1 = xi + 4 * tau + 2 * k + 2 + 1;
+  c.msgs.push_back(msg(3, 1, 7, k, c.t1));
+  c.t2 = c.t1 + xi + 2 * tau + 2 + k - 1 + 1;
+  c.msgs.push_back(msg(4, 1, 7, k, c.t2));
+  c.msgs.push_back(msg(5, 2, 7, k, c.t2));
+  c.msgs.push_back(msg(6, 3, 7, k, c.t2 + tau));
+  return c;
+}
+
+// The last three of tb_cube_contention all ask for link 3->7 in R = t2 + xi + tau and
+// are served in `order` (sources). Node 3 is at hop position p of each path (1 for
+// sources 1 and 2, 0 for 3) and the path has p + 1 hops. The j-th served is granted
+// the link at G_j (G_1 = R), reaches 7 at S_j = G_j + tau, whose ejection port is free
+// (the previous circuit left it at S_{j-1} + k + p_{j-1} + 1 = G_j + 1), delivers at
+// E_j = S_j + p + 1 + k - 1, and the link frees at G_{j+1} = S_j + k + p.
+std::map<std::uint32_t, msg_times> three_into_7(cycle_t xi, cycle_t tau, cycle_t k, cycle_t t2,
+                                                const std::vector<std::uint32_t>& order) {
+  std::map<std::uint32_t, msg_times> out;
+  cycle_t g = t2 + xi + tau;
+  for (const std::uint32_t src : order) {
+    const cycle_t p = src == 3 ? 0 : 1;
+    const cycle_t s = g + tau;
+    out[src] = msg_times{src == 3 ? t2 + tau : t2, s, s + p + 1 + k - 1};
+    g = s + k + p;
+  }
+  return out;
+}
+
+void check_tb_contention(net::circuit_arbitration arb, cycle_t xi, cycle_t tau, cycle_t k,
+                         const std::vector<std::uint32_t>& order) {
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
+  p.arbitration = arb;
+  net::circuit_engine e{cube(7), p};
+  const tb_contention c = tb_cube_contention(xi, tau, k);
+  const auto r = run(e, c.msgs);
+  // A and B as in "a link frees as the tail crosses its node".
+  const cycle_t s_b = xi + 2 * tau;
+  const cycle_t s_a = s_b + k + 2 * tau;
+  CHECK(r[1].s == s_b);
+  CHECK(r[1].e == s_b + 2 + k - 1);
+  CHECK(r[0].s == s_a);
+  CHECK(r[0].e == s_a + 3 + k - 1);
+  CHECK(c.t1 == r[0].e + 1);
+  // W alone: two hops.
+  CHECK(r[2].t0 == c.t1);
+  CHECK(r[2].s == c.t1 + xi + 2 * tau);
+  CHECK(r[2].e == c.t1 + boppana(xi, tau, 2, k));
+  CHECK(c.t2 == r[2].e + 1);
+  const auto want = three_into_7(xi, tau, k, c.t2, order);
+  for (std::size_t i = 3; i < 6; ++i) {
+    const msg_times& w = want.at(c.msgs[i].x.src);
+    INFO("message " << c.msgs[i].x.src << "->7");
+    CHECK(r[i].t0 == w.t0);
+    CHECK(r[i].s == w.s);
+    CHECK(r[i].e == w.e);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("circuit: three headers for one link, lowest id (rtl.tb_cube.contention.lowest-id)",
+          "[circuit]") {
+  // xi 5, tau 3, k 16: served 1, 2, 3.
+  check_tb_contention(net::circuit_arbitration::lowest_id, 5, 3, 16, {1, 2, 3});
+  // The figures docs/rtl.md gives for the RTL.
+  net::circuit_params p;
+  p.xi = 5;
+  p.tau = 3;
+  net::circuit_engine e{cube(7), p};
+  const auto r = run(e, tb_cube_contention(5, 3, 16).msgs);
+  CHECK(r[1].e == 28);
+  CHECK(r[0].e == 51);
+  CHECK(r[3].e == 109);
+  CHECK(r[4].e == 129);
+  CHECK(r[5].e == 148);
+}
+
+TEST_CASE("circuit: three headers for one link, round robin (rtl.tb_cube.contention.round-robin)",
+          "[circuit]") {
+  // xi 2, tau 1, k 4. Link 3->7 was granted to A (source 0), then to W (source 1):
+  // its pointer is 2, so the three are served 2, 3, 1.
+  check_tb_contention(net::circuit_arbitration::round_robin, 2, 1, 4, {2, 3, 1});
+  net::circuit_params p;
+  p.xi = 2;
+  p.tau = 1;
+  p.arbitration = net::circuit_arbitration::round_robin;
+  net::circuit_engine e{cube(7), p};
+  const auto r = run(e, tb_cube_contention(2, 1, 4).msgs);
+  CHECK(r[1].e == 9);
+  CHECK(r[0].e == 16);
+  CHECK(r[4].e == 36);  // 2->7
+  CHECK(r[5].e == 41);  // 3->7
+  CHECK(r[3].e == 47);  // 1->7
 }
