@@ -224,46 +224,60 @@ std::vector<std::vector<std::uint32_t>> aap_prime_steps(std::uint32_t n) {
   return steps;
 }
 
-// The time of AAP' on the circuit model with pre-setup, step by step. Step s + 1's
-// message is posted when step s becomes current (the executor's send_ahead). It
-// starts up at once if its first link, in dimension b_1, is not in use by step s
-// (every link of step s's dimensions is), at the later of step s's setup and step
-// s - 1's tail; otherwise at step s's tail. Its header then climbs one dimension per
-// tau and waits at the first dimension step s is using until step s's tail, then
-// needs tau per remaining hop. Data follows step s's tail: m hops + k - 1.
+// The time of AAP' on the circuit model with pre-setup, step by step, from the rules
+// in circuit_engine.hpp (those of the RTL cube, docs/rtl.md). Every tile does the same
+// at the same time (each step is edge-disjoint and every tile receives one message a
+// step), so one tile's times stand for all, and no two headers ever ask for one
+// resource at once. Step q's message, with S_q its path complete, F_q = S_q' its first
+// element in and E_q = F_q + m_q + k - 1 its tail, holds the link out of a node in
+// dimension d (d in its dimension set, at hop position j) until F_q + k + j, and its
+// destination's ejection port until E_q + 1. Step s's message is posted when step
+// s - 1 becomes current, at E_{s-2} (0 for s <= 1: the executor's send_ahead). The
+// interface takes it then if it has handed over step s - 1's last element (F_{s-1} +
+// k); before that only by pre-setup, once step s - 1 is set up, step s - 2 handed over
+// and its first link free. Its header asks for hop c at xi after that and tau after
+// each grant, and is granted when the earlier steps have freed the link; the port
+// when step s - 1's tail has left it. Its data follows step s - 1's last element:
+// F_s = max(S_s, F_{s-1} + k).
 std::uint64_t aap_prime_model(std::uint32_t n, std::uint64_t k, std::uint64_t xi,
                               std::uint64_t tau) {
   const auto steps = aap_prime_steps(n);
-  std::uint64_t prev_tail = 0;  // E_{s-1}
-  std::uint64_t tail = 0;       // E_s
-  std::uint64_t setup = 0;      // when step s finished setting up
+  struct step_times {
+    std::uint64_t s;  // path complete
+    std::uint64_t f;  // first element in
+    std::uint64_t e;  // tail delivered
+  };
+  std::vector<step_times> t;
+  // When every step before `s` has freed the link out of a node in dimension d.
+  auto link_free = [&](std::size_t s, std::uint32_t d) {
+    std::uint64_t free = 0;
+    for (std::size_t q = 0; q < s; ++q) {
+      const auto& b = steps[q];
+      const auto it = std::find(b.begin(), b.end(), d);
+      if (it != b.end())
+        free = std::max(free, t[q].f + k + static_cast<std::uint64_t>(it - b.begin()));
+    }
+    return free;
+  };
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const auto& b = steps[s];
     const std::uint64_t m = b.size();
-    std::uint64_t done;
-    if (s == 0) {
-      done = xi + m * tau;
-    } else {
-      const auto& a = steps[s - 1];
-      auto busy = [&](std::uint32_t d) { return std::find(a.begin(), a.end(), d) != a.end(); };
-      if (busy(b[0])) {
-        done = tail + xi + m * tau;
-      } else {
-        const std::uint64_t start = std::max(setup, prev_tail);
-        done = start + xi + m * tau;
-        for (std::size_t c = 0; c < b.size(); ++c) {
-          if (!busy(b[c])) continue;
-          if (start + xi + c * tau < tail) done = tail + (m - c) * tau;
-          break;
-        }
-      }
+    std::uint64_t t0 = 0;
+    if (s > 0) {
+      const std::uint64_t posted = s >= 2 ? t[s - 2].e : 0;
+      const std::uint64_t handed = t[s - 1].f + k;
+      const std::uint64_t early =
+          std::max({t[s - 1].s, s >= 2 ? t[s - 2].f + k : 0, link_free(s, b[0])});
+      t0 = std::max(posted, std::min(handed, early));
     }
-    const std::uint64_t begin = std::max(done, tail);
-    prev_tail = tail;
-    tail = begin + m + k - 1;
-    setup = done;
+    std::uint64_t ask = t0 + xi;
+    for (const std::uint32_t d : b)
+      ask = std::max(ask, link_free(s, d)) + tau;
+    const std::uint64_t setup = std::max(ask, s > 0 ? t[s - 1].e + 1 : 0);
+    const std::uint64_t first = std::max(setup, s > 0 ? t[s - 1].f + k : 0);
+    t.push_back({setup, first, first + m + k - 1});
   }
-  return tail;
+  return t.back().e;
 }
 
 }  // namespace
@@ -273,8 +287,10 @@ TEST_CASE("tlm: AAP' with pre-setup meets Boppana's T_aap' where the paper's ove
   // 004 §3.3: with k > xi + (n-1) tau, T_aap' = (k-1)(N-1) + nN/2 + 2(xi + n tau) - tau.
   // The paper assumes every step after (1,0) can be set up during the previous one.
   // That holds for n = 2; for n >= 3 a step (n-i, .) is followed by (i, j+1), which
-  // shares dimensions with it, so its header waits for the previous tail
-  // (docs/circuit.md). aap_prime_model above charges exactly that wait.
+  // shares dimensions with it, so its header waits for a link of the previous step
+  // (docs/tlm.md), and every step's path completes only when the previous message
+  // has left its destination's ejection port. aap_prime_model above charges exactly
+  // those waits.
   struct cse {
     std::uint32_t n;
     std::uint64_t k;
