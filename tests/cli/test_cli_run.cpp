@@ -188,6 +188,37 @@ TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]"
   CHECK(bad.err == "tessera: paper 'bokhari' has nothing to reproduce yet (available: thakur)\n");
 }
 
+TEST_CASE("reproduce thakur --table keeps those tables' rows, with the same fit and values",
+          "[cli]") {
+  const auto all = json::parse(tessera::test::run_cli({"reproduce", "thakur", "--json"}).out);
+  const auto res = tessera::test::run_cli({"reproduce", "thakur", "--table", "5,3", "--json"});
+  REQUIRE(res.code == 0);
+  const auto j = json::parse(res.out);
+  CHECK(j["fit"] == all["fit"]);
+  std::vector<json> expected;
+  for (const auto& r : all["rows"])
+    if (r["table"] == 3 || r["table"] == 5) expected.push_back(r);
+  REQUIRE(expected.size() == 50);
+  REQUIRE(j["rows"].size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    CHECK(j["rows"][i] == expected[i]);
+  REQUIRE(j["tables"].size() == 2);
+  CHECK(j["tables"][0] == all["tables"][1]);  // table 3
+  CHECK(j["tables"][1] == all["tables"][3]);  // table 5
+
+  const auto text = tessera::test::run_cli({"reproduce", "thakur", "--table=2"});
+  REQUIRE(text.code == 0);
+  CHECK(text.out.rfind("Thakur Table 2 (Touchstone Delta)", 0) == 0);
+  CHECK(text.out.find("Table 3") == std::string::npos);
+
+  for (const char* bad : {"1", "7", "2,", "", "23", "2,x"}) {
+    const auto r = tessera::test::run_cli({"reproduce", "thakur", "--table", bad});
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("tessera: --table '", 0) == 0);
+    CHECK(r.err.find('\n') == r.err.size() - 1);
+  }
+}
+
 TEST_CASE("run --schedule on the alpha-beta model matches the collective it was made from",
           "[cli]") {
   // Grama's pairwise all-to-all on a 3-cube, m = 64, ts = 37, tw = 3:

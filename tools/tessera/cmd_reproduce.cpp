@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -15,30 +16,47 @@
 namespace tessera::cli {
 
 const char* const reproduce_help =
-    R"(usage: tessera reproduce <paper> [--model analytic|tlm] [--json]
+    R"(usage: tessera reproduce <paper> [--model analytic|tlm] [--table N[,N...]] [--json]
 
 A seed paper's measured results recomputed beside the paper's values.
 
 papers:
-  thakur   Tables 2-6 of Thakur, Choudhary, Fox (000_59d2238f27277512.txt): complete
-           exchange on the Touchstone Delta (PEX, PEX-GEN, PEX-GEN-SHIFT, GEN), against
+  thakur   Tables 2-6 of Thakur, Choudhary, Fox, "Complete Exchange on a Wormhole
+           Routed Mesh" (1993): complete exchange on the Touchstone Delta (PEX, PEX-GEN, PEX-GEN-SHIFT, GEN), against
            the paper's model T = sum over steps of alpha + L max(beta, f beta_sat) with
            gamma = 1 and f the exact per-step link load. alpha and beta are fitted by
            least squares on Table 2's 4 x 4 column (the `delta` fit); every other cell
            is a prediction. --model analytic (default): that formula.
            --model tlm: every cell a complete exchange on the TLM wormhole mesh
            with the delta preset (docs/delta.md), alpha and beta_sat fitted the
-           same way with the platform; slow (about a minute).
+           same way with the platform; slow (about two minutes for all five
+           tables, each table a fifth of that).
+
+options:
+  --table N[,N...]   only these tables (2..6; default all); the fit is the same
 
 JSON: {"paper", "model", "fit", "rows": [{"table", "algorithm", "mesh", "bytes",
 "paper", "simulated", "deviation", "fitted"}], "tables": [{"table", "mean_abs_deviation",
 "max_abs_deviation"}]}; times in seconds, deviation = (simulated - paper) / paper.
 )";
 
+const char* const thakur_source =
+    "Thakur, Choudhary, Fox, \"Complete Exchange on a Wormhole Routed Mesh\" (1993), "
+    "Tables 2-6";
+
+std::string thakur_tables_name(const std::set<std::uint32_t>& tables) {
+  if (tables.empty()) return "Tables 2-6";
+  std::string s = tables.size() == 1 ? "Table " : "Tables ";
+  for (auto it = tables.begin(); it != tables.end(); ++it)
+    s += (it == tables.begin() ? "" : ", ") + std::to_string(*it);
+  return s;
+}
+
 int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   std::vector<std::string> rest;
   bool json_out = false;
   std::string model = "analytic";
+  std::set<std::uint32_t> tables;  // empty: every table
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     if (a == "--help" || a == "-h") {
@@ -56,8 +74,29 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
       }
       if (model != "analytic" && model != "tlm")
         throw input_error("--model '" + model + "' is not analytic or tlm");
+    } else if (a == "--table" || a.rfind("--table=", 0) == 0) {
+      std::string list;
+      if (a == "--table") {
+        if (i + 1 >= argv.size())
+          throw input_error("--table needs a value (2..6, comma-separated)");
+        list = argv[++i];
+      } else {
+        list = a.substr(8);
+      }
+      std::istringstream in(list);
+      std::string item;
+      bool any = false;
+      while (std::getline(in, item, ',')) {
+        if (item.size() != 1 || item[0] < '2' || item[0] > '6')
+          throw input_error("--table '" + item + "' is not a table of Thakur's (2..6)");
+        tables.insert(static_cast<std::uint32_t>(item[0] - '0'));
+        any = true;
+      }
+      if (!any || list.back() == ',')
+        throw input_error("--table '" + list + "' is not a comma-separated list of tables (2..6)");
     } else if (a.rfind("--", 0) == 0) {
-      throw input_error("option " + a + " is not known to reproduce (options: --model, --json)");
+      throw input_error("option " + a +
+                        " is not known to reproduce (options: --model, --table, --json)");
     } else {
       rest.push_back(a);
     }
@@ -68,19 +107,22 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     throw input_error("paper '" + rest[0] + "' has nothing to reproduce yet (available: thakur)");
   }
 
-  if (model == "tlm") return reproduce_thakur_tlm(json_out, out, err);
+  if (model == "tlm") return reproduce_thakur_tlm(tables, json_out, out, err);
 
   const analytic::delta_fit fit = analytic::fit_delta();
-  const auto rows = analytic::thakur_reproduction(fit);
+  auto rows = analytic::thakur_reproduction(fit);
+  if (!tables.empty()) {
+    std::erase_if(rows, [&](const auto& r) { return tables.count(r.table) == 0; });
+  }
   struct summary {
     double sum{0};
     double max{0};
     int n{0};
   };
-  std::map<std::uint32_t, summary> tables;
+  std::map<std::uint32_t, summary> summaries;
   for (const auto& r : rows) {
     if (r.fitted) continue;
-    summary& s = tables[r.table];
+    summary& s = summaries[r.table];
     s.sum += std::fabs(r.deviation);
     s.max = std::max(s.max, std::fabs(r.deviation));
     ++s.n;
@@ -90,7 +132,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     nlohmann::ordered_json j;
     j["command"] = "reproduce";
     j["paper"] = "thakur";
-    j["source"] = "000_59d2238f27277512.txt Tables 2-6";
+    j["source"] = thakur_source;
     j["model"] = "analytic: T = S alpha + L beta sum max(1, f/2) (Thakur §2, gamma = 1)";
     j["fit"] = {{"cells", "Table 2, 4 x 4 column"},
                 {"alpha_us", fit.alpha_s * 1e6},
@@ -110,7 +152,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     }
     j["rows"] = std::move(arr);
     auto sum = nlohmann::ordered_json::array();
-    for (const auto& [t, s] : tables) {
+    for (const auto& [t, s] : summaries) {
       sum.push_back(
           {{"table", t}, {"mean_abs_deviation", s.sum / s.n}, {"max_abs_deviation", s.max}});
     }
@@ -121,7 +163,8 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
 
   std::ostringstream os;
   os << std::fixed;
-  os << "Thakur Tables 2-6 (Touchstone Delta) against T = S alpha + L beta sum max(1, f/2)\n";
+  os << "Thakur " << thakur_tables_name(tables)
+     << " (Touchstone Delta) against T = S alpha + L beta sum max(1, f/2)\n";
   os << "fit on Table 2, 4x4: alpha = " << std::setprecision(1) << fit.alpha_s * 1e6
      << " us, beta = " << std::setprecision(4) << fit.beta_s * 1e6
      << " us/byte (beta_sat = beta / 2), rms " << std::setprecision(4) << fit.rms_s << " s\n";
@@ -139,7 +182,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
        << (r.fitted ? "  (fitted)" : "") << '\n';
   }
   os << "\nmean / max |deviation| of the predicted cells:\n";
-  for (const auto& [t, s] : tables) {
+  for (const auto& [t, s] : summaries) {
     os << "  Table " << t << ": " << std::setprecision(1) << s.sum / s.n * 100 << " % / "
        << s.max * 100 << " %\n";
   }

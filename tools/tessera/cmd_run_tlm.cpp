@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -394,7 +395,8 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
-int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {
+int reproduce_thakur_tlm(const std::set<std::uint32_t>& tables, bool json, std::ostream& out,
+                         std::ostream& err) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   const tlmm::machine* m = tlmm::find_machine("delta");
   if (m == nullptr) throw input_error("the delta preset is missing");
@@ -415,6 +417,7 @@ int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {
   std::map<std::uint32_t, int> counts;
   int failures = 0;
   for (const auto& c : cells) {
+    if (!tables.empty() && tables.count(c.table) == 0) continue;
     row r{c, tlmm::run_delta_cell(c.alg, c.rows, c.cols, c.bytes, o), 0, 0};
     if (!r.run.ok) {
       ++failures;
@@ -435,7 +438,7 @@ int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {
     nlohmann::ordered_json j;
     j["command"] = "reproduce";
     j["paper"] = "thakur";
-    j["source"] = "000_59d2238f27277512.txt Tables 2-6";
+    j["source"] = thakur_source;
     j["model"] = "tlm: wormhole mesh, machine delta";
     j["params"] = params_json(o);
     j["us_per_cycle"] = m->us_per_cycle;
@@ -469,7 +472,8 @@ int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {
   } else {
     std::ostringstream os;
     os << std::fixed;
-    os << "Thakur Tables 2-6 (Touchstone Delta) on the TLM platform, machine delta\n";
+    os << "Thakur " << thakur_tables_name(tables)
+       << " (Touchstone Delta) on the TLM platform, machine delta\n";
     os << "fit on Table 2, 4x4 (platform at alpha = 0, then least squares): alpha = "
        << std::setprecision(1) << fit.alpha_us << " us (" << fit.alpha_cycles
        << " cycles), beta_sat = " << std::setprecision(5) << fit.beta_sat_us << " us/byte, rms "

@@ -20,9 +20,9 @@ const char* const trees_help =
     R"(usage: tessera trees --fabric torus:RxC|ring:P --algorithm A [--root T] [--json]
 
 The spanning trees rooted at T (default 0) that a pipelined broadcast splits its
-message over (Bermond, Michallon, Trystram, 002_99346807104d0b95.txt), each checked
-independently: every tile reaches the root along links, the depth, and whether the
-trees share a link.
+message over (Bermond, Michallon, Trystram, "Broadcasting in wraparound meshes with
+parallel monodirectional links"), each checked independently: every tile reaches the
+root along links, the depth, and whether the trees share a link.
 
   --algorithm single           the root's column ring, then the row rings (§2.2);
                                depth D = floor(R/2) + floor(C/2)
