@@ -14,7 +14,9 @@ int run_tlm(const run_request& r, std::ostream& out, std::ostream& err) {
   throw input_error("--model '" + r.model + "' is not available in this build (models: alphabeta)");
 }
 
-int reproduce_thakur_tlm(bool json, std::ostream& out, std::ostream& err) {
+int reproduce_thakur_tlm(const std::set<std::uint32_t>& tables, bool json, std::ostream& out,
+                         std::ostream& err) {
+  (void)tables;
   (void)json;
   (void)out;
   (void)err;
