@@ -24,7 +24,8 @@ module tsr_cube_ni
   // This tile's id, the source of its headers.
   input  logic [15:0]          id_i,
   // Start-up cycles of a message, xi >= 0, and how many of them run after the path is
-  // set up, with the path held (0 <= xi_held <= xi).
+  // set up, with the path held (0 <= xi_held <= xi). Both are taken with the request:
+  // they may change between messages (a control message has a start-up of its own).
   input  logic [15:0]          xi_i,
   input  logic [15:0]          xi_held_i,
   // Message requests: destination, sequence number, k elements.
@@ -67,9 +68,11 @@ module tsr_cube_ni
   cube_hdr_t   hdr_q;   // the message being sent
   logic [15:0] wait_q;  // start-up cycles (before the header, or held) to go after this one
   logic [15:0] sent_q;  // elements handed over
+  logic [15:0] held_q;  // the message's xi_held, taken with its request
 
   cube_hdr_t   cur;        // the message this cycle: the request itself when idle
   logic [15:0] lead;       // start-up cycles before the header, xi - xi_held
+  logic [15:0] held;       // the message's xi_held: the input while the request is taken
   logic        hdr_now;    // the header goes to the node this cycle
   logic        path_done;  // the path completes this cycle
   logic        streaming;  // the path is complete and the start-up over: elements may go
@@ -82,6 +85,7 @@ module tsr_cube_ni
     cur = (st_q == NiIdle) ? cube_hdr_t'{src: id_i, dst: req_i.dst, seq: req_i.seq, len: req_i.len}
                            : hdr_q;
     lead = xi_i - xi_held_i;
+    held = (st_q == NiIdle) ? xi_held_i : held_q;
     // With no start-up before it the header leaves in the cycle the request is taken.
     hdr_now = (st_q == NiIdle && req_valid_i && lead == '0) ||
               (st_q == NiStartup && wait_q == '0);
@@ -93,7 +97,7 @@ module tsr_cube_ni
 
   always_comb begin
     path_done = (hdr_now || st_q == NiSetup) && path_i;
-    streaming = st_q == NiStream || (path_done && xi_held_i == '0) ||
+    streaming = st_q == NiStream || (path_done && held == '0) ||
                 (st_q == NiHold && wait_q == '0);
     tx_ready_o         = streaming;
     inj_stream_o.valid = streaming && tx_valid_i;
@@ -108,7 +112,7 @@ module tsr_cube_ni
       NiStartup: if (wait_q == '0) st_d = NiSetup;
       default:   ;
     endcase
-    if (path_done && xi_held_i != '0) st_d = NiHold;
+    if (path_done && held != '0) st_d = NiHold;
     if (streaming) st_d = (tx_valid_i && last) ? NiIdle : NiStream;
   end
 
@@ -118,17 +122,19 @@ module tsr_cube_ni
       hdr_q  <= '0;
       wait_q <= '0;
       sent_q <= '0;
+      held_q <= '0;
     end else begin
       st_q <= st_d;
       if (st_q == NiIdle && req_valid_i) begin
         hdr_q  <= cur;
+        held_q <= xi_held_i;
         wait_q <= lead - 16'd1;
       end else if ((st_q == NiStartup || st_q == NiHold) && wait_q != '0) begin
         wait_q <= wait_q - 16'd1;
       end
       // The held start-up begins in the cycle the path completes (overriding the request's
       // count when a header without start-up finds its path at once).
-      if (path_done && xi_held_i != '0) wait_q <= xi_held_i - 16'd1;
+      if (path_done && held != '0) wait_q <= held - 16'd1;
       if (streaming && tx_valid_i) sent_q <= last ? '0 : sent_q + 16'd1;
     end
   end

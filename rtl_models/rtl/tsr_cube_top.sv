@@ -32,11 +32,12 @@ module tsr_cube_top
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  // Start-up cycles xi (>= 0) and the part of them held with the path (xi_held <= xi;
-  // tsr_cube_ni), header cycles per hop tau (>= 1), arbitration (CubeArbLowestId or
-  // CubeArbRoundRobin), all tiles alike.
-  input  logic [15:0]          xi_i,
-  input  logic [15:0]          xi_held_i,
+  // Per tile, the start-up cycles xi (>= 0) of its next message and the part of them held
+  // with the path (xi_held <= xi), taken with the request (tsr_cube_ni); header cycles
+  // per hop tau (>= 1) and the arbitration (CubeArbLowestId or CubeArbRoundRobin), all
+  // tiles alike.
+  input  logic [15:0]          xi_i        [Tiles],
+  input  logic [15:0]          xi_held_i   [Tiles],
   input  logic [7:0]           tau_i,
   input  logic                 arb_i,
   // Per tile, the network interface: message requests and their elements.
@@ -135,8 +136,8 @@ module tsr_cube_top
       .clk_i,
       .rst_ni,
       .id_i         (16'(gt)),
-      .xi_i,
-      .xi_held_i,
+      .xi_i         (xi_i[gt]),
+      .xi_held_i    (xi_held_i[gt]),
       .req_valid_i  (req_valid_i[gt]),
       .req_ready_o  (req_ready_o[gt]),
       .req_i        (req_i[gt]),

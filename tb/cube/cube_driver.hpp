@@ -21,6 +21,10 @@ struct cube_message {
   unsigned seq = 0;
   std::vector<std::uint32_t> elements;  // k of them
   std::uint64_t not_before = 0;         // first cycle it may be requested
+  // Its own start-up and held part, on the tile's xi inputs while it is requested
+  // (unset: the inputs stay as the testbench set them).
+  std::optional<std::uint16_t> xi;
+  std::optional<std::uint16_t> xi_held;
 };
 
 class cube_driver {
@@ -53,6 +57,8 @@ class cube_driver {
         m_.req_i[t] =
             pack_req(static_cast<std::uint16_t>(msg.dst), static_cast<std::uint16_t>(msg.seq),
                      static_cast<std::uint16_t>(msg.elements.size()));
+        if (msg.xi) m_.xi_i[t] = *msg.xi;
+        if (msg.xi_held) m_.xi_held_i[t] = *msg.xi_held;
       }
       const cube_message* cur = nullptr;
       std::size_t at = 0;

@@ -8,7 +8,8 @@
 //             from the cycle after it handed over the previous message's last element;
 //   start-up  the header asks for its first output (at the source) in cycle
 //             t0 + xi - h, where h (xi_held, 0 unless given) is the part of the start-up
-//             that runs once the path is set up, with the path held;
+//             that runs once the path is set up, with the path held; a message may
+//             carry its own xi and h (the NI takes them with the request);
 //   setup     a header asking for output (n, o) in cycle c, or waiting there since an
 //             earlier cycle, is granted in c if the output is free in c and it wins the
 //             arbitration among the headers asking for (n, o) in c: lowest-id ranks by
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace tessera::tb {
@@ -35,6 +37,9 @@ struct ref_message {
   unsigned dst = 0;
   unsigned k = 1;
   std::uint64_t not_before = 0;
+  // This message's start-up and its held part, when not the model's (h <= xi).
+  std::optional<std::uint64_t> xi;
+  std::optional<std::uint64_t> xi_held;
 };
 
 struct ref_hop {
@@ -97,7 +102,7 @@ class cube_reference {
         ++head[t];
         idle_from[t] = never;
         out[m].posted = c;
-        st[m] = state{stage::asking, 0, c + xi_ - held_};
+        st[m] = state{stage::asking, 0, c + msgs[m].xi.value_or(xi_) - held(msgs[m])};
       }
       // Per output, the best header asking for it in c.
       std::vector<std::pair<std::size_t, std::size_t>> best;  // (output, message)
@@ -125,7 +130,7 @@ class cube_reference {
           continue;
         }
         // Path complete: the stream and the teardown follow from S' = S + h alone.
-        const std::uint64_t s = c + held_;
+        const std::uint64_t s = c + held(msgs[m]);
         const std::uint64_t k = msgs[m].k;
         const std::uint64_t i = out[m].hops.size() - 1;
         out[m].setup = c;
@@ -152,6 +157,8 @@ class cube_reference {
     std::size_t hop = 0;     // the output asked for, an index into hops
     std::uint64_t from = 0;  // the cycle the header first asks for it
   };
+
+  std::uint64_t held(const ref_message& m) const { return m.xi_held.value_or(held_); }
 
   // The input port a header asks from: the dimension it came in on, or the local one.
   unsigned in_port(const std::vector<ref_result>& out, const std::vector<state>& st,

@@ -61,6 +61,7 @@ struct options {
   std::string scenario = "setup";
   std::optional<std::uint64_t> xi;
   std::uint64_t xi_held = 0;
+  bool xi_draw = false;  // random: each message draws its own xi and xi_held
   std::optional<std::uint64_t> tau;
   std::optional<std::uint64_t> elements;
   cube_arb arb = cube_arb::lowest_id;
@@ -96,6 +97,9 @@ std::string parse(int argc, char* argv[], options& o) {
         } else if (a == "--xi-held") {
           if (n > cube_max_xi) return "--xi-held " + std::string(v) + " is not 0..65535";
           o.xi_held = n;
+        } else if (a == "--xi-draw") {
+          if (n > 1) return "--xi-draw " + std::string(v) + " is not 0 or 1";
+          o.xi_draw = n == 1;
         } else if (a == "--tau") {
           if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
           o.tau = n;
@@ -174,7 +178,7 @@ std::string waiting_headers(const cube_model& m) {
 constexpr const char* usage =
     "usage: tb_cube --scenario setup|contention|bokhari|random|starve [--xi X] [--xi-held H]\n"
     "               [--tau T] [--elements K] [--arb lowest-id|round-robin] [--seed S] [--count N]\n"
-    "               [--idle PCT] [--timeout C] [--trace FILE.fst]\n"
+    "               [--idle PCT] [--xi-draw 0|1] [--timeout C] [--trace FILE.fst]\n"
     "\n"
     "Drives the Verilated circuit-switched 7-cube (Vtsr_cube_7) and holds it to Boppana's\n"
     "xi + i tau + i + k - 1 and to an independent reference model (docs/rtl.md).\n"
@@ -183,6 +187,8 @@ constexpr const char* usage =
     "              (the watchdog names the waiting header)\n"
     "  --xi-held H the last H cycles of the start-up run with the path held (H <= xi)\n"
     "  --idle PCT  percent of cycles a sender withholds an element (random)\n"
+    "  --xi-draw 1 each message draws its own xi in 0..X and xi_held in 0..its xi, on its\n"
+    "              tile's xi inputs while it is requested (random)\n"
     "exit status: 0 pass, 1 a failed check, a deadlock or a timeout, 2 bad arguments\n";
 
 int main(int argc, char* argv[]) {
@@ -321,8 +327,14 @@ int main(int argc, char* argv[]) {
     }
     // Each tile posts in time order, so its sequence numbers grow with time.
     std::stable_sort(draw.begin(), draw.end());
-    for (const auto& [at, src, dst, kk] : draw)
-      post(src, dst, kk, at);
+    for (const auto& [at, src, dst, kk] : draw) {
+      const std::size_t m = post(src, dst, kk, at);
+      if (o.xi_draw) {
+        const std::uint64_t own = rng() % (xi + 1);
+        msgs[m].xi = static_cast<std::uint16_t>(own);
+        msgs[m].xi_held = static_cast<std::uint16_t>(rng() % (own + 1));
+      }
+    }
   } else if (o.scenario == "starve") {
     // Tile 0 sets up 0->7 and never hands over an element; 1->3 then waits for link
     // 1->3 for ever.
@@ -331,6 +343,10 @@ int main(int argc, char* argv[]) {
     starved = 0;
   } else {
     std::cerr << "tb_cube: unknown scenario '" << o.scenario << "'\n";
+    return exit_usage;
+  }
+  if (o.scenario != "random" && o.xi_draw) {
+    std::cerr << "tb_cube: --xi-draw is for --scenario random only\n";
     return exit_usage;
   }
   if (o.scenario != "random" && o.idle != 0) {
@@ -344,7 +360,8 @@ int main(int argc, char* argv[]) {
                      held);
   std::vector<ref_message> ref_in;
   for (const cube_message& m : msgs)
-    ref_in.push_back({m.src, m.dst, static_cast<unsigned>(m.elements.size()), m.not_before});
+    ref_in.push_back(
+        {m.src, m.dst, static_cast<unsigned>(m.elements.size()), m.not_before, m.xi, m.xi_held});
   std::vector<ref_result> want;
   if (timed && starved == cube_tiles) {
     want = ref.run(ref_in, o.timeout);
@@ -376,8 +393,10 @@ int main(int argc, char* argv[]) {
   std::map<std::pair<unsigned, unsigned>, std::vector<cube_grant>> grants;
   std::vector<unsigned> order_seen;  // sources granted link 3->7 from order_from on
 
-  model->xi_i = static_cast<std::uint16_t>(xi);
-  model->xi_held_i = static_cast<std::uint16_t>(held);
+  for (unsigned t = 0; t < cube_tiles; ++t) {
+    model->xi_i[t] = static_cast<std::uint16_t>(xi);
+    model->xi_held_i[t] = static_cast<std::uint16_t>(held);
+  }
   model->tau_i = static_cast<std::uint8_t>(tau);
   model->arb_i = static_cast<std::uint8_t>(o.arb);
   sim.reset();

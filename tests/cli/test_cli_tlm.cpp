@@ -404,9 +404,9 @@ TEST_CASE("crosscheck: bad input is refused with the run's own reason", "[cli][c
         "tessera: crosscheck takes --models A,B, not --model\n");
   CHECK(err("crosscheck --models tlm,tlm --fabric mesh:2x2 --collective bcast --bytes 0") ==
         "tessera: --bytes 0 is too small, at least 1\n");
-  CHECK(err("crosscheck --models tlm,rtl --fabric hypercube:3 --collective bcast")
-            .starts_with("tessera: --model rtl: circuit switching has no Verilated fabric behind "
-                         "the bridge yet; built: mesh: Vtsr_mesh_8x8"));
+  CHECK(err("crosscheck --models tlm,rtl --fabric ring:4 --collective bcast")
+            .starts_with("tessera: --model rtl: store-forward switching runs on a torus, not a "
+                         "ring; built: torus: Vtsr_torus_4x4"));
   CHECK(err("crosscheck --models tlm,tlm --tolerance 5x --fabric mesh:2x2 --collective bcast") ==
         "tessera: --tolerance '5x' is not a non-negative integer\n");
 }

@@ -744,7 +744,7 @@ std::uint64_t against_reference(const std::vector<net::timed_xfer>& msgs, cycle_
                                                                     : tb::ref_arb::round_robin);
   std::vector<tb::ref_message> in;
   for (const auto& m : msgs)
-    in.push_back({m.x.src, m.x.dst, static_cast<unsigned>(m.x.bytes), m.at});
+    in.push_back({m.x.src, m.x.dst, static_cast<unsigned>(m.x.bytes), m.at, {}, {}});
   const auto want = ref.run(in, 10'000'000);
   REQUIRE(want.size() == msgs.size());
 

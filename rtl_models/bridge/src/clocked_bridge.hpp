@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tessera/net/engine.hpp"
 
@@ -101,6 +103,46 @@ class clocked_bridge : public net::engine {
 
   void fail(const std::string& why) {
     if (failure_.empty()) failure_ = "rtl: " + why;
+  }
+
+  // Fails the run when account() says the watchdog ran out: nothing (`what`, "flit",
+  // "packet", ...) moved for watchdog_ cycles, with the first lines of stuck().
+  void watchdog_expired(const char* fabric_name, const char* what, net::cycle_t now,
+                        std::size_t lines) {
+    std::ostringstream os;
+    os << "the Verilated " << fabric_name << " moved no " << what << " for " << watchdog_
+       << " cycles (cycle " << now << ")";
+    const std::vector<std::string> waits = stuck();
+    for (std::size_t i = 0; i < waits.size() && i < lines; ++i)
+      os << "; " << waits[i];
+    fail(os.str());
+  }
+
+  // stuck()'s first lines: the failure, if any, then up to 16 messages still owed, in id
+  // order: "message ID SRC->DST (SIZE): " and either the queue it waits in (not taken by
+  // its NI yet) or progress(id, m). A message m has src, dst and taken.
+  template <class Map, class Size, class Progress>
+  std::vector<std::string> owed_messages(const Map& msgs, Size size, Progress progress) const {
+    std::vector<std::string> out;
+    if (!failure().empty()) out.push_back(failure());
+    std::vector<std::uint64_t> ids;  // by id, so the report is the same every run
+    ids.reserve(msgs.size());
+    for (const auto& [id, m] : msgs)
+      ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    for (const std::uint64_t id : ids) {
+      const auto& m = msgs.at(id);
+      std::ostringstream os;
+      os << "message " << id << " " << m.src << "->" << m.dst << " (" << size(m) << "): ";
+      if (!m.taken) {
+        os << "waits in tile " << m.src << "'s queue for the RTL NI";
+      } else {
+        os << progress(id, m);
+      }
+      out.push_back(os.str());
+      if (out.size() >= 16) break;
+    }
+    return out;
   }
 
   // The platform's cycle the RTL simulates next.

@@ -13,16 +13,16 @@ std::unique_ptr<net::engine> make_rtl_engine(models::switching sw, const fabric&
     case models::switching::store_forward:
       return make_rtl_torus_engine(f, p.torus);
     case models::switching::circuit:
+      return make_rtl_cube_engine(f, p.circuit);
     case models::switching::ideal:
       break;
   }
-  throw input_error(
-      "--model rtl: " + std::string(models::switching_name(sw)) +
-      " switching has no Verilated fabric behind the bridge yet; built: " + rtl_configurations());
+  throw input_error("--model rtl: " + std::string(models::switching_name(sw)) +
+                    " switching has no Verilated fabric; built: " + rtl_configurations());
 }
 
 std::string rtl_configurations() {
-  return mesh_configurations() + "; " + torus_configurations();
+  return mesh_configurations() + "; " + torus_configurations() + "; " + cube_configurations();
 }
 
 }  // namespace tessera::bridge

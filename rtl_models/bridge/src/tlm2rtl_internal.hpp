@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "tessera/net/circuit_engine.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/torus_engine.hpp"
 #include "tessera/net/wormhole_engine.hpp"
@@ -15,5 +16,7 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
 std::string mesh_configurations();
 std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p);
 std::string torus_configurations();
+std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p);
+std::string cube_configurations();
 
 }  // namespace tessera::bridge

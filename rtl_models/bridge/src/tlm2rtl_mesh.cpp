@@ -142,26 +142,12 @@ class rtl_mesh_engine final : public clocked_bridge {
   [[nodiscard]] net::contention_stat contention() const override { return contention_; }
 
   [[nodiscard]] std::vector<std::string> stuck() const override {
-    std::vector<std::string> out;
-    if (failed()) out.push_back(failure());
-    std::vector<std::uint64_t> ids;  // by id, so the report is the same every run
-    ids.reserve(msgs_.size());
-    for (const auto& [id, m] : msgs_)
-      ids.push_back(id);
-    std::sort(ids.begin(), ids.end());
-    for (const std::uint64_t id : ids) {
-      const message& m = msgs_.at(id);
-      std::ostringstream os;
-      os << "message " << id << " " << m.src << "->" << m.dst << " (" << m.flits << " flits): ";
-      if (!m.taken) {
-        os << "waits in tile " << m.src << "'s queue for the RTL NI";
-      } else {
-        os << check_.left(id) << " of " << check_.packets(id) << " packets not yet out of the RTL";
-      }
-      out.push_back(os.str());
-      if (out.size() >= 16) break;
-    }
-    return out;
+    return owed_messages(
+        msgs_, [](const message& m) { return std::to_string(m.flits) + " flits"; },
+        [&](std::uint64_t id, const message&) {
+          return std::to_string(check_.left(id)) + " of " + std::to_string(check_.packets(id)) +
+                 " packets not yet out of the RTL";
+        });
   }
 
   [[nodiscard]] std::string failure() const override {
@@ -297,14 +283,7 @@ class rtl_mesh_engine final : public clocked_bridge {
       }
     }
     rising_edge(m);
-    if (account(in_rtl_ > 0 || (offer && busy()), moved)) {
-      std::ostringstream os;
-      os << "the Verilated mesh moved no flit for " << watchdog_ << " cycles (cycle " << now << ")";
-      const std::vector<std::string> waits = stuck();
-      for (std::size_t i = 0; i < waits.size() && i < 3; ++i)
-        os << "; " << waits[i];
-      fail(os.str());
-    }
+    if (account(in_rtl_ > 0 || (offer && busy()), moved)) watchdog_expired("mesh", "flit", now, 3);
   }
 
   // The flits on the ejection ports in this cycle, checked against the messages.

@@ -157,25 +157,12 @@ class rtl_torus_engine final : public clocked_bridge {
   [[nodiscard]] net::contention_stat contention() const override { return contention_; }
 
   [[nodiscard]] std::vector<std::string> stuck() const override {
-    std::vector<std::string> out;
-    if (failed()) out.push_back(failure_);
-    std::vector<std::uint64_t> ids;  // by id, so the report is the same every run
-    ids.reserve(msgs_.size());
-    for (const auto& [id, m] : msgs_)
-      ids.push_back(id);
-    std::sort(ids.begin(), ids.end());
-    for (const std::uint64_t id : ids) {
-      const message& m = msgs_.at(id);
-      std::ostringstream os;
-      os << "message " << id << " " << m.src << "->" << m.dst << " (" << m.len << " bytes): ";
-      if (!m.taken) {
-        os << "waits in tile " << m.src << "'s queue for the RTL NI";
-      } else {
-        os << m.arrived << " of " << m.packets << " packets arrived";
-      }
-      out.push_back(os.str());
-      if (out.size() >= 16) break;
-    }
+    std::vector<std::string> out = owed_messages(
+        msgs_, [](const message& m) { return std::to_string(m.len) + " bytes"; },
+        [](std::uint64_t, const message& m) {
+          return std::to_string(m.arrived) + " of " + std::to_string(m.packets) +
+                 " packets arrived";
+        });
     // Where the RTL's stored packets wait: per input, its oldest and the outputs it owes.
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles && out.size() < 32; ++t) {
@@ -421,15 +408,8 @@ class rtl_torus_engine final : public clocked_bridge {
         if (const auto id = arrived(t, h, now + 1)) due_.emplace(now + 1, *id);
       }
     }
-    if (account(in_rtl_ > 0 || !packets_.empty() || (offer && busy()), moved)) {
-      std::ostringstream os;
-      os << "the Verilated torus moved no packet for " << watchdog_ << " cycles (cycle " << now
-         << ")";
-      const std::vector<std::string> waits = stuck();
-      for (std::size_t i = 0; i < waits.size() && i < 4; ++i)
-        os << "; " << waits[i];
-      fail(os.str());
-    }
+    if (account(in_rtl_ > 0 || !packets_.empty() || (offer && busy()), moved))
+      watchdog_expired("torus", "packet", now, 4);
   }
 
   // A cycle of tile t's ejection port: a packet's header, then its bytes.

@@ -202,7 +202,8 @@ constexpr std::array<switching, 1> alphabeta_engines{switching::ideal};
 constexpr std::array<switching, 4> tlm_engines{switching::wormhole, switching::circuit,
                                                switching::store_forward, switching::ideal};
 // The Verilated fabrics the tlm2rtl bridge drives so far (docs/rtl.md).
-constexpr std::array<switching, 2> rtl_engines{switching::wormhole, switching::store_forward};
+constexpr std::array<switching, 3> rtl_engines{switching::wormhole, switching::store_forward,
+                                               switching::circuit};
 
 const std::array<model_info, 3> model_table{{
     {"alphabeta", "Grama's ideal network on the host: ts + tw m a message, no contention",
