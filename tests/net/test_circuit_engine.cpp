@@ -31,6 +31,14 @@ using net::cycle_t;
 
 namespace {
 
+// The engine's parameters with start-up xi and tau cycles a hop, the rest at defaults.
+net::circuit_params params(cycle_t xi, cycle_t tau) {
+  net::circuit_params p;
+  p.xi = xi;
+  p.tau = tau;
+  return p;
+}
+
 tessera::fabric cube(std::uint32_t d) {
   return tessera::parse_fabric("hypercube:" + std::to_string(d)).value;
 }
@@ -94,9 +102,7 @@ TEST_CASE("circuit: one message over i hops takes xi + i tau + i + k - 1", "[cir
   for (const cycle_t xi : {cycle_t{1}, cycle_t{30}, cycle_t{242}}) {
     for (const cycle_t tau : {cycle_t{0}, cycle_t{3}, cycle_t{25}}) {
       for (const std::uint32_t width : {1U, 4U}) {
-        net::circuit_params p;
-        p.xi = xi;
-        p.tau = tau;
+        net::circuit_params p = params(xi, tau);
         p.width = width;
         for (std::uint32_t i = 0; i <= 7; ++i) {
           const std::uint32_t dst = (1U << i) - 1;  // i differing bits from tile 0
@@ -139,9 +145,7 @@ TEST_CASE("circuit: hold-and-wait keeps the blocked header's links until the lin
   const cycle_t xi = 10;
   const cycle_t tau = 2;
   const cycle_t k = 20;
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   net::circuit_engine e{cube(2), p};
   const auto r = run(e, {msg(1, 0, 3, k), msg(2, 1, 3, k)});
   const cycle_t s_b = xi + tau;
@@ -162,9 +166,7 @@ TEST_CASE("circuit: simultaneous requests go to the lowest source id", "[circuit
   // tau to reach 3, whose ejection port B left at S_B + k + 2.
   for (const auto arb : {net::circuit_arbitration::lowest_id, net::circuit_arbitration::fifo,
                          net::circuit_arbitration::round_robin}) {
-    net::circuit_params p;
-    p.xi = 10;
-    p.tau = 2;
+    net::circuit_params p = params(10, 2);
     p.arbitration = arb;
     const cycle_t k = 20;
     net::circuit_engine e{cube(2), p};
@@ -191,9 +193,7 @@ TEST_CASE("circuit: fifo grants the earliest request, lowest_id the lowest sourc
   auto next = [&](cycle_t prev) { return prev + tau + 2 + k - 1; };
   const std::vector<net::timed_xfer> msgs{msg(1, 3, 7, k), msg(2, 2, 7, k), msg(3, 1, 7, k, 5)};
   for (const auto arb : {net::circuit_arbitration::lowest_id, net::circuit_arbitration::fifo}) {
-    net::circuit_params p;
-    p.xi = xi;
-    p.tau = tau;
+    net::circuit_params p = params(xi, tau);
     p.arbitration = arb;
     net::circuit_engine e{cube(3), p};
     const auto r = net::replay(e, msgs);
@@ -217,9 +217,7 @@ TEST_CASE("circuit: a blocked header holds its links and blocks those behind it"
   const cycle_t xi = 10;
   const cycle_t tau = 2;
   const cycle_t k = 50;
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   net::circuit_engine e{cube(3), p};
   const auto r = run(e, {msg(1, 3, 7, k), msg(2, 1, 7, k), msg(3, 2, 7, k), msg(4, 0, 7, k)});
   const cycle_t g = boppana(xi, tau, 1, k);  // 3->7 frees at G's tail
@@ -245,9 +243,7 @@ TEST_CASE("circuit: release-and-retry gives up the held links and restarts the h
   // every `retry` cycles from tile 0 (no new start-up): each attempt reaches node 1
   // tau after it starts. The first attempt that finds 1->3 free is the one reaching
   // node 1 at or after S_B + k.
-  net::circuit_params p;
-  p.xi = 10;
-  p.tau = 2;
+  net::circuit_params p = params(10, 2);
   p.retry = 3;
   p.blocking = net::circuit_blocking::release_retry;
   const cycle_t k = 20;
@@ -274,9 +270,7 @@ TEST_CASE("circuit: release-and-retry also gives up when refused the ejection po
   const cycle_t xi = 10;
   const cycle_t tau = 2;
   const cycle_t k = 20;
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   p.retry = 3;
   p.blocking = net::circuit_blocking::release_retry;
   net::circuit_engine e{cube(2), p};
@@ -308,9 +302,7 @@ TEST_CASE("circuit: two circuits into one tile take its ejection port in turn", 
   const cycle_t k = 20;
   for (const auto arb : {net::circuit_arbitration::lowest_id, net::circuit_arbitration::fifo,
                          net::circuit_arbitration::round_robin}) {
-    net::circuit_params p;
-    p.xi = xi;
-    p.tau = tau;
+    net::circuit_params p = params(xi, tau);
     p.arbitration = arb;
     net::circuit_engine e{cube(2), p};
     const auto r = run(e, {msg(1, 3, 3, k), msg(2, 1, 3, k), msg(3, 2, 3, k)});
@@ -343,9 +335,7 @@ TEST_CASE("circuit: two circuits into one tile take its ejection port in turn", 
     CHECK(port);
   }
   // While 3->3 holds the port, the deadlock report names what the others wait for.
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   net::circuit_engine e{cube(2), p};
   run_until(e, {msg(1, 3, 3, k), msg(2, 1, 3, k), msg(3, 2, 3, k)}, xi + tau + 1);
   const auto why = e.stuck();
@@ -366,9 +356,7 @@ TEST_CASE("circuit: a link frees as the tail crosses its node (docs/rtl.md conte
   const cycle_t xi = 5;
   const cycle_t tau = 3;
   const cycle_t k = 16;
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   net::circuit_engine e{cube(7), p};
   const auto r = run(e, {msg(1, 1, 11, k), msg(2, 0, 7, k)});
   const cycle_t s_b = xi + 2 * tau;
@@ -404,9 +392,7 @@ TEST_CASE("circuit: the interface takes the next message after the last element 
   const cycle_t tau = 2;
   const cycle_t k = 20;
   for (const cycle_t h : {cycle_t{0}, cycle_t{4}}) {
-    net::circuit_params p;
-    p.xi = xi;
-    p.tau = tau;
+    net::circuit_params p = params(xi, tau);
     p.xi_held = h;
     net::circuit_engine e{cube(3), p};
     const auto r = run(e, {msg(1, 0, 7, k), msg(2, 0, 1, k)});
@@ -421,9 +407,7 @@ TEST_CASE("circuit: the interface takes the next message after the last element 
   }
   // Two messages to the tile itself: the next is taken at S + k = E + 1, and the
   // port, freed then too, is asked for xi later.
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   net::circuit_engine e{cube(3), p};
   const auto r = run(e, {msg(1, 5, 5, k), msg(2, 5, 5, k)});
   CHECK(r[0].e == boppana(xi, tau, 0, k));
@@ -441,9 +425,7 @@ TEST_CASE("circuit: pre-setup overlaps the next start-up and setup with streamin
   const cycle_t k = 40;  // > xi + tau: the setup hides completely
   const cycle_t s1 = xi + tau;
   for (const bool pre : {false, true}) {
-    net::circuit_params p;
-    p.xi = xi;
-    p.tau = tau;
+    net::circuit_params p = params(xi, tau);
     p.presetup = pre;
     net::circuit_engine e{cube(2), p};
     const auto r = run(e, {msg(1, 0, 1, k), msg(2, 0, 2, k)});
@@ -473,9 +455,7 @@ TEST_CASE("circuit: pre-setup keeps one message set up ahead, its data after the
   const cycle_t tau = 2;
   const cycle_t k = 40;
   for (const cycle_t h : {cycle_t{0}, cycle_t{5}}) {
-    net::circuit_params p;
-    p.xi = xi;
-    p.tau = tau;
+    net::circuit_params p = params(xi, tau);
     p.xi_held = h;
     p.presetup = true;
     net::circuit_engine e{cube(3), p};
@@ -498,9 +478,7 @@ TEST_CASE("circuit: pre-setup keeps one message set up ahead, its data after the
   // The next message's first link is the one m1 = 0->3 (0->1, 1->3) holds at hop
   // position 0: m2 = 0->1 cannot pre-set up and is taken when the link and the
   // interface free, at S1 + k.
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   p.presetup = true;
   net::circuit_engine e{cube(3), p};
   const auto r = run(e, {msg(1, 0, 3, k), msg(2, 0, 1, k)});
@@ -514,9 +492,7 @@ TEST_CASE("circuit: node contention alone costs nothing", "[circuit]") {
   // node 7 of a 7-cube: 3->7->15... e-cube paths entering and leaving 7 on distinct
   // links: 3->15 (3,7,15), 5->71 (5,7,71... bits 1,6 from 5: 5->7->71), 6->39
   // (6,7,39), 7->23 (7,23), 7 as a destination from 15? (15->7 uses link 15->7).
-  net::circuit_params p;
-  p.xi = 95;
-  p.tau = 25;
+  net::circuit_params p = params(95, 25);
   const cycle_t k = 1000;
   const std::vector<net::timed_xfer> msgs{msg(1, 3, 15, k), msg(2, 5, 71, k), msg(3, 6, 39, k),
                                           msg(4, 15, 7, k), msg(5, 7, 23, k)};
@@ -536,9 +512,7 @@ TEST_CASE("circuit: Bokhari's eight paths through edge 7->15 take more than 7x o
   // timing in byte cycles (xi = 242, tau = 25; docs/machines.md).
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs{
       {0, 127}, {1, 63}, {3, 31}, {7, 15}, {5, 79}, {6, 47}, {2, 95}, {4, 111}};
-  net::circuit_params p;
-  p.xi = 242;
-  p.tau = 25;
+  net::circuit_params p = params(242, 25);
   const cycle_t k = 1000;
   std::vector<net::timed_xfer> msgs;
   for (std::size_t i = 0; i < pairs.size(); ++i)
@@ -589,9 +563,7 @@ TEST_CASE("circuit: xi_held moves start-up behind the setup without changing one
   // One message: (xi - h) + i tau, then h more cycles holding the path, then
   // i + k - 1: the same xi + i tau + i + k - 1 for every h.
   for (const cycle_t h : {cycle_t{0}, cycle_t{7}, cycle_t{30}}) {
-    net::circuit_params p;
-    p.xi = 30;
-    p.tau = 3;
+    net::circuit_params p = params(30, 3);
     p.xi_held = h;
     net::circuit_engine e{cube(4), p};
     CHECK(net::replay(e, {msg(1, 0, 15, 64)})[0].delivered == boppana(30, 3, 4, 64));
@@ -601,9 +573,7 @@ TEST_CASE("circuit: xi_held moves start-up behind the setup without changing one
   // reach 3, then the held part of its start-up h, then its 2 hops + k - 1.
   const cycle_t k = 20;
   for (const cycle_t h : {cycle_t{0}, cycle_t{6}}) {
-    net::circuit_params p;
-    p.xi = 10;
-    p.tau = 2;
+    net::circuit_params p = params(10, 2);
     p.xi_held = h;
     net::circuit_engine e{cube(2), p};
     const auto r = net::replay(e, {msg(1, 0, 3, k), msg(2, 1, 3, k)});
@@ -662,9 +632,7 @@ std::map<std::uint32_t, msg_times> three_into_7(cycle_t xi, cycle_t tau, cycle_t
 
 void check_tb_contention(net::circuit_arbitration arb, cycle_t xi, cycle_t tau, cycle_t k,
                          const std::vector<std::uint32_t>& order) {
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   p.arbitration = arb;
   net::circuit_engine e{cube(7), p};
   const tb_contention c = tb_cube_contention(xi, tau, k);
@@ -699,9 +667,7 @@ TEST_CASE("circuit: three headers for one link, lowest id (rtl.tb_cube.contentio
   // xi 5, tau 3, k 16: served 1, 2, 3.
   check_tb_contention(net::circuit_arbitration::lowest_id, 5, 3, 16, {1, 2, 3});
   // The figures docs/rtl.md gives for the RTL.
-  net::circuit_params p;
-  p.xi = 5;
-  p.tau = 3;
+  net::circuit_params p = params(5, 3);
   net::circuit_engine e{cube(7), p};
   const auto r = run(e, tb_cube_contention(5, 3, 16).msgs);
   CHECK(r[1].e == 28);
@@ -716,9 +682,7 @@ TEST_CASE("circuit: three headers for one link, round robin (rtl.tb_cube.content
   // xi 2, tau 1, k 4. Link 3->7 was granted to A (source 0), then to W (source 1):
   // its pointer is 2, so the three are served 2, 3, 1.
   check_tb_contention(net::circuit_arbitration::round_robin, 2, 1, 4, {2, 3, 1});
-  net::circuit_params p;
-  p.xi = 2;
-  p.tau = 1;
+  net::circuit_params p = params(2, 1);
   p.arbitration = net::circuit_arbitration::round_robin;
   net::circuit_engine e{cube(7), p};
   const auto r = run(e, tb_cube_contention(2, 1, 4).msgs);
@@ -748,9 +712,7 @@ std::uint64_t against_reference(const std::vector<net::timed_xfer>& msgs, cycle_
   const auto want = ref.run(in, 10'000'000);
   REQUIRE(want.size() == msgs.size());
 
-  net::circuit_params p;
-  p.xi = xi;
-  p.tau = tau;
+  net::circuit_params p = params(xi, tau);
   p.arbitration = arb;
   net::circuit_engine e{cube(dims), p};
   const auto got = run(e, msgs);
@@ -827,9 +789,7 @@ TEST_CASE("circuit: Bokhari's eight paths take the RTL's cycles (rtl.tb_cube.bok
   for (const auto arb :
        {net::circuit_arbitration::lowest_id, net::circuit_arbitration::round_robin}) {
     against_reference(msgs, xi, tau, arb);
-    net::circuit_params p;
-    p.xi = xi;
-    p.tau = tau;
+    net::circuit_params p = params(xi, tau);
     p.arbitration = arb;
     net::circuit_engine e{cube(7), p};
     const auto r = run(e, msgs);
