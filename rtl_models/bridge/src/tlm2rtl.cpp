@@ -21,6 +21,10 @@ std::unique_ptr<net::engine> make_rtl_engine(models::switching sw, const fabric&
                     " switching has no Verilated fabric; built: " + rtl_configurations());
 }
 
+void refuse(const std::string& what, const std::string& built) {
+  throw input_error("--model rtl: " + what + "; built: " + built);
+}
+
 std::string rtl_configurations() {
   return mesh_configurations() + "; " + torus_configurations() + "; " + cube_configurations();
 }

@@ -434,25 +434,24 @@ std::string cube_configurations() {
 
 std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p) {
   net::validate(p);
-  auto refuse = [&](const std::string& what) {
-    throw input_error("--model rtl: " + what + "; built: " + cube_configurations());
-  };
+  const std::string built = cube_configurations();
   if (f.kind != fabric_kind::hypercube) {
-    refuse("circuit switching runs on a hypercube, not a " + std::string(kind_name(f.kind)));
+    refuse("circuit switching runs on a hypercube, not a " + std::string(kind_name(f.kind)), built);
   }
   if (f.ports() > tb::cube_dims) {
-    refuse("hypercube:" + std::to_string(f.ports()) + " is larger than the 7-cube");
+    refuse("hypercube:" + std::to_string(f.ports()) + " is larger than the 7-cube", built);
   }
-  if (p.xi > tb::cube_max_xi) refuse("param xi " + std::to_string(p.xi) + " is not 0..65535");
+  if (p.xi > tb::cube_max_xi)
+    refuse("param xi " + std::to_string(p.xi) + " is not 0..65535", built);
   if (p.control_xi > tb::cube_max_xi)
-    refuse("param control_xi " + std::to_string(p.control_xi) + " is not 0..65535");
+    refuse("param control_xi " + std::to_string(p.control_xi) + " is not 0..65535", built);
   if (p.tau < 1 || p.tau > tb::cube_max_tau)
-    refuse("param tau " + std::to_string(p.tau) + " is not 1..255");
+    refuse("param tau " + std::to_string(p.tau) + " is not 1..255", built);
   if (p.arbitration == net::circuit_arbitration::fifo)
-    refuse("param arbitration fifo is not the RTL's (lowest-id, round-robin)");
+    refuse("param arbitration fifo is not the RTL's (lowest-id, round-robin)", built);
   if (p.blocking != net::circuit_blocking::hold_wait)
-    refuse("param blocking release-retry is not the RTL's (hold-wait)");
-  if (p.presetup) refuse("param presetup 1: the RTL NI sends one message at a time");
+    refuse("param blocking release-retry is not the RTL's (hold-wait)", built);
+  if (p.presetup) refuse("param presetup 1: the RTL NI sends one message at a time", built);
   return std::make_unique<rtl_cube_engine>(f, p);
 }
 

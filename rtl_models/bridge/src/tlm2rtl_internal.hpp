@@ -12,6 +12,10 @@
 
 namespace tessera::bridge {
 
+// Refuses a configuration that was not built: input_error "--model rtl: <what>; built:
+// <built>", built being the fabric's *_configurations().
+[[noreturn]] void refuse(const std::string& what, const std::string& built);
+
 std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p);
 std::string mesh_configurations();
 std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p);

@@ -336,34 +336,36 @@ std::string mesh_configurations() {
 
 std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p) {
   net::validate(p);
-  auto refuse = [&](const std::string& what) {
-    throw input_error("--model rtl: " + what + "; built: " + mesh_configurations());
-  };
-  if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh");
+  const std::string built = mesh_configurations();
+  if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh", built);
   if (p.credit_delay != 1)
-    refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's 1");
+    refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's 1", built);
   if (p.buffer > tb::mesh_dut_8x8::buffer)
-    refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's 8 slots per VC");
+    refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's 8 slots per VC", built);
   if (p.router_delay > 255)
-    refuse("param router_delay " + std::to_string(p.router_delay) + " exceeds 255");
-  if (p.alpha > mesh_max_field) refuse("param alpha " + std::to_string(p.alpha) + " exceeds 65535");
+    refuse("param router_delay " + std::to_string(p.router_delay) + " exceeds 255", built);
+  if (p.alpha > mesh_max_field)
+    refuse("param alpha " + std::to_string(p.alpha) + " exceeds 65535", built);
   if (p.inject_gap > mesh_max_field)
-    refuse("param inject_gap " + std::to_string(p.inject_gap) + " exceeds 65535");
+    refuse("param inject_gap " + std::to_string(p.inject_gap) + " exceeds 65535", built);
   if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > mesh_max_field) {
     refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " is not a multiple of width " +
-           std::to_string(p.width) + " of at most 65535 flits");
+               std::to_string(p.width) + " of at most 65535 flits",
+           built);
   }
   if (p.vcs == 1) {
     if (f.rows > tb::mesh_dut_8x8::rows || f.cols > tb::mesh_dut_8x8::cols)
-      refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) +
-             " is larger than 8x8");
+      refuse(
+          "mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is larger than 8x8",
+          built);
     return make_mesh<tb::mesh_dut_8x8>(f, p);
   }
   if (p.vcs > tb::mesh_dut_4x4_vc4::vcs)
-    refuse("param vcs " + std::to_string(p.vcs) + " exceeds 4");
+    refuse("param vcs " + std::to_string(p.vcs) + " exceeds 4", built);
   if (f.rows > tb::mesh_dut_4x4_vc4::rows || f.cols > tb::mesh_dut_4x4_vc4::cols) {
     refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " with vcs " +
-           std::to_string(p.vcs) + " is larger than 4x4");
+               std::to_string(p.vcs) + " is larger than 4x4",
+           built);
   }
   return make_mesh<tb::mesh_dut_4x4_vc4>(f, p);
 }

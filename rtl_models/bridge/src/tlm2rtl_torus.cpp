@@ -481,29 +481,30 @@ std::string torus_configurations() {
 
 std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p) {
   net::validate(p);
-  auto refuse = [&](const std::string& what) {
-    throw input_error("--model rtl: " + what + "; built: " + torus_configurations());
-  };
+  const std::string built = torus_configurations();
   if (f.kind != fabric_kind::torus) {
-    refuse("store-forward switching runs on a torus, not a " + std::string(kind_name(f.kind)));
+    refuse("store-forward switching runs on a torus, not a " + std::string(kind_name(f.kind)),
+           built);
   }
   if (p.buffers != tb::torus_buffers) {
     refuse("param buffers " + std::to_string(p.buffers) + " is not the RTL's " +
-           std::to_string(tb::torus_buffers));
+               std::to_string(tb::torus_buffers),
+           built);
   }
   if (p.beta < 1 || p.beta > 65535)
-    refuse("param beta " + std::to_string(p.beta) + " is not 1..65535");
-  if (p.tau < 1 || p.tau > 255) refuse("param tau " + std::to_string(p.tau) + " is not 1..255");
+    refuse("param beta " + std::to_string(p.beta) + " is not 1..65535", built);
+  if (p.tau < 1 || p.tau > 255)
+    refuse("param tau " + std::to_string(p.tau) + " is not 1..255", built);
   if (p.packet_bytes > tb::torus_max_bytes) {
     refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " exceeds the RTL's " +
-           std::to_string(tb::torus_max_bytes) + "-byte packets");
+               std::to_string(tb::torus_max_bytes) + "-byte packets",
+           built);
   }
   if (f.rows == 4 && f.cols == 4) return std::make_unique<rtl_torus_engine<tb::torus_4x4>>(f, p);
 #if TESSERA_TB_TORUS_8X8
   if (f.rows == 8 && f.cols == 8) return std::make_unique<rtl_torus_engine<tb::torus_8x8>>(f, p);
 #endif
-  throw input_error("--model rtl: torus:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) +
-                    " is not built; built: " + torus_configurations());
+  refuse("torus:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is not built", built);
 }
 
 }  // namespace tessera::bridge
