@@ -15,9 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "run_options.hpp"
 #include "run_request.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/nic/compare.hpp"
+#include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
 #include "tessera/schedule/isolated.hpp"
@@ -57,23 +59,36 @@ struct model_run {
   nlohmann::json report;
 };
 
+// The options read once per model (so bad input is refused before anything runs), then
+// the run in a child process: SystemC elaborates once per process.
 model_run run_model(const std::string& model, const std::vector<std::string>& options) {
-  std::vector<std::string> argv{"run", "--model", model};
+  std::vector<std::string> argv{"--model", model};
   argv.insert(argv.end(), options.begin(), options.end());
   argv.emplace_back("--json");
-  // A pattern run lists every transfer anyway; the others list all with --transfers.
+  // Every message: a pattern run lists every transfer anyway.
   const bool pattern = std::any_of(options.begin(), options.end(), [](const std::string& o) {
     return o == "--pattern" || o.rfind("--pattern=", 0) == 0;
   });
   if (!pattern) argv.emplace_back("--transfers");
+  const args a("run", argv, run_value_options(), run_flag_options(), run_repeated_options());
+  run_request q = parse_request(a);
   std::cout.flush();
   std::cerr.flush();
   const tessera::isolated_result child = tessera::run_isolated_process(
       [&]() -> std::pair<std::string, int> {
-        std::ostringstream out;
-        std::ostringstream err;
-        const int status = run(argv, out, err);
-        return {out.str(), status};
+        try {
+          const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
+          return {res->json().dump(), res->exit_status()};
+        } catch (const input_error& e) {
+          return {nlohmann::json{{"error", e.what()}}.dump(), 2};
+        } catch (const std::bad_alloc&) {
+          return {nlohmann::json{{"error", "out of memory"}}.dump(), 2};
+        } catch (const std::exception& e) {
+          return {nlohmann::json{{"error", "internal error (please report it with the command): " +
+                                               shown(e.what(), 200)}}
+                      .dump(),
+                  2};
+        }
       },
       max_report_bytes);
   if (!child.failure.empty())
@@ -196,7 +211,7 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
   for (const std::string& m : names) {
     if (models::find_model(m) == nullptr)
       throw input_error("--models: '" + shown(m) + "' is not a model (tessera models lists them)");
-    if (!model_available(m))
+    if (!run::model_available(m))
       throw input_error("--models: '" + m + "' is not available in this build");
   }
   const tolerance tol = tol_text ? parse_tolerance(*tol_text) : tolerance{};

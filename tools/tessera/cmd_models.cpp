@@ -7,9 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "args.hpp"
 #include "commands.hpp"
-#include "run_request.hpp"
 #include "tessera/models/registry.hpp"
+#include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
 
 namespace tessera::cli {
@@ -79,7 +80,7 @@ int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ost
         es.push_back(models::switching_name(sw));
       ms.push_back({{"name", m.name},
                     {"summary", m.summary},
-                    {"available", model_available(m.name)},
+                    {"available", run::model_available(m.name)},
                     {"engines", std::move(es)}});
     }
     j["models"] = std::move(ms);
@@ -106,7 +107,7 @@ int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ost
   std::ostringstream os;
   os << "models (--model):\n";
   for (const models::model_info& m : models::models()) {
-    os << "  " << m.name << (model_available(m.name) ? "" : " (not in this build)") << ": "
+    os << "  " << m.name << (run::model_available(m.name) ? "" : " (not in this build)") << ": "
        << m.summary << "\n    engines:";
     for (const models::switching sw : m.engines)
       os << ' ' << models::switching_name(sw);

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -9,10 +11,9 @@
 #include "readers.hpp"
 #include "run_options.hpp"
 #include "run_request.hpp"
-#include "tessera/alphabeta/run.hpp"
-#include "tessera/analytic/grama.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/models/registry.hpp"
+#include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
 #include "tessera/schedule/json_io.hpp"
@@ -165,9 +166,8 @@ std::string usable_algorithms(fw::collective c, const fabric& f) {
 }
 
 // The collective, its algorithm and its options.
-void parse_collective(const args& a, run_request& r) {
+void parse_collective(const args& a, run::run_config& r) {
   const std::uint32_t p = r.c.f.tiles();
-  r.has_collective = true;
   const std::string coll = a.require("collective");
   if (!fw::parse_collective(coll, r.c.coll)) {
     throw input_error("--collective '" + shown(coll) +
@@ -281,8 +281,44 @@ void parse_collective(const args& a, run_request& r) {
   }
 }
 
+double parse_rate(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == nullptr || *end != '\0' || !(v > 0.0 && v <= 1.0))
+    throw input_error("--rate '" + shown(text) + "' is not a number in (0, 1] packets/tile/cycle");
+  return v;
+}
+
+// --traffic and the options that go with it.
+void parse_traffic(const args& a, run::traffic_config& t) {
+  t.pattern = a.require("traffic");
+  if (const auto v = a.get("rate")) t.rate = parse_rate(*v);
+  if (const auto v = a.get("packet-flits"))
+    t.packet_flits = static_cast<std::uint32_t>(parse_count("packet-flits", *v, 1U << 20));
+  if (const auto v = a.get("cycles")) t.cycles = parse_count("cycles", *v, 1ULL << 40);
+  if (const auto v = a.get("warmup")) t.warmup = parse_count("warmup", *v, 1ULL << 40);
+  if (const auto v = a.get("seed")) t.seed = parse_count("seed", *v, ~0ULL);
+  if (const auto v = a.get("hotspot"))
+    t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *v, 0xffffffffULL));
+}
+
+// Reads --schedule FILE and prepares it for the fabric.
+void load_schedule_file(const std::string& file, run::run_config& r) {
+  const schedule s = schedule_from_value(read_json_file("--schedule", file, max_schedule_bytes));
+  if (s.tiles != r.c.f.tiles()) {
+    throw input_error("--schedule '" + shown(file, 160) + "' is for " + std::to_string(s.tiles) +
+                      " tiles, but --fabric " + shown(r.fabric_spec) + " has " +
+                      std::to_string(r.c.f.tiles()));
+  }
+  r.schedule_name = file;
+  r.schedule = nic::prepare(s);
+}
+
+}  // namespace
+
 run_request parse_request(const args& a) {
-  run_request r;
+  run_request q;
+  run::run_config& r = q.config;
   if (const auto model = a.get("model")) {
     if (models::find_model(*model) == nullptr)
       throw input_error("--model '" + shown(*model) + "' is not a model (alphabeta, tlm, rtl)");
@@ -291,18 +327,9 @@ run_request parse_request(const args& a) {
   r.workload = check_run_options(a, r.model);
   r.fabric_spec = a.require("fabric");
   r.c.f = parse_fabric_arg(r.fabric_spec);
-  r.pattern = a.get("pattern");
-  r.traffic = a.get("traffic");
-  r.rate = a.get("rate");
-  r.packet_flits = a.get("packet-flits");
-  r.cycles = a.get("cycles");
-  r.warmup = a.get("warmup");
-  r.seed = a.get("seed");
-  r.hotspot = a.get("hotspot");
-  r.payload_bytes = a.get("payload-bytes");
-  r.routes = a.get("routes");
-  r.schedule_file = a.get("schedule");
   if (r.workload == workload_kind::collective) parse_collective(a, r);
+  if (const auto p = a.get("payload-bytes"))
+    r.payload_bytes = parse_count("payload-bytes", *p, r.c.bytes);
   for (const std::string& kv : a.all("param")) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -322,8 +349,10 @@ run_request parse_request(const args& a) {
   r.send_ahead = a.flag("send-ahead");
   r.switching = a.get("switching");
   r.machine = a.get("machine");
-  r.json = a.flag("json");
+  q.json = a.flag("json");
   r.all_transfers = a.flag("transfers");
+  // A traffic run keeps its packets only for the JSON (crosscheck compares them).
+  if (r.workload == workload_kind::traffic) r.all_transfers = r.all_transfers && q.json;
   // Parameters that only one protocol or workload reads are refused elsewhere, so none
   // is accepted without effect.
   for (const auto& [key, val] : r.params) {
@@ -352,271 +381,27 @@ run_request parse_request(const args& a) {
       }
     }
   }
-  return r;
-}
-
-ab::run_options alphabeta_options(const run_request& r) {
-  ab::run_options opt;
-  opt.proto = r.proto;
-  opt.prepost = r.prepost;
-  opt.send_ahead = r.send_ahead;
-  opt.faults = r.faults;
-  // The alphabeta model drives the registry's ideal engine on the host.
-  models::engine_params prm;
-  for (const auto& [key, val] : r.params) {
-    if (models::find_param(models::switching::ideal, key) == nullptr) {
-      throw input_error("--param '" + shown(key) + "' is not a parameter of the alphabeta model (" +
-                        models::param_keys(models::switching::ideal) + ")");
-    }
-    models::set_param(prm, models::switching::ideal, key, val);
+  // The files last, once every option is known good.
+  if (const auto file = a.get("routes")) {
+    if (run::platform_switching(r) != models::switching::store_forward)
+      throw input_error("forwarding tables (--routes) apply to store-forward switching");
+    r.routes = load_routes(*file, r.c.f);
   }
-  opt.prm.ts = prm.ideal.ts;
-  opt.prm.tw = prm.ideal.tw;
-  opt.unforced_threshold = prm.unforced_threshold;
-  opt.max_cycles = prm.max_cycles;
-  opt.max_retries = prm.max_retries;
-  return opt;
-}
-
-}  // namespace
-
-nic::prepared_schedule load_schedule_file(const run_request& r) {
-  const schedule s =
-      schedule_from_value(read_json_file("--schedule", *r.schedule_file, max_schedule_bytes));
-  if (s.tiles != r.c.f.tiles()) {
-    throw input_error("--schedule '" + shown(*r.schedule_file, 160) + "' is for " +
-                      std::to_string(s.tiles) + " tiles, but --fabric " + shown(r.fabric_spec) +
-                      " has " + std::to_string(r.c.f.tiles()));
+  switch (r.workload) {
+    case workload_kind::schedule:
+      load_schedule_file(*a.get("schedule"), r);
+      break;
+    case workload_kind::pattern:
+      r.pattern_name = *a.get("pattern");
+      r.pattern = load_pattern(r.pattern_name, r.c.f);
+      break;
+    case workload_kind::traffic:
+      parse_traffic(a, r.traffic);
+      break;
+    case workload_kind::collective:
+      break;
   }
-  return nic::prepare(s);
-}
-
-std::optional<edst_plan> plan_edst(run_request& r, double beta, double tau) {
-  fw::tree_family fam{};
-  if (!fw::is_edst(r.c, fam)) return std::nullopt;
-  edst_plan e;
-  e.family = fam;
-  e.trees = fw::info(fam).trees;
-  e.depth = fw::family_depth(fam, r.c.f);
-  const double L = r.c.bytes;
-  const double d = e.trees;
-  const double h = e.depth;
-  const std::uint32_t most = r.c.bytes / e.trees;  // every packet keeps a byte
-  if (most == 0) {
-    throw input_error("--bytes " + std::to_string(r.c.bytes) + " is less than one byte per tree (" +
-                      std::to_string(e.trees) + " trees)");
-  }
-  auto slots = [&](std::uint32_t q) { return fw::edst_slots(fam, r.c.f, q); };
-  auto time = [&](std::uint32_t q) {
-    return static_cast<double>(slots(q)) * (beta + tau * std::ceil(L / (d * q)));
-  };
-  if (r.packets > 0) {
-    if (r.packets > most) {
-      throw input_error("--packets " + std::to_string(r.packets) + " is more than the " +
-                        std::to_string(most) + " bytes of each tree's part (--bytes " +
-                        std::to_string(r.c.bytes) + " over " + std::to_string(e.trees) + " tree" +
-                        (e.trees > 1 ? "s" : "") + ")");
-    }
-    e.packets = r.packets;
-  } else {
-    // 002 §2.1: b is least at q* = sqrt((h - 1) tau L / (d beta)); take the better
-    // whole count next to it.
-    e.automatic = true;
-    const double star = beta > 0 ? std::sqrt((h - 1) * tau * L / (d * beta)) : most;
-    const auto lo =
-        static_cast<std::uint32_t>(std::clamp(std::floor(star), 1.0, static_cast<double>(most)));
-    const std::uint32_t hi = std::min(lo + 1, most);
-    e.packets = time(hi) < time(lo) ? hi : lo;
-  }
-  r.c.packets = e.packets;
-  e.slots = slots(e.packets);
-  e.pipeline = static_cast<double>(e.slots) * (beta + tau * L / (d * e.packets));
-  const double root = std::sqrt((h - 1) * beta) + std::sqrt(tau * L / d);
-  e.b = root * root;
-  if (fam == fw::tree_family::saad_schultz && tau > 0 && h > 1) {
-    e.l0 = beta / (2 * tau) * h * h / (h - 1);
-    e.paper = L <= e.l0 ? e.b
-                        : e.b + tau * L / 2 + std::sqrt(beta * tau * L * (h - 1) / 2) -
-                              h / 2 * (beta + std::sqrt(beta * tau * L / (2 * (h - 1))));
-  }
-  return e;
-}
-
-void put_edst(nlohmann::ordered_json& j, const edst_plan& e) {
-  j["packets"] = e.packets;
-  j["packets_automatic"] = e.automatic;
-  j["trees"] = e.trees;
-  j["tree_depth"] = e.depth;
-  j["pipeline"] = {{"formula", e.family == fw::tree_family::saad_schultz
-                                   ? "max(h + q - 1, 2q + line - 1) (beta + tau L / (d q))"
-                                   : "(h + q - 1) (beta + tau L / (d q))"},
-                   {"slots", e.slots},
-                   {"cycles", e.pipeline}};
-  j["b"] = {{"formula", "(sqrt((h - 1) beta) + sqrt(tau L / d))^2"},
-            {"source", "002 Bermond, Michallon, Trystram, section 2.1"},
-            {"cycles", e.b}};
-  if (e.family == fw::tree_family::saad_schultz && e.l0 > 0) {
-    j["saad_schultz"] = {{"L0", e.l0},
-                         {"regime", e.b == e.paper ? "L <= L0: the fill-in hides in the empty phase"
-                                                   : "L > L0: the fill-in outlasts the pipeline"},
-                         {"source", "002 section 2.3"},
-                         {"cycles", e.paper}};
-  }
-}
-
-void print_edst(std::ostream& os, const edst_plan& e) {
-  os << "  trees       " << e.trees << " of depth " << e.depth << ", " << e.packets
-     << " packets per tree" << (e.automatic ? " (from the optimum of b)" : "") << '\n';
-  os << "  pipeline    " << e.slots << " slots = " << e.pipeline << " cycles; b(L, h, d) = " << e.b
-     << '\n';
-  if (e.family == fw::tree_family::saad_schultz && e.l0 > 0) {
-    os << "  fill-in     L0 = " << e.l0 << " bytes; 002 §2.3 gives " << e.paper << " cycles\n";
-  }
-}
-
-void put_collective(nlohmann::ordered_json& j, const run_request& r) {
-  const fw::collective_info& ci = fw::info(r.c.coll);
-  j["collective"] = std::string(ci.name);
-  j["algorithm"] = r.algorithm;
-  if (ci.rooted) j["root"] = r.c.root;
-  if (r.c.coll == fw::collective::shift) j["shift"] = r.c.shift;
-  j["bytes"] = r.c.bytes;
-  if (ci.reduction) {
-    j["type"] = std::string(info(r.c.type).name);
-    j["op"] = std::string(reduce_op_name(r.c.rop));
-  }
-  j["protocol"] = std::string(protocol_name(r.proto));
-  j["prepost"] = r.prepost;
-}
-
-void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle) {
-  j["cycles"] = o.cycles;
-  if (us_per_cycle > 0) j["time_us"] = static_cast<double>(o.cycles) * us_per_cycle;
-  j["verified"] = o.verified;
-  j["completed"] = o.completed;
-  if (!o.verified) j["failure"] = o.failure;
-  j["messages"] = o.data_messages;
-  j["control_messages"] = o.control_messages;
-  j["dropped"] = o.dropped;
-  j["memory_bytes"] = o.memory_bytes;
-  if (o.timed_out) j["timed_out"] = true;
-  if (!o.faults.empty()) put_faults(j, o.faults, o.lost, o.lost_total);
-  if (o.reliable.acks_sent > 0 || o.reliable.retransmissions > 0) {
-    j["reliable"] = {{"retransmissions", o.reliable.retransmissions},
-                     {"timeout_cycles", o.reliable.timeout_cycles},
-                     {"rejected_damaged", o.reliable.rejected_damaged},
-                     {"rejected_duplicate", o.reliable.rejected_duplicate},
-                     {"rejected_gap", o.reliable.rejected_gap},
-                     {"acks", o.reliable.acks_sent}};
-  }
-}
-
-void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>& faults,
-                const std::vector<nic::lost_report>& lost, std::uint64_t lost_total) {
-  auto fs = nlohmann::ordered_json::array();
-  for (const nic::fault_report& f : faults) {
-    nlohmann::ordered_json e{{"fault", f.fault}, {"kind", f.kind}, {"acted", f.acted}};
-    if (f.acted) e["first_cycle"] = f.first_cycle;
-    if (f.kind == "stall") {
-      e["held_cycles"] = f.held_cycles;
-    } else {
-      e["messages"] = f.messages;
-    }
-    fs.push_back(std::move(e));
-  }
-  j["faults"] = std::move(fs);
-  auto ls = nlohmann::ordered_json::array();
-  for (const nic::lost_report& l : lost) {
-    ls.push_back({{"tile", l.tile},
-                  {"source", l.source},
-                  {"block", l.block},
-                  {"step", l.step},
-                  {"kind", l.kind},
-                  {"cycle", l.cycle},
-                  {"cause", l.cause},
-                  {"fault", l.fault}});
-  }
-  j["lost"] = std::move(ls);
-  if (lost_total > lost.size()) j["lost_omitted"] = lost_total - lost.size();
-}
-
-void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults,
-                  std::uint64_t lost_total) {
-  for (const nic::fault_report& f : faults) {
-    os << "  fault       " << f.fault << ": ";
-    if (!f.acted) {
-      os << "did not act\n";
-    } else if (f.kind == "stall") {
-      os << "held the tile " << f.held_cycles << " cycles from cycle " << f.first_cycle << '\n';
-    } else {
-      os << f.messages << " message" << (f.messages == 1 ? "" : "s") << " from cycle "
-         << f.first_cycle << '\n';
-    }
-  }
-  if (!faults.empty()) os << "  lost        " << lost_total << " messages\n";
-}
-
-// per_transfer[]: the first 4096 messages, or all of them with --transfers.
-void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_record>& all,
-                   bool every) {
-  const std::size_t limit = every ? all.size() : 4096;
-  auto arr = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < all.size() && i < limit; ++i) {
-    const auto& t = all[i];
-    arr.push_back({{"src", t.header.src},
-                   {"dst", t.header.dst},
-                   {"kind", std::string(msg_kind_name(t.header.kind))},
-                   {"step", t.header.tag},
-                   {"bytes", t.header.bytes},
-                   {"start", t.start},
-                   {"end", t.end}});
-  }
-  j["per_transfer"] = std::move(arr);
-  if (limit < all.size()) j["per_transfer_omitted"] = all.size() - limit;
-}
-
-void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o) {
-  auto steps = nlohmann::ordered_json::array();
-  for (const auto& s : o.steps) {
-    steps.push_back({{"step", s.step},
-                     {"start", s.start},
-                     {"end", s.end},
-                     {"cycles", s.end - s.start},
-                     {"messages", s.messages},
-                     {"bytes", s.bytes}});
-  }
-  j["per_step"] = std::move(steps);
-  auto tiles = nlohmann::ordered_json::array();
-  for (std::size_t t = 0; t < o.tiles.size(); ++t) {
-    tiles.push_back({{"tile", t},
-                     {"finish", o.tiles[t].finish},
-                     {"messages", o.tiles[t].messages},
-                     {"bytes", o.tiles[t].bytes},
-                     {"peak_blocks", o.tiles[t].peak_blocks}});
-  }
-  j["per_tile"] = std::move(tiles);
-}
-
-void print_outcome(std::ostream& os, const nic::run_outcome& o) {
-  os << "  cycles      " << o.cycles << '\n';
-  os << "  verified    " << (o.verified ? "yes" : "NO") << '\n';
-  os << "  messages    " << o.data_messages << " data, " << o.control_messages << " control, "
-     << o.dropped << " dropped\n";
-  print_faults(os, o.faults, o.lost_total);
-  if (o.reliable.acks_sent > 0 || o.reliable.retransmissions > 0) {
-    os << "  reliable    " << o.reliable.retransmissions << " retransmissions ("
-       << o.reliable.timeout_cycles << " cycles of expired timers), " << o.reliable.rejected_damaged
-       << " damaged, " << o.reliable.rejected_duplicate << " duplicates, "
-       << o.reliable.rejected_gap << " out of order, " << o.reliable.acks_sent << " acks\n";
-  }
-  os << "  steps       " << o.steps.size() << '\n';
-  const std::size_t listed = o.steps.size() <= 16 ? o.steps.size() : 16;
-  for (std::size_t i = 0; i < listed; ++i) {
-    const auto& s = o.steps[i];
-    os << "    step " << s.step << ": cycles " << s.start << ".." << s.end << " ("
-       << s.end - s.start << "), " << s.messages << " messages, " << s.bytes << " bytes\n";
-  }
-  if (listed < o.steps.size()) os << "    ... " << o.steps.size() - listed << " more steps\n";
+  return q;
 }
 
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
@@ -625,86 +410,20 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     out << run_help();
     return 0;
   }
-  run_request r = parse_request(a);
-  if (r.model == "tlm" || r.model == "rtl") return run_tlm(r, out, err);
-  if (r.schedule_file) {
-    const nic::prepared_schedule ps = load_schedule_file(r);
-    ab::run_options opt = alphabeta_options(r);
-    std::vector<nic::transfer_record> transfers;
-    opt.transfers = &transfers;
-    const ab::run_outcome o = ab::run_schedule(r.c.f, ps, opt);
-    if (r.json) {
-      nlohmann::ordered_json j;
-      j["command"] = "run";
-      j["model"] = "alphabeta";
-      j["fabric"] = r.fabric_spec;
-      j["tiles"] = r.c.f.tiles();
-      j["schedule"] = *r.schedule_file;
-      j["protocol"] = std::string(protocol_name(r.proto));
-      j["params"] = {{"ts", opt.prm.ts}, {"tw", opt.prm.tw}};
-      put_outcome(j, o, 0.0);
-      put_steps_tiles(j, o);
-      put_transfers(j, transfers, r.all_transfers);
-      out << j.dump(2) << '\n';
-    } else {
-      std::ostringstream os;
-      os << "schedule " << *r.schedule_file << " on " << r.fabric_spec
-         << ", alphabeta ts = " << opt.prm.ts << " tw = " << opt.prm.tw << '\n';
-      print_outcome(os, o);
-      out << os.str();
-    }
-    if (!o.verified) {
-      err << "tessera: " << o.failure << '\n';
-      return 1;
-    }
-    return 0;
-  }
-
-  ab::run_options opt = alphabeta_options(r);
-  std::vector<nic::transfer_record> transfers;
-  opt.transfers = &transfers;
-  const auto edst = plan_edst(r, static_cast<double>(opt.prm.ts), static_cast<double>(opt.prm.tw));
-  const ab::run_outcome o = ab::run_collective(r.c, opt);
-  const auto grama = analytic::grama_cycles(r.c, opt.prm.ts, opt.prm.tw);
-  const fw::collective_info& ci = fw::info(r.c.coll);
-
-  if (r.json) {
-    nlohmann::ordered_json j;
-    j["command"] = "run";
-    j["model"] = "alphabeta";
-    j["fabric"] = r.fabric_spec;
-    j["tiles"] = r.c.f.tiles();
-    put_collective(j, r);
-    j["params"] = {
-        {"ts", opt.prm.ts}, {"tw", opt.prm.tw}, {"unforced_threshold", opt.unforced_threshold}};
-    put_outcome(j, o, 0.0);
-    if (edst) put_edst(j, *edst);
-    if (grama) {
-      j["closed_form"] = {{"formula", grama->formula},
-                          {"source", "003 Grama " + grama->source},
-                          {"cycles", grama->cycles}};
-    }
-    put_steps_tiles(j, o);
-    put_transfers(j, transfers, r.all_transfers);
-    out << j.dump(2) << '\n';
+  run_request q = parse_request(a);
+  const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
+  if (q.json) {
+    out << res->json().dump(2) << '\n';
   } else {
     std::ostringstream os;
-    os << ci.name << " (" << r.algorithm << ") on " << r.fabric_spec << ", " << r.c.f.tiles()
-       << " tiles, m = " << r.c.bytes << " bytes, alphabeta ts = " << opt.prm.ts
-       << " tw = " << opt.prm.tw << ", protocol " << protocol_name(opt.proto)
-       << (opt.prepost ? " with prepost" : "") << '\n';
-    if (grama) {
-      os << "  closed form " << grama->cycles << "  = " << grama->formula << "  (003 Grama "
-         << grama->source << ")\n";
-    }
-    if (edst) print_edst(os, *edst);
-    print_outcome(os, o);
+    res->write_text(os);
     out << os.str();
   }
-  if (!o.verified) {
-    err << "tessera: " << o.failure << '\n';
+  if (!res->verified()) {
+    err << "tessera: " << res->failure() << '\n';
     return 1;
   }
+  if (const std::string note = res->note(); !note.empty()) err << "tessera: note: " << note << '\n';
   return 0;
 }
 

@@ -10,11 +10,12 @@
 #include <string_view>
 
 #include "args.hpp"
+#include "tessera/run/config.hpp"
 
 namespace tessera::cli {
 
 // What a run runs: exactly one of these options names it.
-enum class workload_kind : std::uint8_t { collective, schedule, pattern, traffic };
+using run::workload_kind;
 
 namespace on {  // bits of run_option::workloads
 inline constexpr std::uint8_t collective = 1;

@@ -1,0 +1,74 @@
+// What one run is asked to do, as every front end hands it to tessera::run::run()
+// (tessera/run/run.hpp): the fabric, exactly one workload (a collective, a schedule, a
+// pattern or synthetic traffic), the model and its parameters, the protocol and the
+// faults. Front ends (the `tessera run` and `crosscheck` commands, a sweep, a test)
+// read their inputs into it; files are read before, so the config holds data, and
+// their names only for the report. run() checks what depends on the model (the
+// machine, the switching, --param values, the payload sample) and throws input_error
+// naming the offending value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tessera/firmware/collective.hpp"
+#include "tessera/net/torus_engine.hpp"
+#include "tessera/nic/faults.hpp"
+#include "tessera/nic/pattern.hpp"
+#include "tessera/nic/schedule_run.hpp"
+#include "tessera/runtime/message.hpp"
+
+namespace tessera::run {
+
+// What a run runs.
+enum class workload_kind : std::uint8_t { collective, schedule, pattern, traffic };
+
+// Synthetic traffic, BookSim-style (docs/tlm.md, "Synthetic traffic").
+struct traffic_config {
+  std::string pattern;         // uniform, transpose, bitcomp, bitrev, hotspot, neighbor
+  std::optional<double> rate;  // packets/tile/cycle, (0, 1]
+  std::optional<std::uint32_t> packet_flits;  // flits a packet
+  std::optional<std::uint64_t> cycles;        // injection ends
+  std::optional<std::uint64_t> warmup;        // measurement starts (default cycles / 10)
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint32_t> hotspot;  // the hot tile
+};
+
+struct run_config {
+  workload_kind workload{workload_kind::collective};
+  std::string fabric_spec;  // as given, for the report
+  // The collective and its parameters; c.f is the fabric for every workload.
+  fw::collective_params c;
+  std::string algorithm;  // the collective's algorithm by name (the default's when not given)
+  // An edst broadcast's packets per tree (--packets); 0: the optimum of b(L, h, d).
+  std::uint32_t packets{0};
+  // Carry and verify this many bytes of every --bytes unit, charging the fabric for the
+  // whole unit (platform models only).
+  std::optional<std::uint64_t> payload_bytes;
+
+  std::string schedule_name;  // --schedule FILE
+  nic::prepared_schedule schedule;
+  std::string pattern_name;  // --pattern FILE
+  std::vector<nic::pattern_transfer> pattern;
+  traffic_config traffic;
+
+  std::string model{"alphabeta"};  // tessera/models/registry.hpp
+  std::optional<std::string> switching;
+  std::optional<std::string> machine;
+  std::vector<std::pair<std::string, std::string>> params;   // --param key=value, in order
+  std::optional<std::vector<net::forwarding_entry>> routes;  // store-forward tables
+
+  protocol proto{protocol::raw};
+  bool prepost{false};
+  bool send_ahead{false};
+  std::vector<nic::fault_spec> faults;
+
+  // Keep every message in the result (per_transfer); otherwise the report lists the
+  // first 4096 (and a traffic run keeps none).
+  bool all_transfers{false};
+};
+
+}  // namespace tessera::run

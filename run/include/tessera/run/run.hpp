@@ -1,0 +1,53 @@
+// One entry point for every model: a run_config in, a run_result out. The result knows
+// how to write itself as the CLI's text report and as the contract's JSON object
+// (docs/cli.md), so every front end reports a run the same way.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "tessera/models/registry.hpp"
+#include "tessera/run/config.hpp"
+
+namespace tessera::run {
+
+class run_result {
+ public:
+  virtual ~run_result() = default;
+  run_result() = default;
+  run_result(const run_result&) = delete;
+  run_result& operator=(const run_result&) = delete;
+
+  // The contract's object for `tessera run --json`.
+  [[nodiscard]] virtual nlohmann::ordered_json json() const = 0;
+  // The readable report.
+  virtual void write_text(std::ostream& os) const = 0;
+  // Every block (every message, every packet) arrived exactly once and intact.
+  [[nodiscard]] virtual bool verified() const = 0;
+  // Why not, in one line naming the tile, the block and the cause; empty when verified.
+  [[nodiscard]] virtual std::string failure() const = 0;
+  // A remark for stderr on a verified run ("not drained"); usually empty.
+  [[nodiscard]] virtual std::string note() const { return {}; }
+  // 0 verified, 1 a failed check (the contract's exit status).
+  [[nodiscard]] int exit_status() const { return verified() ? 0 : 1; }
+};
+
+// Runs the config on its model. Throws input_error (tessera/schedule/errors.hpp) for
+// anything the model refuses: an unknown machine or switching, a parameter out of range,
+// a model this build lacks. A failed check is a result, not an exception.
+std::unique_ptr<run_result> run(run_config config);
+
+// The timing engine a platform run (--model tlm or rtl) uses: --switching, else the
+// machine's, else the fabric's default. Throws input_error for an unknown machine or
+// switching, or one that contradicts the other, and in a build without the platform.
+models::switching platform_switching(const run_config& config);
+
+// Whether this build has the model (the registry lists every model; tlm and rtl need
+// SystemC).
+bool model_available(std::string_view model);
+
+}  // namespace tessera::run

@@ -1,0 +1,153 @@
+#include "tessera/run/run.hpp"
+
+#include <sstream>
+
+#include "report.hpp"
+#include "tessera/alphabeta/run.hpp"
+#include "tessera/analytic/grama.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
+
+namespace tessera::run {
+namespace {
+
+using namespace detail;
+
+ab::run_options alphabeta_options(const run_config& r) {
+  ab::run_options opt;
+  opt.proto = r.proto;
+  opt.prepost = r.prepost;
+  opt.send_ahead = r.send_ahead;
+  opt.faults = r.faults;
+  // The alphabeta model drives the registry's ideal engine on the host.
+  models::engine_params prm;
+  for (const auto& [key, val] : r.params) {
+    if (models::find_param(models::switching::ideal, key) == nullptr) {
+      throw input_error("--param '" + shown(key) + "' is not a parameter of the alphabeta model (" +
+                        models::param_keys(models::switching::ideal) + ")");
+    }
+    models::set_param(prm, models::switching::ideal, key, val);
+  }
+  opt.prm.ts = prm.ideal.ts;
+  opt.prm.tw = prm.ideal.tw;
+  opt.unforced_threshold = prm.unforced_threshold;
+  opt.max_cycles = prm.max_cycles;
+  opt.max_retries = prm.max_retries;
+  return opt;
+}
+
+// The report's first fields.
+nlohmann::ordered_json header(const run_config& r) {
+  return {{"command", "run"},
+          {"model", "alphabeta"},
+          {"fabric", r.fabric_spec},
+          {"tiles", r.c.f.tiles()}};
+}
+
+// A schedule file's op streams on the alpha-beta network.
+class alphabeta_schedule {
+ public:
+  explicit alphabeta_schedule(const run_config& r) : r_(r), opt_(alphabeta_options(r)) {
+    opt_.transfers = &transfers_;
+    o_ = ab::run_schedule(r_.c.f, r_.schedule, opt_);
+  }
+  [[nodiscard]] nlohmann::ordered_json json() const {
+    nlohmann::ordered_json j = header(r_);
+    j["schedule"] = r_.schedule_name;
+    j["protocol"] = std::string(protocol_name(r_.proto));
+    j["params"] = {{"ts", opt_.prm.ts}, {"tw", opt_.prm.tw}};
+    put_outcome(j, o_, 0.0);
+    put_steps_tiles(j, o_);
+    put_transfers(j, transfers_, r_.all_transfers);
+    return j;
+  }
+  void write_text(std::ostream& os) const {
+    os << "schedule " << r_.schedule_name << " on " << r_.fabric_spec
+       << ", alphabeta ts = " << opt_.prm.ts << " tw = " << opt_.prm.tw << '\n';
+    print_outcome(os, o_);
+  }
+  [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] std::string failure() const { return o_.failure; }
+  [[nodiscard]] static std::string note() { return {}; }
+
+ private:
+  const run_config& r_;
+  ab::run_options opt_;
+  std::vector<nic::transfer_record> transfers_;
+  ab::run_outcome o_;
+};
+
+// A collective on the alpha-beta network, beside Grama's closed form.
+class alphabeta_collective {
+ public:
+  explicit alphabeta_collective(run_config& r) : r_(r), opt_(alphabeta_options(r)) {
+    opt_.transfers = &transfers_;
+    edst_ = plan_edst(r_, static_cast<double>(opt_.prm.ts), static_cast<double>(opt_.prm.tw));
+    o_ = ab::run_collective(r_.c, opt_);
+    grama_ = analytic::grama_cycles(r_.c, opt_.prm.ts, opt_.prm.tw);
+  }
+  [[nodiscard]] nlohmann::ordered_json json() const {
+    nlohmann::ordered_json j = header(r_);
+    put_collective(j, r_);
+    j["params"] = {
+        {"ts", opt_.prm.ts}, {"tw", opt_.prm.tw}, {"unforced_threshold", opt_.unforced_threshold}};
+    put_outcome(j, o_, 0.0);
+    if (edst_) put_edst(j, *edst_);
+    if (grama_) {
+      j["closed_form"] = {{"formula", grama_->formula},
+                          {"source", "003 Grama " + grama_->source},
+                          {"cycles", grama_->cycles}};
+    }
+    put_steps_tiles(j, o_);
+    put_transfers(j, transfers_, r_.all_transfers);
+    return j;
+  }
+  void write_text(std::ostream& os) const {
+    os << fw::info(r_.c.coll).name << " (" << r_.algorithm << ") on " << r_.fabric_spec << ", "
+       << r_.c.f.tiles() << " tiles, m = " << r_.c.bytes << " bytes, alphabeta ts = " << opt_.prm.ts
+       << " tw = " << opt_.prm.tw << ", protocol " << protocol_name(opt_.proto)
+       << (opt_.prepost ? " with prepost" : "") << '\n';
+    if (grama_) {
+      os << "  closed form " << grama_->cycles << "  = " << grama_->formula << "  (003 Grama "
+         << grama_->source << ")\n";
+    }
+    if (edst_) print_edst(os, *edst_);
+    print_outcome(os, o_);
+  }
+  [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] std::string failure() const { return o_.failure; }
+  [[nodiscard]] static std::string note() { return {}; }
+
+ private:
+  run_config& r_;
+  ab::run_options opt_;
+  std::vector<nic::transfer_record> transfers_;
+  std::optional<edst_plan> edst_;
+  ab::run_outcome o_;
+  std::optional<analytic::grama_form> grama_;
+};
+
+}  // namespace
+
+bool model_available(std::string_view model) {
+  if (model == "alphabeta") return true;
+  return (model == "tlm" || model == "rtl") && platform_available();
+}
+
+std::unique_ptr<run_result> run(run_config config) {
+  const models::model_info* m = models::find_model(config.model);
+  if (m == nullptr)
+    throw input_error("--model '" + shown(config.model) + "' is not a model (alphabeta, tlm, rtl)");
+  if (m->timed_platform) return run_platform(std::move(config));
+  if (config.workload == workload_kind::pattern || config.workload == workload_kind::traffic) {
+    throw input_error(
+        std::string(config.workload == workload_kind::pattern ? "--pattern" : "--traffic") +
+        " needs a timed model (--model tlm or rtl), not --model " + config.model);
+  }
+  if (config.workload == workload_kind::schedule)
+    return std::make_unique<owning<alphabeta_schedule>>(std::move(config));
+  return std::make_unique<owning<alphabeta_collective>>(std::move(config));
+}
+
+}  // namespace tessera::run

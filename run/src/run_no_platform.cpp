@@ -1,0 +1,24 @@
+// Builds without SystemC (the sanitizer build): the platform models are refused.
+#include "report.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::run::detail {
+
+bool platform_available() {
+  return false;
+}
+
+std::unique_ptr<run_result> run_platform(run_config r) {
+  throw input_error("--model '" + r.model + "' is not available in this build (models: alphabeta)");
+}
+
+}  // namespace tessera::run::detail
+
+namespace tessera::run {
+
+models::switching platform_switching(const run_config& config) {
+  detail::run_platform(config);  // refuses
+  return models::switching::ideal;
+}
+
+}  // namespace tessera::run

@@ -1,0 +1,453 @@
+// run() on the SystemC platform: `--model tlm` with a timing engine per switching mode,
+// `--model rtl` over the tlm2rtl bridge; machine presets, collectives, schedules,
+// patterns and synthetic traffic.
+#include <cstdlib>
+#include <sstream>
+
+#include "report.hpp"
+#include "tessera/bridge/tlm2rtl.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
+#include "tessera/tlm/machines.hpp"
+#include "tessera/tlm/pattern.hpp"
+#include "tessera/tlm/platform.hpp"
+#include "tessera/tlm/traffic.hpp"
+
+namespace tessera::run::detail {
+namespace {
+
+namespace tlmm = tlm_models;
+
+std::string machine_names() {
+  std::string out;
+  for (const auto& m : tlmm::machines())
+    out += (out.empty() ? "" : ", ") + std::string(m.name);
+  return out;
+}
+
+// The engine's parameters and unforced_threshold, from the registry's table.
+nlohmann::ordered_json params_json(const tlmm::platform_options& o) {
+  static constexpr std::string_view common[] = {"unforced_threshold"};
+  return models::params_json(o, o.sw, common);
+}
+
+nlohmann::ordered_json links_json(const std::vector<net::link_stat>& links, std::uint64_t cycles) {
+  auto arr = nlohmann::ordered_json::array();
+  for (const auto& l : links) {
+    arr.push_back({{"from", l.from},
+                   {"to", l.to},
+                   {"link", l.name},
+                   {"busy", l.busy},
+                   {"utilization",
+                    cycles == 0 ? 0.0 : static_cast<double>(l.busy) / static_cast<double>(cycles)},
+                   {"messages", l.messages},
+                   {"max_queue", l.max_queue}});
+  }
+  return arr;
+}
+
+nlohmann::ordered_json contention_json(const net::contention_stat& c) {
+  return {{"blocked", c.blocked},
+          {"blocked_cycles", c.blocked_cycles},
+          {"max_blocked", c.max_blocked},
+          {"retries", c.retries}};
+}
+
+// The platform's options for the config: the machine preset, the switching, the
+// parameters over them, the routes, the protocol and the faults.
+struct setup {
+  tlmm::platform_options o;
+  const tlmm::machine* m{nullptr};
+  // 0: no machine, no time_us.
+  [[nodiscard]] double us() const { return m != nullptr ? m->us_per_cycle : 0.0; }
+};
+
+const tlmm::machine* find_machine(const run_config& r) {
+  if (!r.machine) return nullptr;
+  const tlmm::machine* m = tlmm::find_machine(*r.machine);
+  if (m == nullptr)
+    throw input_error("--machine '" + shown(*r.machine) + "' is not known (" + machine_names() +
+                      ")");
+  if (m->kind != r.c.f.kind) {
+    throw input_error("--machine " + *r.machine + " is a " + std::string(kind_name(m->kind)) +
+                      ", but --fabric " + r.fabric_spec + " is a " +
+                      std::string(kind_name(r.c.f.kind)));
+  }
+  return m;
+}
+
+models::switching switching_of(const run_config& r, const tlmm::machine* m) {
+  models::switching sw = models::default_switching(r.c.f.kind);
+  if (m != nullptr && !models::parse_switching(m->switching, sw))
+    throw input_error("machine table: bad switching");
+  if (r.switching) {
+    models::switching given{};
+    if (!models::parse_switching(*r.switching, given))
+      throw input_error("--switching '" + shown(*r.switching) + "' is not a switching mode (" +
+                        models::switching_names() + ")");
+    if (m != nullptr && given != sw)
+      throw input_error("--switching " + *r.switching + " contradicts --machine " + *r.machine +
+                        " (" + std::string(m->switching) + ")");
+    sw = given;
+  }
+  return sw;
+}
+
+setup make_setup(const run_config& r) {
+  setup s;
+  s.m = find_machine(r);
+  s.o.sw = switching_of(r, s.m);
+  if (s.m != nullptr) {
+    for (const auto& [k, v] : s.m->params)
+      models::set_param(s.o, s.o.sw, k, v);
+  }
+  for (const auto& [k, v] : r.params)
+    models::set_param(s.o, s.o.sw, k, v);
+  if (r.routes) {
+    if (s.o.sw != tlmm::switching::store_forward)
+      throw input_error("forwarding tables (--routes) apply to store-forward switching");
+    s.o.forwarding = *r.routes;
+    if (s.o.forwarding.empty()) throw input_error("--routes has no entries");
+  }
+  s.o.proto = r.proto;
+  s.o.faults = r.faults;
+  if (r.model == "rtl") {
+    // The same platform; the fabric's engine is the bridge to the Verilated RTL.
+    s.o.model = "rtl";
+    s.o.model_engine = &bridge::make_rtl_engine;
+  }
+  s.o.prepost = r.prepost;
+  s.o.send_ahead = r.send_ahead;
+  return s;
+}
+
+void put_platform(nlohmann::ordered_json& j, const run_config& r, const setup& s) {
+  j["command"] = "run";
+  j["model"] = s.o.model;
+  j["switching"] = std::string(models::switching_name(s.o.sw));
+  if (s.m != nullptr) {
+    j["machine"] = {
+        {"name", s.m->name}, {"us_per_cycle", s.m->us_per_cycle}, {"source", s.m->source}};
+  }
+  j["fabric"] = r.fabric_spec;
+  j["tiles"] = r.c.f.tiles();
+}
+
+// "tlm wormhole" or "rtl circuit": the model and its engine, as the text reports say.
+std::string model_text(const setup& s) {
+  return std::string(s.o.model) + " " + std::string(models::switching_name(s.o.sw));
+}
+
+class platform_pattern {
+ public:
+  explicit platform_pattern(const run_config& r)
+      : r_(r), s_(make_setup(r)), o_(tlmm::run_pattern(r.c.f, r.pattern, s_.o)) {}
+
+  [[nodiscard]] nlohmann::ordered_json json() const {
+    const double us = s_.us();
+    nlohmann::ordered_json j;
+    put_platform(j, r_, s_);
+    j["pattern"] = r_.pattern_name;
+    j["protocol"] = std::string(protocol_name(r_.proto));
+    j["params"] = params_json(s_.o);
+    j["cycles"] = o_.cycles;
+    if (us > 0) j["time_us"] = static_cast<double>(o_.cycles) * us;
+    j["verified"] = o_.verified;
+    j["completed"] = o_.completed;
+    if (!o_.verified) j["failure"] = o_.failure;
+    j["messages"] = r_.pattern.size();
+    j["control_messages"] = o_.control_messages;
+    if (!o_.faults.empty()) put_faults(j, o_.faults, o_.lost, o_.lost_total);
+    auto arr = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < r_.pattern.size(); ++i) {
+      const auto& t = r_.pattern[i];
+      const auto& tt = o_.transfers[i];
+      nlohmann::ordered_json e{{"transfer", i},
+                               {"src", t.src},
+                               {"dst", t.dst},
+                               {"bytes", t.bytes},
+                               {"posted", tt.posted},
+                               {"started", tt.started},
+                               {"delivered", tt.delivered},
+                               {"cycles", tt.delivered - tt.posted}};
+      if (us > 0) e["time_us"] = static_cast<double>(tt.delivered - tt.posted) * us;
+      arr.push_back(std::move(e));
+    }
+    j["per_transfer"] = std::move(arr);
+    j["links"] = links_json(o_.links, o_.cycles);
+    j["contention"] = contention_json(o_.contention);
+    return j;
+  }
+  void write_text(std::ostream& os) const {
+    const double us = s_.us();
+    os << "pattern " << r_.pattern_name << " (" << r_.pattern.size() << " transfers) on "
+       << r_.fabric_spec << ", " << model_text(s_)
+       << (s_.m != nullptr ? ", machine " + std::string(s_.m->name) : "") << '\n';
+    os << "  cycles      " << o_.cycles;
+    if (us > 0) os << "  (" << static_cast<double>(o_.cycles) * us << " us)";
+    os << "\n  verified    " << (o_.verified ? "yes" : "NO") << '\n';
+    os << "  contention  " << o_.contention.blocked << " blocked requests, "
+       << o_.contention.blocked_cycles << " cycles waited\n";
+    if (o_.control_messages > 0) os << "  control     " << o_.control_messages << " messages\n";
+    print_faults(os, o_.faults, o_.lost_total);
+    for (std::size_t i = 0; i < r_.pattern.size() && i < 32; ++i) {
+      const auto& tt = o_.transfers[i];
+      os << "    " << r_.pattern[i].src << " -> " << r_.pattern[i].dst << ": " << tt.posted << ".."
+         << tt.delivered << " (" << tt.delivered - tt.posted << ")\n";
+    }
+  }
+  [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] std::string failure() const { return o_.failure; }
+  [[nodiscard]] static std::string note() { return {}; }
+
+ private:
+  const run_config& r_;
+  setup s_;
+  tlmm::pattern_outcome o_;
+};
+
+tlmm::traffic_options traffic_options(const run_config& r, const setup& s) {
+  const traffic_config& c = r.traffic;
+  tlmm::traffic_options t;
+  if (!tlmm::parse_traffic(c.pattern, t.kind)) {
+    throw input_error(
+        "--traffic '" + shown(c.pattern) +
+        "' is not a pattern (uniform, transpose, bitcomp, bitrev, hotspot, neighbor)");
+  }
+  if (c.rate) t.rate = *c.rate;
+  if (c.packet_flits) t.packet_flits = *c.packet_flits;
+  if (c.cycles) t.cycles = *c.cycles;
+  t.warmup = c.warmup.value_or(t.cycles / 10);
+  if (c.seed) t.seed = *c.seed;
+  if (c.hotspot) t.hotspot = *c.hotspot;
+  t.flit_bytes = models::engine(s.o.sw).unit_bytes(s.o);
+  t.keep_transfers = r.all_transfers;
+  return t;
+}
+
+class platform_traffic {
+ public:
+  explicit platform_traffic(const run_config& r)
+      : r_(r),
+        s_(make_setup(r)),
+        t_(traffic_options(r, s_)),
+        o_(tlmm::run_traffic(r.c.f, t_, s_.o)) {}
+
+  [[nodiscard]] nlohmann::ordered_json json() const {
+    nlohmann::ordered_json j;
+    put_platform(j, r_, s_);
+    j["traffic"] = {{"pattern", tlmm::traffic_name(t_.kind)},
+                    {"rate", t_.rate},
+                    {"packet_flits", t_.packet_flits},
+                    {"flit_bytes", t_.flit_bytes},
+                    {"cycles", t_.cycles},
+                    {"warmup", t_.warmup},
+                    {"seed", t_.seed}};
+    if (t_.kind == tlmm::traffic_kind::hotspot) j["traffic"]["hotspot"] = t_.hotspot;
+    j["params"] = params_json(s_.o);
+    j["cycles"] = o_.end;
+    j["verified"] = o_.verified;
+    j["drained"] = o_.drained;
+    if (!o_.failure.empty()) j["failure"] = o_.failure;
+    j["packets"] = {{"created", o_.created},
+                    {"delivered", o_.delivered},
+                    {"measured", o_.measured},
+                    {"measured_delivered", o_.measured_delivered}};
+    j["latency"] = {{"average", o_.avg_latency}, {"minimum", o_.min_latency},
+                    {"maximum", o_.max_latency}, {"p50", o_.p50_latency},
+                    {"p90", o_.p90_latency},     {"p99", o_.p99_latency}};
+    if (t_.keep_transfers) put_transfers(j, o_.transfers, true);
+    if (s_.us() > 0) j["latency"]["average_us"] = o_.avg_latency * s_.us();
+    j["offered"] = o_.offered;
+    j["accepted"] = {{"packets", o_.accepted_packets}, {"flits", o_.accepted_flits}};
+    j["links"] = links_json(o_.links, o_.end);
+    j["contention"] = contention_json(o_.contention);
+    return j;
+  }
+  void write_text(std::ostream& os) const {
+    os << tlmm::traffic_name(t_.kind) << " traffic on " << r_.fabric_spec << ", " << model_text(s_)
+       << ", rate " << t_.rate << " packets/tile/cycle, " << t_.packet_flits
+       << "-flit packets, cycles " << t_.warmup << ".." << t_.cycles << '\n';
+    os << "  packets     " << o_.created << " created, " << o_.delivered << " delivered, "
+       << o_.measured << " measured\n";
+    os << "  latency     average " << o_.avg_latency << ", minimum " << o_.min_latency
+       << ", maximum " << o_.max_latency << ", p50 " << o_.p50_latency << ", p99 " << o_.p99_latency
+       << " cycles\n";
+    os << "  throughput  offered " << o_.offered << ", accepted " << o_.accepted_packets
+       << " packets/tile/cycle (" << o_.accepted_flits << " flits)\n";
+    os << "  verified    " << (o_.verified ? "yes" : "NO") << (o_.drained ? "" : " (not drained)")
+       << '\n';
+  }
+  [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] std::string failure() const { return o_.verified ? std::string{} : o_.failure; }
+  // A run that did not drain in time is verified as far as it went; say so.
+  [[nodiscard]] std::string note() const { return o_.drained ? std::string{} : o_.failure; }
+
+ private:
+  const run_config& r_;
+  setup s_;
+  tlmm::traffic_options t_;
+  tlmm::traffic_outcome o_;
+};
+
+class platform_schedule {
+ public:
+  explicit platform_schedule(const run_config& r)
+      : r_(r), s_(make_setup(r)), po_(tlmm::run_schedule(r.c.f, r.schedule, s_.o)) {}
+
+  [[nodiscard]] nlohmann::ordered_json json() const {
+    nlohmann::ordered_json j;
+    put_platform(j, r_, s_);
+    j["schedule"] = r_.schedule_name;
+    j["protocol"] = std::string(protocol_name(r_.proto));
+    j["params"] = params_json(s_.o);
+    put_outcome(j, po_.run, s_.us());
+    put_steps_tiles(j, po_.run);
+    put_transfers(j, po_.transfers, r_.all_transfers);
+    j["links"] = links_json(po_.links, po_.run.cycles);
+    j["contention"] = contention_json(po_.contention);
+    return j;
+  }
+  void write_text(std::ostream& os) const {
+    os << "schedule " << r_.schedule_name << " on " << r_.fabric_spec << ", " << model_text(s_)
+       << '\n';
+    print_outcome(os, po_.run);
+  }
+  [[nodiscard]] bool verified() const { return po_.run.verified; }
+  [[nodiscard]] std::string failure() const { return po_.run.failure; }
+  [[nodiscard]] static std::string note() { return {}; }
+
+ private:
+  const run_config& r_;
+  setup s_;
+  tlmm::platform_outcome po_;
+};
+
+class platform_collective {
+ public:
+  explicit platform_collective(run_config& r) : r_(r), s_(make_setup(r)) {
+    fw::tree_family fam{};
+    if (fw::is_edst(r_.c, fam)) {
+      if (s_.o.sw != tlmm::switching::store_forward && r_.packets == 0) {
+        throw input_error("--algorithm " + r_.algorithm + " on --switching " +
+                          std::string(models::switching_name(s_.o.sw)) +
+                          " needs --packets (the automatic count uses store-forward beta and tau)");
+      }
+      edst_ =
+          plan_edst(r_, static_cast<double>(s_.o.torus.beta), static_cast<double>(s_.o.torus.tau));
+      if (s_.o.sw != tlmm::switching::store_forward) edst_.reset();  // no b(L, h, d) to show
+    }
+    fw::collective_params c = r_.c;
+    tlmm::platform_options opt = s_.o;
+    if (r_.payload_bytes) {
+      const std::uint64_t p = *r_.payload_bytes;
+      const std::string given = std::to_string(p);
+      if (p == 0 || p > r_.c.bytes || r_.c.bytes % p != 0) {
+        throw input_error("--payload-bytes " + given + " does not divide --bytes " +
+                          std::to_string(r_.c.bytes));
+      }
+      if (fw::info(r_.c.coll).reduction && p % elem_bytes(r_.c.type) != 0) {
+        throw input_error("--payload-bytes " + given + " is not a multiple of the " +
+                          std::to_string(elem_bytes(r_.c.type)) + "-byte element");
+      }
+      c.bytes = static_cast<std::uint32_t>(p);
+      opt.wire_scale = r_.c.bytes / p;
+      if (fw::is_edst(r_.c, fam)) {
+        const std::uint32_t trees = fw::info(fam).trees;
+        if (c.bytes / trees < r_.c.packets) {
+          throw input_error("--payload-bytes " + given + " leaves empty packets: " +
+                            std::to_string(trees) + " trees x " + std::to_string(r_.c.packets) +
+                            " packets need at least that many bytes");
+        }
+      }
+      payload_ = c.bytes;
+    }
+    po_ = tlmm::run_collective(c, opt);
+  }
+
+  [[nodiscard]] nlohmann::ordered_json json() const {
+    const nic::run_outcome& o = po_.run;
+    nlohmann::ordered_json j;
+    put_platform(j, r_, s_);
+    put_collective(j, r_);
+    if (payload_) j["payload_bytes"] = *payload_;
+    j["params"] = params_json(s_.o);
+    put_outcome(j, o, s_.us());
+    if (edst_) put_edst(j, *edst_);
+    put_steps_tiles(j, o);
+    put_transfers(j, po_.transfers, r_.all_transfers);
+    j["links"] = links_json(po_.links, o.cycles);
+    j["contention"] = contention_json(po_.contention);
+    return j;
+  }
+  void write_text(std::ostream& os) const {
+    const nic::run_outcome& o = po_.run;
+    const double us = s_.us();
+    os << fw::info(r_.c.coll).name << " (" << r_.algorithm << ") on " << r_.fabric_spec << ", "
+       << r_.c.f.tiles() << " tiles, m = " << r_.c.bytes << " bytes, " << model_text(s_)
+       << (s_.m != nullptr ? " (machine " + std::string(s_.m->name) + ")" : "") << ", protocol "
+       << protocol_name(r_.proto) << (r_.prepost ? " with prepost" : "") << '\n';
+    if (us > 0) os << "  time        " << static_cast<double>(o.cycles) * us << " us\n";
+    if (edst_) print_edst(os, *edst_);
+    print_outcome(os, o);
+    os << "  contention  " << po_.contention.blocked << " blocked requests, "
+       << po_.contention.blocked_cycles << " cycles waited\n";
+  }
+  [[nodiscard]] bool verified() const { return po_.run.verified; }
+  [[nodiscard]] std::string failure() const { return po_.run.failure; }
+  [[nodiscard]] static std::string note() { return {}; }
+
+ private:
+  run_config& r_;
+  setup s_;
+  std::optional<edst_plan> edst_;
+  std::optional<std::uint64_t> payload_;
+  tlmm::platform_outcome po_;
+};
+
+}  // namespace
+
+bool platform_available() {
+  return true;
+}
+
+}  // namespace tessera::run::detail
+
+namespace tessera::run {
+
+models::switching platform_switching(const run_config& config) {
+  return detail::switching_of(config, detail::find_machine(config));
+}
+
+}  // namespace tessera::run
+
+namespace tessera::run::detail {
+
+std::unique_ptr<run_result> run_platform(run_config r) {
+  // Before SystemC starts: its banner would land on stdout, before the JSON.
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  switch (r.workload) {
+    case workload_kind::pattern:
+      return std::make_unique<owning<platform_pattern>>(std::move(r));
+    case workload_kind::traffic:
+      return std::make_unique<owning<platform_traffic>>(std::move(r));
+    case workload_kind::schedule:
+      return std::make_unique<owning<platform_schedule>>(std::move(r));
+    case workload_kind::collective:
+      break;
+  }
+  return std::make_unique<owning<platform_collective>>(std::move(r));
+}
+
+}  // namespace tessera::run::detail
+
+// libsystemc carries a main() that calls sc_main, so the library needs the symbol to
+// link. The CLI has its own main and starts SystemC itself, only for the platform
+// models, which keeps the SystemC banner and set-up out of every other command. This
+// lives here, in an object every binary that runs a model pulls in, and is never called.
+extern "C" int sc_main(int argc, char* argv[]) {
+  (void)argc;
+  (void)argv;
+  return 2;
+}
