@@ -40,9 +40,9 @@ moves through the network model, and every byte every tile ends with is checked.
   --model tlm        the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk
                      to the fabric over TLM sockets (docs/tlm.md)
   --model rtl        the same platform over the Verilated RTL fabric (the tlm2rtl
-                     bridge, docs/rtl.md): wormhole meshes up to 8x8 and tori
-                     4x4 and 8x8 so far; the engine parameters are the RTL's
-                     run-time inputs
+                     bridge, docs/rtl.md): wormhole meshes up to 8x8, tori 4x4
+                     and 8x8, hypercubes up to 7 dimensions; the engine
+                     parameters are the RTL's run-time inputs
   --switching S      the timing engine (tessera models): tlm takes wormhole
                      (mesh default), circuit (hypercube default), store-forward
                      (torus and ring default) or ideal (any fabric); alphabeta
