@@ -3,7 +3,7 @@
 // Clock, reset, cycle count and the optional FST waveform for a Verilated model driven
 // directly (a model with clk_i and rst_ni pins). One cycle is two time units: the
 // testbench sets inputs with the clock low and calls settle(), samples outputs, then
-// edge() makes the rising and the falling edge.
+// edge() makes the rising and the falling edge. run_loop.hpp runs the cycles.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -78,6 +78,10 @@ class sim_control {
   }
   std::uint64_t now() const {
     return now_;
+  }
+  // The RTL called $finish, or $stop for a failed assertion.
+  bool finished() const {
+    return context_.gotFinish();
   }
 
  private:

@@ -1,10 +1,13 @@
 #pragma once
 
 // What every Verilator testbench's main shares: its exit codes, whole-string number
-// parsing for its options, and the refusal of --trace in a build without FST tracing.
+// parsing for its options, the options every testbench takes (--timeout, --seed,
+// --trace, --help) and the refusal of --trace in a build without FST tracing.
 #include <charconv>
 #include <cstdint>
+#include <initializer_list>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,7 +19,7 @@ inline constexpr int exit_usage = 2;  // bad arguments
 
 // When --help (or -h) is among the arguments, prints the testbench's usage on stdout and
 // returns true: main then exits 0 without building its model.
-inline bool answer_help(int argc, char* argv[], const char* usage) {
+inline bool answer_help(int argc, char* argv[], std::string_view usage) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--help" || a == "-h") {
@@ -33,14 +36,23 @@ inline bool parse_number(std::string_view s, std::uint64_t& v) {
   return ec == std::errc{} && end == s.data() + s.size();
 }
 
-// Walks "--name value" pairs: on_option(name, value) returns an error or "". Returns the
-// first error, or "missing value after --name" for a name at the end.
+// Walks "--name value" pairs, and the names in `flags` alone: on_option(name, value)
+// returns an error or "" (a flag's value is empty). Returns the first error, or "missing
+// value after --name" for a name at the end.
 template <class OnOption>
-std::string parse_options(int argc, char* argv[], OnOption on_option) {
-  for (int i = 1; i < argc; i += 2) {
+std::string parse_options(int argc, char* argv[], OnOption on_option,
+                          std::initializer_list<std::string_view> flags = {}) {
+  for (int i = 1; i < argc; ++i) {
     const std::string_view name = argv[i];
-    if (i + 1 >= argc) return "missing value after " + std::string(name);
-    if (std::string e = on_option(name, std::string_view(argv[i + 1])); !e.empty()) return e;
+    std::string_view value;
+    bool flag = false;
+    for (const std::string_view f : flags)
+      flag = flag || f == name;
+    if (!flag) {
+      if (i + 1 >= argc) return "missing value after " + std::string(name);
+      value = argv[++i];
+    }
+    if (std::string e = on_option(name, value); !e.empty()) return e;
   }
   return {};
 }
@@ -55,6 +67,65 @@ inline bool trace_unavailable([[maybe_unused]] std::string_view tb,
   std::cerr << tb << ": --trace needs a build with TESSERA_RTL_TRACE=ON\n";
   return true;
 #endif
+}
+
+// The options every testbench takes. A testbench's own options struct derives from it.
+struct common_options {
+  std::optional<std::uint64_t> timeout;  // cycles; empty: the testbench's default
+  std::uint64_t seed = 1;
+  std::string trace_path;
+};
+
+// What the shared command line needs to know of a testbench.
+struct testbench_info {
+  std::string_view name;     // "tb_mesh": the prefix of its errors
+  std::string_view usage;    // "usage: tb_mesh ...", its description and its own options
+  std::string_view timeout;  // what --timeout defaults to, for the usage
+  std::initializer_list<std::string_view> flags = {};  // its options that take no value
+};
+
+inline std::string usage_text(const testbench_info& tb) {
+  return std::string(tb.usage) +
+         "\ncommon options:\n"
+         "  --timeout C       a timeout after C cycles (default: " +
+         std::string(tb.timeout) +
+         ")\n"
+         "  --seed S          seed of every random choice (default 1)\n"
+         "  --trace FILE.fst  write an FST waveform (a build with TESSERA_RTL_TRACE=ON)\n"
+         "  --help, -h        this text\n"
+         "exit status: 0 pass, 1 a failed check, a deadlock or a timeout, 2 bad arguments\n";
+}
+
+// Reads the command line: --help prints the usage; --timeout, --seed and --trace go into
+// `common`; every other option goes to own(name, value), which returns an error or ""
+// (and "unknown option --x" for a name it does not know). Returns the exit code when main
+// should stop (after the usage, or after "<name>: <error>" on stderr), nothing when it
+// should run.
+template <class OwnOption>
+std::optional<int> parse_command_line(int argc, char* argv[], const testbench_info& tb,
+                                      common_options& common, OwnOption own) {
+  if (answer_help(argc, argv, usage_text(tb))) return exit_pass;
+  const auto on_option = [&](std::string_view a, std::string_view v) -> std::string {
+    if (a == "--trace") {
+      common.trace_path = v;
+      return {};
+    }
+    if (a != "--timeout" && a != "--seed") return own(a, v);
+    std::uint64_t n = 0;
+    if (!parse_number(v, n))
+      return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+    if (a == "--timeout")
+      common.timeout = n;
+    else
+      common.seed = n;
+    return {};
+  };
+  if (const std::string e = parse_options(argc, argv, on_option, tb.flags); !e.empty()) {
+    std::cerr << tb.name << ": " << e << '\n';
+    return exit_usage;
+  }
+  if (trace_unavailable(tb.name, common.trace_path)) return exit_usage;
+  return std::nullopt;
 }
 
 }  // namespace tessera::tb
