@@ -1,16 +1,14 @@
 // tb_fifo: Verilator testbench for rtl_models/rtl/tsr_fifo.sv.
 //
-//   tb_fifo [--depth N] [--words N] [--seed N] [--in-idle P] [--out-stall P] [--no-stall]
-//           [--timeout CYCLES] [--trace FILE.fst]
+//   tb_fifo [--depth N] [--words N] [--in-idle P] [--out-stall P] [--no-stall]
+//           [--seed N] [--timeout CYCLES] [--trace FILE.fst]
 //
 // Exit 0 when every word arrives once, in order, and the cycle count holds; 1 on a
-// failed check or timeout; 2 on bad arguments.
+// failed check or timeout; 2 on bad arguments. The cycles run in tb/common/run_loop.hpp.
 
-#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,25 +16,23 @@
 #include <system_error>
 #include <vector>
 
+#include "../common/run_loop.hpp"
+#include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "fifo_driver.hpp"
 #include "fifo_dut.hpp"
 #include "fifo_monitor.hpp"
 #include "fifo_scoreboard.hpp"
-#include "sim_control.hpp"
 
 namespace {
 
 using namespace tessera::tb;
 
-struct options {
+struct options : common_options {
   unsigned depth = 4;
   std::uint64_t words = 2000;
-  std::uint64_t seed = 1;
   double in_idle = 0.3;
   double out_stall = 0.3;
-  std::optional<std::uint64_t> timeout;
-  std::string trace_path;
 };
 
 // A pushed word reaches the registered output one edge later. At Depth 1 ready_o stays
@@ -66,55 +62,97 @@ std::vector<std::uint32_t> make_words(std::uint64_t count, std::uint64_t seed) {
   return words;
 }
 
-template <class T>
-bool parse_number(std::string_view text, T& value) {
+bool parse_probability(std::string_view text, double& value) {
   const char* last = text.data() + text.size();
   const auto [end, error] = std::from_chars(text.data(), last, value);
-  return error == std::errc{} && end == last;
+  return error == std::errc{} && end == last && value >= 0.0 && value < 1.0;
 }
 
-bool parse_probability(std::string_view text, double& value) {
-  return parse_number(text, value) && value >= 0.0 && value < 1.0;
-}
-
-// Returns an error message, empty on success.
-std::string parse_options(int argc, char* argv[], options& opts) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--no-stall") {
-      opts.in_idle = 0.0;
-      opts.out_stall = 0.0;
-      continue;
-    }
-    static constexpr std::string_view valued[] = {"--depth",     "--words",   "--seed", "--in-idle",
-                                                  "--out-stall", "--timeout", "--trace"};
-    if (std::find(std::begin(valued), std::end(valued), arg) == std::end(valued)) {
-      return "unknown option " + std::string(arg);
-    }
-    if (i + 1 >= argc) return "missing value after " + std::string(arg);
-    const std::string_view value = argv[++i];
-    bool ok = true;
-    if (arg == "--depth") {
-      ok = parse_number(value, opts.depth);
-    } else if (arg == "--words") {
-      ok = parse_number(value, opts.words) && opts.words <= (1ULL << 32);
-    } else if (arg == "--seed") {
-      ok = parse_number(value, opts.seed);
-    } else if (arg == "--in-idle") {
-      ok = parse_probability(value, opts.in_idle);
-    } else if (arg == "--out-stall") {
-      ok = parse_probability(value, opts.out_stall);
-    } else if (arg == "--timeout") {
-      std::uint64_t cycles = 0;
-      ok = parse_number(value, cycles);
-      opts.timeout = cycles;
-    } else {
-      opts.trace_path = value;
-    }
-    if (!ok) return "bad value for " + std::string(arg) + ": '" + std::string(value) + "'";
+std::string own_option(options& opts, std::string_view arg, std::string_view value) {
+  if (arg == "--no-stall") {
+    opts.in_idle = 0.0;
+    opts.out_stall = 0.0;
+    return {};
   }
+  std::uint64_t n = 0;
+  bool ok = true;
+  if (arg == "--depth") {
+    ok = parse_number(value, n) && n <= 0xffffffffU;
+    opts.depth = static_cast<unsigned>(n);
+  } else if (arg == "--words") {
+    ok = parse_number(value, opts.words) && opts.words <= (1ULL << 32);
+  } else if (arg == "--in-idle") {
+    ok = parse_probability(value, opts.in_idle);
+  } else if (arg == "--out-stall") {
+    ok = parse_probability(value, opts.out_stall);
+  } else {
+    return "unknown option " + std::string(arg);
+  }
+  if (!ok) return "bad value for " + std::string(arg) + ": '" + std::string(value) + "'";
   return {};
 }
+
+// sim_control clocks a Verilated model's clk_i and rst_ni. The FIFO's model class depends
+// on its depth and sits behind fifo_dut, so this shows fifo_dut as such a model.
+struct fifo_clocked {
+  fifo_dut& dut;
+  CData& clk_i;
+  CData& rst_ni;
+  void eval() { dut.eval(); }
+#if TESSERA_RTL_TRACE_FST
+  void trace(VerilatedFstC* fst, int levels) {
+    dut.trace(*fst, levels);
+  }
+#endif
+};
+
+// The FIFO's hooks for run_loop. Done `drain` cycles after the last word, so that an
+// invented extra word would surface.
+class fifo_bench {
+ public:
+  fifo_bench(fifo_pins& pins, const std::vector<std::uint32_t>& words, const options& opts,
+             std::uint64_t drain)
+      : driver_(pins, words, opts.in_idle, opts.out_stall, opts.seed),
+        monitor_(pins),
+        scoreboard_(opts.depth, words),
+        words_(words.size()),
+        drain_(drain) {
+    driver_.idle();
+  }
+
+  void drive(std::uint64_t) { driver_.drive(); }
+  bool sample(std::uint64_t now) {
+    const fifo_sample sample = monitor_.sample();
+    scoreboard_.check(sample, now);
+    driver_.on_edge(sample.push);
+    return sample.push || sample.pop;
+  }
+  bool done(std::uint64_t now) {
+    if (scoreboard_.complete() && !finished_at_) finished_at_ = now;
+    return finished_at_ && now >= *finished_at_ + drain_;
+  }
+  bool failed() const { return scoreboard_.failed(); }
+  // Random back-pressure may hold both sides for any time: the FIFO runs without a
+  // watchdog, and only the timeout reports.
+  bool waiting_for_time(std::uint64_t) const { return false; }
+  std::string deadlock_report() const { return timeout_report(); }
+  std::string timeout_report() const {
+    return " " + std::to_string(scoreboard_.delivered()) + " of " + std::to_string(words_) +
+           " words delivered";
+  }
+
+  const std::string& error() const { return scoreboard_.error(); }
+  // The cycle after the edge that delivered the last word.
+  std::optional<std::uint64_t> finished_at() const { return finished_at_; }
+
+ private:
+  fifo_driver driver_;
+  fifo_monitor monitor_;
+  fifo_scoreboard scoreboard_;
+  std::size_t words_;
+  std::uint64_t drain_;
+  std::optional<std::uint64_t> finished_at_;
+};
 
 std::string join(const std::vector<unsigned>& values) {
   std::string text;
@@ -126,27 +164,21 @@ std::string join(const std::vector<unsigned>& values) {
 }  // namespace
 
 constexpr const char* usage =
-    "usage: tb_fifo [--depth N] [--words N] [--seed N] [--in-idle P] [--out-stall P]\n"
-    "               [--no-stall] [--timeout CYCLES] [--trace FILE.fst]\n"
+    "usage: tb_fifo [--depth N] [--words N] [--in-idle P] [--out-stall P] [--no-stall]\n"
+    "               [common options]\n"
     "\n"
     "Drives the Verilated FIFO (Vtsr_fifo_d1, Vtsr_fifo_d4) with random back-pressure on\n"
     "both sides; every word must arrive once, in order. With --no-stall the cycle count\n"
-    "must be exact (depth 1 moves a word every two cycles, deeper FIFOs one a cycle).\n"
-    "exit status: 0 pass, 1 a failed check or a timeout, 2 bad arguments\n";
+    "must be exact (depth 1 moves a word every two cycles, deeper FIFOs one a cycle).\n";
 
 int main(int argc, char* argv[]) {
-  if (answer_help(argc, argv, usage)) return exit_pass;
   options opts;
-  if (const std::string error = parse_options(argc, argv, opts); !error.empty()) {
-    std::cerr << "tb_fifo: " << error << '\n';
-    return exit_usage;
-  }
-#if !TESSERA_RTL_TRACE_FST
-  if (!opts.trace_path.empty()) {
-    std::cerr << "tb_fifo: --trace needs a build with TESSERA_RTL_TRACE=ON\n";
-    return exit_usage;
-  }
-#endif
+  const testbench_info info{
+      "tb_fifo", usage, "1000 + 50 x the cycles without back-pressure", {"--no-stall"}};
+  if (const auto stop = parse_command_line(
+          argc, argv, info, opts,
+          [&](std::string_view a, std::string_view v) { return own_option(opts, a, v); }))
+    return *stop;
 
   const auto context = std::make_unique<VerilatedContext>();
   // Random initial register and memory contents, so a missing reset shows up.
@@ -164,53 +196,24 @@ int main(int argc, char* argv[]) {
   const bool stalls = opts.in_idle > 0.0 || opts.out_stall > 0.0;
   const std::uint64_t minimum_cycles = unstalled_cycles(opts.words, opts.depth);
   // Each side that holds back with probability p slows the run by about 1 / (1 - p), so
-  // 50x covers the probabilities the tests use; --timeout overrides it.
+  // 50x covers the probabilities the tests use.
   const std::uint64_t timeout = opts.timeout.value_or(1000 + 50 * minimum_cycles);
-  // After the last word, run long enough that an invented extra word would surface.
-  const std::uint64_t drain_cycles = opts.depth + 2;
 
   const std::vector<std::uint32_t> words = make_words(opts.words, opts.seed);
-  sim_control sim(*context, *dut, timeout);
+  fifo_clocked clocked{*dut, dut->pins().clk_i, dut->pins().rst_ni};
+  sim_control<fifo_clocked> sim(*context, clocked);
 #if TESSERA_RTL_TRACE_FST
   if (!opts.trace_path.empty()) sim.open_trace(opts.trace_path);
 #endif
-  fifo_driver driver(dut->pins(), words, opts.in_idle, opts.out_stall, opts.seed);
-  fifo_monitor monitor(dut->pins());
-  fifo_scoreboard scoreboard(opts.depth, words);
-
-  driver.idle();
+  fifo_bench bench(dut->pins(), words, opts, opts.depth + 2);
   sim.reset(4);
-
-  std::optional<std::uint64_t> finished_at;
-  std::string failure;
-  while (true) {
-    if (scoreboard.complete() && !finished_at) finished_at = sim.cycles();
-    if (finished_at && sim.cycles() >= *finished_at + drain_cycles) break;
-    if (sim.timed_out()) {
-      failure = "timeout after " + std::to_string(sim.cycles()) + " cycles with " +
-                std::to_string(scoreboard.delivered()) + " of " + std::to_string(opts.words) +
-                " words delivered";
-      break;
-    }
-    driver.drive();
-    sim.settle();
-    const fifo_sample sample = monitor.sample();
-    scoreboard.check(sample, sim.cycles());
-    if (scoreboard.failed()) {
-      failure = scoreboard.error();
-      break;
-    }
-    driver.on_edge(sample.push);
-    sim.step();
-    if (context->gotFinish()) {
-      failure = "the RTL stopped the simulation (a failed assertion?) at cycle " +
-                std::to_string(sim.cycles());
-      break;
-    }
-  }
+  const run_outcome outcome = run_loop(sim, bench, {timeout, no_watchdog, clocking::edge});
   dut->final();
 
-  if (failure.empty() && finished_at) {
+  std::string failure = outcome.report;
+  if (outcome.result == verdict::failed && failure.empty()) failure = bench.error();
+  const std::optional<std::uint64_t> finished_at = bench.finished_at();
+  if (outcome.result == verdict::pass) {
     if (!stalls && *finished_at != minimum_cycles) {
       failure = "took " + std::to_string(*finished_at) + " cycles, expected exactly " +
                 std::to_string(minimum_cycles);
