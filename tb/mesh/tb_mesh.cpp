@@ -13,6 +13,8 @@
 //           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]
 //           [--packet-flits K] [--rate X] [--cycles N] [--trace FILE.fst]
 //
+// Every scenario runs its cycles in the shared loop (tb/common/run_loop.hpp).
+//
 // Golden cycle counts come from the wormhole rules of docs/wormhole.md (the machine of
 // Thakur, Choudhary and Fox, "Complete Exchange on a Wormhole Routed Mesh"), for the real
 // VC router with credits that come back one cycle after a slot frees (docs/rtl.md),
@@ -82,6 +84,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../common/run_loop.hpp"
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "flit_reference.hpp"
@@ -101,9 +104,9 @@ constexpr const char* usage =
     "usage: tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|\n"
     "                          uniform\n"
     "               [--model 8x8|4x4_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P]\n"
-    "               [--src T] [--seed S] [--count N] [--window W] [--idle X] [--stall X]\n"
-    "               [--timeout C] [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
-    "               [--packet-flits K] [--rate X] [--cycles N] [--trace FILE.fst]\n"
+    "               [--src T] [--count N] [--window W] [--idle X] [--stall X]\n"
+    "               [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
+    "               [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
     "Drives the Verilated wormhole mesh (rtl_models/rtl/tsr_mesh_top.sv) on an R x C mesh\n"
     "(default 4x4) in the top-left corner of the model:\n"
     "  --model 8x8      Vtsr_mesh_8x8, 8 x 8, 1 VC, BufferDepth 8 (the default)\n"
@@ -111,9 +114,10 @@ constexpr const char* usage =
     "Run-time settings: --router-delay (default 1), --inject-gap (1), --vcs (1), --depth (4,\n"
     "flits per VC FIFO), --alpha (0). Golden counts are derived in tb_mesh.cpp's header from\n"
     "docs/wormhole.md; --scenario agree compares every message with tests/net/flit_reference.hpp.\n"
-    "Exit 0 on pass, 1 on a failed check, deadlock or timeout, 2 on bad arguments.\n";
+    "The watchdog reports a deadlock when no flit moves and no message is taken for\n"
+    "2000 cycles while messages are owed.\n";
 
-struct options {
+struct options : common_options {
   std::string scenario = "hops";
   std::string model = "8x8";
   mesh_shape shape;
@@ -122,16 +126,17 @@ struct options {
   unsigned packets = 1;
   unsigned packet_flits = 0;
   unsigned src = 0;
-  std::uint64_t seed = 1;
   unsigned count = 600;
   std::uint64_t window = 2000;
   double idle = 0.3;
   double stall = 0.3;
   double rate = 0.01;
   std::uint64_t cycles = 100000;
-  std::uint64_t timeout = 400000;
-  std::string trace_path;
 };
+
+constexpr std::uint64_t default_timeout = 400000;
+// No flit moved and no message taken for this long, with messages owed: a deadlock.
+constexpr std::uint64_t stall_limit = 2000;
 
 bool fraction(std::string_view s, double& v) {
   try {
@@ -154,71 +159,66 @@ bool shape_of(std::string_view s, mesh_shape& shape) {
   return true;
 }
 
-std::string parse(int argc, char* argv[], options& o) {
-  auto in = [](std::string_view name, std::uint64_t n, std::uint64_t lo, std::uint64_t hi,
-               unsigned& out) -> std::string {
-    if (n < lo || n > hi)
-      return std::string(name) + " " + std::to_string(n) + " is out of range " +
-             std::to_string(lo) + ".." + std::to_string(hi);
-    out = static_cast<unsigned>(n);
-    return {};
-  };
-  const std::string e =
-      parse_options(argc, argv, [&](std::string_view a, std::string_view v) -> std::string {
-        std::uint64_t n = 0;
-        const bool num = parse_number(v, n);
-        if (a == "--scenario") {
-          o.scenario = v;
-        } else if (a == "--model") {
-          if (v != "8x8" && v != "4x4_vc4")
-            return "--model must be 8x8 or 4x4_vc4, not '" + std::string(v) + "'";
-          o.model = v;
-        } else if (a == "--trace") {
-          o.trace_path = v;
-        } else if (a == "--mesh") {
-          if (!shape_of(v, o.shape))
-            return "--mesh must be RxC within " + std::to_string(mesh_max_side) + "x" +
-                   std::to_string(mesh_max_side) + ", not '" + std::string(v) + "'";
-        } else if (a == "--idle" || a == "--stall" || a == "--rate") {
-          double& x = a == "--idle" ? o.idle : a == "--stall" ? o.stall : o.rate;
-          if (!fraction(v, x))
-            return std::string(a) + " must be a fraction in [0, 1), not '" + std::string(v) + "'";
-        } else if (!num) {
-          return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
-        } else if (a == "--alpha") {
-          return in(a, n, 0, 10000, o.set.alpha);
-        } else if (a == "--router-delay") {
-          return in(a, n, 0, 255, o.set.router_delay);
-        } else if (a == "--inject-gap") {
-          return in(a, n, 1, 1024, o.set.inject_gap);
-        } else if (a == "--vcs") {
-          return in(a, n, 1, mesh_max_vcs, o.set.vcs);
-        } else if (a == "--depth") {
-          return in(a, n, 1, 1024, o.set.depth);
-        } else if (a == "--flits") {
-          return in(a, n, 1, 4096, o.flits);
-        } else if (a == "--packets") {
-          return in(a, n, 1, 16, o.packets);
-        } else if (a == "--packet-flits") {
-          return in(a, n, 0, 4096, o.packet_flits);
-        } else if (a == "--src") {
-          return in(a, n, 0, mesh_max_tiles - 1, o.src);
-        } else if (a == "--seed") {
-          o.seed = n;
-        } else if (a == "--count") {
-          return in(a, n, 1, 100000, o.count);
-        } else if (a == "--window") {
-          o.window = n;
-        } else if (a == "--cycles") {
-          o.cycles = n;
-        } else if (a == "--timeout") {
-          o.timeout = n;
-        } else {
-          return "unknown option " + std::string(a);
-        }
-        return {};
-      });
-  if (!e.empty()) return e;
+std::string in_range(std::string_view name, std::uint64_t n, std::uint64_t lo, std::uint64_t hi,
+                     unsigned& out) {
+  if (n < lo || n > hi)
+    return std::string(name) + " " + std::to_string(n) + " is out of range " + std::to_string(lo) +
+           ".." + std::to_string(hi);
+  out = static_cast<unsigned>(n);
+  return {};
+}
+
+std::string own_option(options& o, std::string_view a, std::string_view v) {
+  std::uint64_t n = 0;
+  const bool num = parse_number(v, n);
+  if (a == "--scenario") {
+    o.scenario = v;
+  } else if (a == "--model") {
+    if (v != "8x8" && v != "4x4_vc4")
+      return "--model must be 8x8 or 4x4_vc4, not '" + std::string(v) + "'";
+    o.model = v;
+  } else if (a == "--mesh") {
+    if (!shape_of(v, o.shape))
+      return "--mesh must be RxC within " + std::to_string(mesh_max_side) + "x" +
+             std::to_string(mesh_max_side) + ", not '" + std::string(v) + "'";
+  } else if (a == "--idle" || a == "--stall" || a == "--rate") {
+    double& x = a == "--idle" ? o.idle : a == "--stall" ? o.stall : o.rate;
+    if (!fraction(v, x))
+      return std::string(a) + " must be a fraction in [0, 1), not '" + std::string(v) + "'";
+  } else if (!num) {
+    return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+  } else if (a == "--alpha") {
+    return in_range(a, n, 0, 10000, o.set.alpha);
+  } else if (a == "--router-delay") {
+    return in_range(a, n, 0, 255, o.set.router_delay);
+  } else if (a == "--inject-gap") {
+    return in_range(a, n, 1, 1024, o.set.inject_gap);
+  } else if (a == "--vcs") {
+    return in_range(a, n, 1, mesh_max_vcs, o.set.vcs);
+  } else if (a == "--depth") {
+    return in_range(a, n, 1, 1024, o.set.depth);
+  } else if (a == "--flits") {
+    return in_range(a, n, 1, 4096, o.flits);
+  } else if (a == "--packets") {
+    return in_range(a, n, 1, 16, o.packets);
+  } else if (a == "--packet-flits") {
+    return in_range(a, n, 0, 4096, o.packet_flits);
+  } else if (a == "--src") {
+    return in_range(a, n, 0, mesh_max_tiles - 1, o.src);
+  } else if (a == "--count") {
+    return in_range(a, n, 1, 100000, o.count);
+  } else if (a == "--window") {
+    o.window = n;
+  } else if (a == "--cycles") {
+    o.cycles = n;
+  } else {
+    return "unknown option " + std::string(a);
+  }
+  return {};
+}
+
+// What the options say together, once all are read.
+std::string consistent(const options& o) {
   if (o.flits * o.packets > 0xffffU) return "--flits times --packets must fit 16 bits";
   if (o.src >= o.shape.tiles())
     return "--src " + std::to_string(o.src) + " is not a tile of the " +
@@ -289,48 +289,53 @@ class bench {
     apply(*model_, o_.set);
     set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ready in cycle 0 too (registered in reset)
     sim_.reset();
-    const std::uint64_t stall_limit = 2000;
-    std::uint64_t last_progress = 0;
-    bool deadlock = false;
-    while (!sb_.done() && sim_.now() < o_.timeout) {
-      const std::uint64_t now = sim_.now();
-      drv_.drive(now);
-      mon_.drive();
-      sim_.settle();
-      drv_.sample(now, [&](const mesh_message& m, std::uint64_t t) {
-        started_[{m.src, m.seq}] = t;
-        last_progress = now;
-      });
-      mon_.sample(
-          now, [&](const mesh_packet& p) { sb_.delivered(p); },
-          [&](const std::string& e) { sb_.fail(e); });
-      for (unsigned t = 0; t < o_.shape.tiles(); ++t) {
-        const unsigned moved = model_->link_valid_o[o_.shape.phys(t)];
-        if (moved != 0) {
-          last_progress = now;
-          flits_moved_ += static_cast<unsigned>(__builtin_popcount(moved));
-        }
-      }
-      sim_.rise();
-      if (!sb_.errors().empty()) break;
-      if (now - last_progress > stall_limit && !drv_.waiting_for_time(now)) {
-        deadlock = true;
-        break;
-      }
-    }
-    bool ok = sb_.errors().empty();
+    const run_outcome outcome =
+        run_loop(sim_, *this, {o_.timeout.value_or(default_timeout), stall_limit, clocking::rise});
     for (const auto& e : sb_.errors())
       std::cerr << "tb_mesh: " << e << '\n';
-    if (ok && deadlock) {
-      std::cerr << "tb_mesh: deadlock: no flit moved for " << stall_limit << " cycles;"
-                << sb_.missing() << " waiting:" << waiting() << '\n';
-      ok = false;
-    } else if (ok && !sb_.done()) {
-      std::cerr << "tb_mesh: timeout after " << o_.timeout << " cycles:" << sb_.missing() << '\n';
-      ok = false;
-    }
+    print_verdict("tb_mesh", outcome);
     model_->final();
-    return ok;
+    return outcome.result == verdict::pass;
+  }
+
+  // run_loop's hooks.
+  void drive(std::uint64_t now) {
+    drv_.drive(now);
+    mon_.drive();
+  }
+  // Progress: a message taken by its NI, or a flit on any link.
+  bool sample(std::uint64_t now) {
+    bool moved = false;
+    drv_.sample(now, [&](const mesh_message& m, std::uint64_t t) {
+      started_[{m.src, m.seq}] = t;
+      moved = true;
+    });
+    mon_.sample(
+        now, [&](const mesh_packet& p) { sb_.delivered(p); },
+        [&](const std::string& e) { sb_.fail(e); });
+    for (unsigned t = 0; t < o_.shape.tiles(); ++t) {
+      const unsigned flits = model_->link_valid_o[o_.shape.phys(t)];
+      if (flits != 0) {
+        moved = true;
+        flits_moved_ += static_cast<unsigned>(__builtin_popcount(flits));
+      }
+    }
+    return moved;
+  }
+  bool done(std::uint64_t) const {
+    return sb_.done();
+  }
+  bool failed() const {
+    return !sb_.errors().empty();
+  }
+  bool waiting_for_time(std::uint64_t now) const {
+    return drv_.waiting_for_time(now);
+  }
+  std::string deadlock_report() {
+    return sb_.missing() + " waiting:" + waiting();
+  }
+  std::string timeout_report() const {
+    return sb_.missing();
   }
 
   // Start and delivery of message (src, seq), or false.
@@ -522,7 +527,69 @@ int agree(const options& o, ref::link_share share) {
 }
 
 // The speed measurement: Bernoulli injection of F-flit packets, the model alone, one
-// settle and one rising edge per cycle.
+// settle and one rising edge per cycle, for --cycles cycles; nothing is checked but that
+// packets move, so it has no watchdog.
+template <class Dut>
+class uniform_traffic {
+  using model_t = typename Dut::model;
+
+ public:
+  uniform_traffic(model_t& m, const options& o)
+      : m_(m), o_(o), tiles_(o.shape.tiles()), rng_(o.seed), offer_(o.rate), queue_(tiles_) {}
+
+  void drive(std::uint64_t) {
+    std::uint64_t valid = 0;
+    for (unsigned t = 0; t < tiles_; ++t) {
+      if (offer_(rng_)) {
+        auto d = static_cast<unsigned>(rng_() % (tiles_ - 1));
+        queue_[t].push_back(d >= t ? d + 1 : d);
+        ++posted_;
+      }
+      if (queue_[t].empty()) continue;
+      const unsigned p = o_.shape.phys(t);
+      valid |= std::uint64_t{1} << p;
+      m_.msg_dst_row_i[p] = static_cast<std::uint8_t>(o_.shape.row(queue_[t].front()));
+      m_.msg_dst_col_i[p] = static_cast<std::uint8_t>(o_.shape.col(queue_[t].front()));
+      m_.msg_flits_i[p] = static_cast<std::uint16_t>(o_.flits);
+      m_.msg_packet_flits_i[p] = 0;
+    }
+    set_mask(m_.msg_valid_i, valid);
+    set_mask(m_.data_valid_i, ~std::uint64_t{0});
+  }
+  bool sample(std::uint64_t) {
+    const std::uint64_t go = mask(m_.msg_valid_i) & mask(m_.msg_ready_o);
+    for (unsigned t = 0; t < tiles_ && go != 0; ++t) {
+      if (bit(go, o_.shape.phys(t))) {
+        queue_[t].erase(queue_[t].begin());
+        ++taken_;
+      }
+    }
+    delivered_ +=
+        static_cast<unsigned>(__builtin_popcountll(mask(m_.rx_valid_o) & mask(m_.rx_tail_o)));
+    return go != 0;
+  }
+  bool done(std::uint64_t now) const { return now >= o_.cycles; }
+  bool failed() const { return false; }
+  bool waiting_for_time(std::uint64_t) const { return false; }
+  std::string deadlock_report() const { return {}; }
+  std::string timeout_report() const { return {}; }
+
+  std::uint64_t posted() const { return posted_; }
+  std::uint64_t taken() const { return taken_; }
+  std::uint64_t delivered() const { return delivered_; }
+
+ private:
+  model_t& m_;
+  const options& o_;
+  unsigned tiles_;
+  std::mt19937_64 rng_;
+  std::bernoulli_distribution offer_;
+  std::vector<std::vector<unsigned>> queue_;
+  std::uint64_t posted_ = 0;
+  std::uint64_t taken_ = 0;
+  std::uint64_t delivered_ = 0;
+};
+
 template <class Dut>
 int uniform(const options& o) {
   using model_t = typename Dut::model;
@@ -532,53 +599,19 @@ int uniform(const options& o) {
   apply(*m, o.set);
   set_mask(m->rx_ready_i, ~std::uint64_t{0});
   sim.reset();
-  const unsigned tiles = o.shape.tiles();
-  std::mt19937_64 rng(o.seed);
-  std::bernoulli_distribution offer(o.rate);
-  std::vector<std::vector<unsigned>> queue(tiles);
-  std::uint64_t posted = 0;
-  std::uint64_t taken = 0;
-  std::uint64_t delivered = 0;
+  uniform_traffic<Dut> traffic(*m, o);
   const auto t0 = std::chrono::steady_clock::now();
-  for (std::uint64_t c = 0; c < o.cycles; ++c) {
-    std::uint64_t valid = 0;
-    for (unsigned t = 0; t < tiles; ++t) {
-      if (offer(rng)) {
-        auto d = static_cast<unsigned>(rng() % (tiles - 1));
-        queue[t].push_back(d >= t ? d + 1 : d);
-        ++posted;
-      }
-      if (queue[t].empty()) continue;
-      const unsigned p = o.shape.phys(t);
-      valid |= std::uint64_t{1} << p;
-      m->msg_dst_row_i[p] = static_cast<std::uint8_t>(o.shape.row(queue[t].front()));
-      m->msg_dst_col_i[p] = static_cast<std::uint8_t>(o.shape.col(queue[t].front()));
-      m->msg_flits_i[p] = static_cast<std::uint16_t>(o.flits);
-      m->msg_packet_flits_i[p] = 0;
-    }
-    set_mask(m->msg_valid_i, valid);
-    set_mask(m->data_valid_i, ~std::uint64_t{0});
-    sim.settle();
-    const std::uint64_t go = mask(m->msg_valid_i) & mask(m->msg_ready_o);
-    for (unsigned t = 0; t < tiles && go != 0; ++t) {
-      if (bit(go, o.shape.phys(t))) {
-        queue[t].erase(queue[t].begin());
-        ++taken;
-      }
-    }
-    delivered +=
-        static_cast<unsigned>(__builtin_popcountll(mask(m->rx_valid_o) & mask(m->rx_tail_o)));
-    sim.rise();
-  }
+  const run_outcome outcome = run_loop(sim, traffic, {no_watchdog, no_watchdog, clocking::rise});
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   m->final();
   std::cout << "tb_mesh uniform (" << Dut::name << "): " << o.shape.rows << "x" << o.shape.cols
             << ", " << o.cycles << " cycles in " << s
             << " s: " << static_cast<std::uint64_t>(static_cast<double>(o.cycles) / s)
             << " cycles/s; rate " << o.rate << " packets/node/cycle of " << o.flits
-            << " flits, vcs " << o.set.vcs << "; " << posted << " posted, " << taken << " taken, "
-            << delivered << " delivered\n";
-  return taken > 0 && delivered > 0 ? exit_pass : exit_fail;
+            << " flits, vcs " << o.set.vcs << "; " << traffic.posted() << " posted, "
+            << traffic.taken() << " taken, " << traffic.delivered() << " delivered\n";
+  if (outcome.result != verdict::pass) return print_verdict("tb_mesh", outcome);
+  return traffic.taken() > 0 && traffic.delivered() > 0 ? exit_pass : exit_fail;
 }
 
 template <class Dut>
@@ -732,17 +765,16 @@ int run(const options& given) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
-      std::cout << usage;
-      return exit_pass;
-    }
-  }
   options o;
-  if (const std::string e = parse(argc, argv, o); !e.empty()) {
+  const std::string timeout = std::to_string(default_timeout);
+  const testbench_info info{"tb_mesh", usage, timeout};
+  if (const auto stop = parse_command_line(
+          argc, argv, info, o,
+          [&](std::string_view a, std::string_view v) { return own_option(o, a, v); }))
+    return *stop;
+  if (const std::string e = consistent(o); !e.empty()) {
     std::cerr << "tb_mesh: " << e << '\n';
     return exit_usage;
   }
-  if (trace_unavailable("tb_mesh", o.trace_path)) return exit_usage;
   return o.model == "4x4_vc4" ? run<mesh_dut_4x4_vc4>(o) : run<mesh_dut_8x8>(o);
 }
