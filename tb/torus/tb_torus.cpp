@@ -35,7 +35,7 @@
 // arrival cycle at every tile, hence every message's delivery cycle, must be equal.
 // Exit 0 on pass, 1 on a failed check, a disagreement, a deadlock (the packets owed and
 // what every stuck input waits for) or a timeout (the undelivered packets named),
-// 2 on bad arguments.
+// 2 on bad arguments. The cycles run in the shared loop (tb/common/run_loop.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -44,11 +44,14 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "../common/run_loop.hpp"
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "tessera/firmware/trees.hpp"
@@ -67,7 +70,7 @@ namespace net = tessera::net;
 
 constexpr unsigned no_seq = 0xffffffffU;
 
-struct options {
+struct options : common_options {
   std::string size = "4x4";
   std::string scenario = "hops";
   std::string family = "bermond-optimal";
@@ -78,56 +81,45 @@ struct options {
   unsigned packet_bytes = 32;
   unsigned beta = 20;
   unsigned tau = 2;
-  std::uint64_t seed = 1;
   unsigned count = 400;
-  std::uint64_t window = 0;        // random, transpose: post cycles in [0, window); 0: count P / 4
-  std::uint64_t timeout = 200000;  // cycles after the last message posted at the start
-  std::string trace_path;
+  std::uint64_t window = 0;  // random, transpose: post cycles in [0, window); 0: count P / 4
 };
 
-std::string parse(int argc, char* argv[], options& o) {
-  const std::string e =
-      parse_options(argc, argv, [&](std::string_view a, std::string_view v) -> std::string {
-        std::uint64_t n = 0;
-        const bool num = parse_number(v, n);
-        if (a == "--scenario") {
-          o.scenario = v;
-        } else if (a == "--size") {
-          o.size = v;
-        } else if (a == "--family") {
-          o.family = v;
-        } else if (a == "--trace") {
-          o.trace_path = v;
-        } else if (!num) {
-          return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
-        } else if (a == "--compare") {
-          o.compare = n != 0;
-        } else if (a == "--root") {
-          o.root = static_cast<unsigned>(n);
-        } else if (a == "--packets") {
-          o.packets = static_cast<unsigned>(n);
-        } else if (a == "--bytes") {
-          o.bytes = static_cast<unsigned>(n);
-        } else if (a == "--packet-bytes") {
-          o.packet_bytes = static_cast<unsigned>(n);
-        } else if (a == "--beta") {
-          o.beta = static_cast<unsigned>(n);
-        } else if (a == "--tau") {
-          o.tau = static_cast<unsigned>(n);
-        } else if (a == "--seed") {
-          o.seed = n;
-        } else if (a == "--count") {
-          o.count = static_cast<unsigned>(n);
-        } else if (a == "--window") {
-          o.window = n;
-        } else if (a == "--timeout") {
-          o.timeout = n;
-        } else {
-          return "unknown option " + std::string(a);
-        }
-        return {};
-      });
-  if (!e.empty()) return e;
+// Cycles after the last message posted at the start.
+constexpr std::uint64_t default_timeout = 200000;
+
+std::string own_option(options& o, std::string_view a, std::string_view v) {
+  std::uint64_t n = 0;
+  const bool num = parse_number(v, n);
+  if (a == "--scenario") {
+    o.scenario = v;
+  } else if (a == "--size") {
+    o.size = v;
+  } else if (a == "--family") {
+    o.family = v;
+  } else if (!num) {
+    return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+  } else if (a == "--compare") {
+    o.compare = n != 0;
+  } else if (a == "--window") {
+    o.window = n;
+  } else {
+    const std::pair<std::string_view, unsigned*> counts[] = {
+        {"--root", &o.root},  {"--packets", &o.packets},           {"--bytes", &o.bytes},
+        {"--beta", &o.beta},  {"--packet-bytes", &o.packet_bytes}, {"--tau", &o.tau},
+        {"--count", &o.count}};
+    for (const auto& [name, field] : counts) {
+      if (a != name) continue;
+      *field = static_cast<unsigned>(n);
+      return {};
+    }
+    return "unknown option " + std::string(a);
+  }
+  return {};
+}
+
+// What the options say together, once all are read.
+std::string consistent(const options& o) {
   if (o.size != "4x4" && o.size != "8x8") return "--size must be 4x4 or 8x8";
   if (o.bytes < 1 || o.bytes > torus_max_bytes) return "--bytes must be 1..256";
   if (o.packet_bytes < 1 || o.packet_bytes > torus_max_bytes)
@@ -535,7 +527,8 @@ std::string run_engine(const scenario& sc, const options& o, const tessera::fabr
     }
   };
   std::uint64_t now = msgs.empty() ? 0 : msgs.front().post;
-  const std::uint64_t timeout = o.timeout + (msgs.empty() ? 0 : msgs.back().post);
+  const std::uint64_t timeout =
+      o.timeout.value_or(default_timeout) + (msgs.empty() ? 0 : msgs.back().post);
   while (true) {
     fresh.clear();
     if (e.next_event() == now) e.fire(now);
@@ -619,7 +612,6 @@ int run(const options& o) {
   }
   const std::uint64_t P = b.P;
 
-  if (trace_unavailable("tb_torus", o.trace_path)) return exit_usage;
   if (!Dut::traced && !o.trace_path.empty()) {
     std::cerr << "tb_torus: the " << Dut::name << " model is built without tracing\n";
     return exit_usage;
@@ -690,8 +682,7 @@ int run(const options& o) {
     sim.edge();
   }
   model->tbl_we_i = 0;
-  const std::uint64_t start = sim.now();
-  std::uint64_t timeout = o.timeout;
+  std::uint64_t timeout = o.timeout.value_or(default_timeout);
   {
     std::vector<plan_msg> msgs = sc.msgs;
     std::stable_sort(msgs.begin(), msgs.end(),
@@ -701,78 +692,90 @@ int run(const options& o) {
       post(m);
   }
 
-  // Watchdog: no packet delivered anywhere and none written by an NI for this long,
-  // with packets still owed and none waiting for its post cycle, is a deadlock. (No hop
-  // takes longer than beta + tau * MaxBytes; a moving network delivers far sooner.)
-  const std::uint64_t stall_limit = 64 * (o.beta + std::uint64_t{o.tau} * torus_max_bytes);
-  std::uint64_t last_progress = 0;
-  bool deadlock = false;
-  std::vector<torus_arrival> fresh;
-  const auto on_arrival = [&](const torus_arrival& a) {
-    sb.arrived(a);
-    fresh.push_back(a);
-    last_progress = sim.now() - start;
-  };
-  while (!(drv.idle() && sb.done()) && sim.now() - start < timeout) {
-    const std::uint64_t now = sim.now() - start;
-    fresh.clear();
-    mon.sample_links(now, on_arrival);
-    if (!sc.children.empty()) {
-      std::vector<std::tuple<unsigned, unsigned, unsigned>> got;
-      for (const torus_arrival& a : fresh) {
-        const plan_msg& m = posted[by_packet.at({a.hdr.src, a.hdr.seq})];
-        got.emplace_back(a.tile, m.stream, m.index);
+  // run_loop's hooks. Progress: a packet complete at any tile, or written by an NI.
+  struct hooks {
+    const scenario& sc;
+    model_t& model;
+    torus_driver<Dut>& drv;
+    torus_monitor<Dut>& mon;
+    torus_scoreboard& sb;
+    decltype(post)& post_message;
+    const std::vector<plan_msg>& posted;
+    const std::map<std::pair<unsigned, unsigned>, std::size_t>& by_packet;
+    std::map<std::uint64_t, std::uint64_t>& ready;
+    std::vector<torus_arrival> fresh;
+    bool moved = false;
+
+    void arrived(const torus_arrival& a) {
+      sb.arrived(a);
+      fresh.push_back(a);
+      moved = true;
+    }
+    // The link inputs' arrivals of this cycle come first: forward posts in the cycle a
+    // packet arrives.
+    void drive(std::uint64_t now) {
+      fresh.clear();
+      mon.sample_links(now, [&](const torus_arrival& a) { arrived(a); });
+      if (!sc.children.empty()) {
+        std::vector<std::tuple<unsigned, unsigned, unsigned>> got;
+        for (const torus_arrival& a : fresh) {
+          const plan_msg& m = posted[by_packet.at({a.hdr.src, a.hdr.seq})];
+          got.emplace_back(a.tile, m.stream, m.index);
+        }
+        std::sort(got.begin(), got.end());
+        std::vector<plan_msg> more;
+        for (const auto& [tile, stream, index] : got)
+          react(sc, tile, stream, index, now, more);
+        for (const plan_msg& m : more)
+          post_message(m);
       }
-      std::sort(got.begin(), got.end());
-      std::vector<plan_msg> more;
-      for (const auto& [tile, stream, index] : got)
-        react(sc, tile, stream, index, now, more);
-      for (const plan_msg& m : more)
-        post(m);
+      drv.drive(now);
     }
-    drv.drive(now);
-    sim.settle();
-    drv.sample(now, [&](const torus_hdr& h, std::uint64_t at) {
-      ready[h.src * 65536ULL + h.seq] = at;
-      last_progress = now;
-    });
-    mon.sample_local(now, on_arrival, [&](const torus_delivery& dl) { sb.delivered(dl); });
-    sim.edge();
-    if (!sb.errors().empty()) break;
-    if (!sb.done() && now - last_progress > stall_limit && !drv.waiting_for_time(now)) {
-      deadlock = true;
-      break;
+    bool sample(std::uint64_t now) {
+      drv.sample(now, [&](const torus_hdr& h, std::uint64_t at) {
+        ready[h.src * 65536ULL + h.seq] = at;
+        moved = true;
+      });
+      mon.sample_local(
+          now, [&](const torus_arrival& a) { arrived(a); },
+          [&](const torus_delivery& dl) { sb.delivered(dl); });
+      return std::exchange(moved, false);
     }
-  }
+    bool done(std::uint64_t) const { return drv.idle() && sb.done(); }
+    bool failed() const { return !sb.errors().empty(); }
+    bool waiting_for_time(std::uint64_t now) const { return drv.waiting_for_time(now); }
+    // Every input whose oldest packet is stuck (the nodes' wait_o), that packet and the
+    // outputs it waits for.
+    std::string deadlock_report() const {
+      static constexpr const char* port_name[torus_ports] = {"E", "W", "S", "N", "local"};
+      std::ostringstream os;
+      os << sb.missing() << " waiting:";
+      for (unsigned t = 0; t < Dut::tiles; ++t) {
+        for (unsigned p = 0; p < torus_ports; ++p) {
+          if (((model.wait_o[t] >> p) & 1U) == 0) continue;
+          const torus_hdr h = get_hdr(model.wait_hdr_o[t][p], 0);
+          os << " tile " << t << " input " << port_name[p] << " holds (src " << h.src << ", seq "
+             << h.seq << ", "
+             << (h.multicast ? "tree " + std::to_string(h.tree) : "to " + std::to_string(h.dst))
+             << "), which waits for output";
+          for (unsigned q = 0; q < torus_ports; ++q)
+            if ((model.wait_ports_o[t][p] >> q) & 1U) os << ' ' << port_name[q];
+          os << ';';
+        }
+      }
+      return os.str();
+    }
+    std::string timeout_report() const { return sb.missing(); }
+  };
+  hooks loop_hooks{sc, *model, drv, mon, sb, post, posted, by_packet, ready, {}, false};
+  // No hop takes longer than beta + tau MaxBytes; a moving network delivers far sooner.
+  const std::uint64_t stall_limit = 64 * (o.beta + std::uint64_t{o.tau} * torus_max_bytes);
+  const run_outcome outcome = run_loop(sim, loop_hooks, {timeout, stall_limit, clocking::edge});
   model->final();
 
-  bool ok = sb.errors().empty();
   for (const auto& e : sb.errors())
     std::cerr << "tb_torus: " << e << '\n';
-  if (ok && deadlock) {
-    std::cerr << "tb_torus: deadlock: nothing delivered or written for " << stall_limit
-              << " cycles with packets owed;" << sb.missing() << " waiting:";
-    static constexpr const char* port_name[torus_ports] = {"E", "W", "S", "N", "local"};
-    for (unsigned t = 0; t < Dut::tiles; ++t) {
-      for (unsigned p = 0; p < torus_ports; ++p) {
-        if (((model->wait_o[t] >> p) & 1U) == 0) continue;
-        const torus_hdr h = get_hdr(model->wait_hdr_o[t][p], 0);
-        std::cerr << " tile " << t << " input " << port_name[p] << " holds (src " << h.src
-                  << ", seq " << h.seq << ", "
-                  << (h.multicast ? "tree " + std::to_string(h.tree)
-                                  : "to " + std::to_string(h.dst))
-                  << "), which waits for output";
-        for (unsigned q = 0; q < torus_ports; ++q)
-          if ((model->wait_ports_o[t][p] >> q) & 1U) std::cerr << ' ' << port_name[q];
-        std::cerr << ';';
-      }
-    }
-    std::cerr << '\n';
-    ok = false;
-  } else if (ok && !sb.done()) {
-    std::cerr << "tb_torus: timeout after " << timeout << " cycles:" << sb.missing() << '\n';
-    ok = false;
-  }
+  bool ok = print_verdict("tb_torus", outcome) == exit_pass;
   const bool ran = ok;  // every packet delivered once, intact: the runs can be compared
   std::uint64_t last = 0;
   for (const check& c : sc.checks) {
@@ -862,22 +865,26 @@ int run(const options& o) {
 constexpr const char* usage =
     "usage: tb_torus [--size 4x4|8x8] --scenario S [--compare 1] [--family F] [--root T]\n"
     "                [--packets Q] [--bytes L] [--packet-bytes B] [--beta B] [--tau T]\n"
-    "                [--seed S] [--count N] [--window W] [--timeout C] [--trace FILE.fst]\n"
+    "                [--count N] [--window W] [common options]\n"
     "\n"
     "Drives the Verilated store-and-forward torus (Vtsr_torus_4x4, Vtsr_torus_8x8) and holds\n"
     "it to Bermond, Michallon and Trystram's cost beta + tau L per hop (docs/rtl.md).\n"
     "  --scenario   hops, lone, ports, contention, bcast, forward, random, transpose or flood\n"
     "  --compare 1  also run net::torus_engine on the same messages: every packet's arrival\n"
-    "               cycle at every tile must be equal\n"
+    "               cycle at every tile must be equal (a disagreement fails the run)\n"
     "  --family     bcast/forward trees: single, saad-schultz, simmen, bermond-3d2 or\n"
     "               bermond-optimal (default)\n"
-    "exit status: 0 pass, 1 a failed check, a disagreement, a deadlock or a timeout,\n"
-    "2 bad arguments\n";
+    "The watchdog reports a deadlock when nothing is delivered or written for\n"
+    "64 (beta + 256 tau) cycles while packets are owed.\n";
 
 int main(int argc, char* argv[]) {
-  if (answer_help(argc, argv, usage)) return exit_pass;
   options o;
-  if (const std::string e = parse(argc, argv, o); !e.empty()) {
+  const testbench_info info{"tb_torus", usage, "200000 after the last message posted at 0"};
+  if (const auto stop = parse_command_line(
+          argc, argv, info, o,
+          [&](std::string_view a, std::string_view v) { return own_option(o, a, v); }))
+    return *stop;
+  if (const std::string e = consistent(o); !e.empty()) {
     std::cerr << "tb_torus: " << e << '\n';
     return exit_usage;
   }
