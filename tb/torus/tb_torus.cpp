@@ -186,6 +186,19 @@ void react(const scenario& sc, unsigned tile, unsigned stream, unsigned index, s
   }
 }
 
+// forward: what the tiles post for the (tile, stream, packet) arrivals of cycle `now`,
+// taken per tile by (stream, packet) so that the RTL run and the engine run post in the
+// same order.
+std::vector<plan_msg> reactions(const scenario& sc,
+                                std::vector<std::tuple<unsigned, unsigned, unsigned>> got,
+                                std::uint64_t now) {
+  std::sort(got.begin(), got.end());
+  std::vector<plan_msg> more;
+  for (const auto& [tile, stream, index] : got)
+    react(sc, tile, stream, index, now, more);
+  return more;
+}
+
 // Numbers unicast packets per source in posting order, so that sequence numbers grow
 // along every source-destination stream.
 struct numbering {
@@ -534,17 +547,12 @@ std::string run_engine(const scenario& sc, const options& o, const tessera::fabr
     if (e.next_event() == now) e.fire(now);
     record();
     if (!sc.children.empty()) {
-      // forward: react to this cycle's arrivals, per tile by (stream, packet).
       std::vector<std::tuple<unsigned, unsigned, unsigned>> got;
       for (const net::torus_arrival& a : fresh) {
         const plan_msg& m = all[a.id - 1];
         got.emplace_back(a.tile, m.stream, m.index);
       }
-      std::sort(got.begin(), got.end());
-      std::vector<plan_msg> more;
-      for (const auto& [tile, stream, index] : got)
-        react(sc, tile, stream, index, now, more);
-      for (const plan_msg& m : more)
+      for (const plan_msg& m : reactions(sc, got, now))
         post(m, now);
     }
     while (next < msgs.size() && msgs[next].post == now)
@@ -722,11 +730,7 @@ int run(const options& o) {
           const plan_msg& m = posted[by_packet.at({a.hdr.src, a.hdr.seq})];
           got.emplace_back(a.tile, m.stream, m.index);
         }
-        std::sort(got.begin(), got.end());
-        std::vector<plan_msg> more;
-        for (const auto& [tile, stream, index] : got)
-          react(sc, tile, stream, index, now, more);
-        for (const plan_msg& m : more)
+        for (const plan_msg& m : reactions(sc, got, now))
           post_message(m);
       }
       drv.drive(now);
