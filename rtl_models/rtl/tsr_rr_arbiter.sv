@@ -2,14 +2,16 @@
 // lowest-numbered request at or above the pointer, or, when there is none, the lowest
 // request overall (the scan wraps). When the caller takes the grant (take_i), the pointer
 // moves just past the winner, so the winner has the lowest priority next time; an
-// untaken grant leaves the pointer where it is. The pointer starts at 0.
+// untaken grant leaves the pointer where it is. The pointer starts at ResetPtr.
 //
-// The router uses one per output for its headers (over the input VCs) and one per output
-// for its flits (over the output's VCs): docs/wormhole.md, "Arbitration" and "Virtual
-// channels".
+// The mesh router uses one per output for its headers (over the input VCs) and one per
+// output for its flits (over the output's VCs): docs/wormhole.md, "Arbitration" and
+// "Virtual channels". The torus node uses one per output over its inputs.
 module tsr_rr_arbiter #(
   /// Requesters, at least 1.
   parameter int unsigned N = 4,
+  /// The pointer after reset, 0..N-1: the requester first in line.
+  parameter int unsigned ResetPtr = 0,
   /// Width of idx_o; derived from N, do not override.
   localparam int unsigned IdxWidth = tsr_pkg::idx_width(N)
 ) (
@@ -24,6 +26,9 @@ module tsr_rr_arbiter #(
 
   if (N < 1) begin : gen_n_check
     $fatal(1, "tsr_rr_arbiter: N must be at least 1");
+  end
+  if (ResetPtr >= N) begin : gen_reset_check
+    $fatal(1, "tsr_rr_arbiter: ResetPtr must be below N");
   end
 
   localparam logic [IdxWidth-1:0] LastIdx = IdxWidth'(N - 1);
@@ -52,7 +57,7 @@ module tsr_rr_arbiter #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ptr_q <= '0;
+      ptr_q <= IdxWidth'(ResetPtr);
     end else begin
       ptr_q <= ptr_d;
     end

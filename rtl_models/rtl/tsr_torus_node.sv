@@ -130,7 +130,6 @@ module tsr_torus_node
   logic [SlotWidth-1:0]            slot_q [TorusPorts];
   logic [ByteWidth-1:0]            byte_q [TorusPorts];
   logic [WaitWidth-1:0]            wait_q [TorusPorts];
-  logic [idx_width(TorusPorts)-1:0] rr_q  [TorusPorts];
   logic [1:0][CreditWidth-1:0]     room_q [TorusLinks];  // per link and class
 
   // The ports a header goes to from here.
@@ -325,6 +324,7 @@ module tsr_torus_node
   // ... the local input's, and the grants.
   logic                 want   [TorusPorts][TorusPorts];  // [output][input]
   logic [SlotWidth-1:0] want_s [TorusPorts][TorusPorts];
+  logic [TorusPorts-1:0] req   [TorusPorts];  // per output, the inputs asking for it now
   logic                 grant  [TorusPorts];
   logic [idx_width(TorusPorts)-1:0] grant_in [TorusPorts];
   logic [SlotWidth-1:0] grant_slot [TorusPorts];
@@ -349,24 +349,34 @@ module tsr_torus_node
           want_s[o][TorusLocal] = SlotWidth'(s);
         end
       end
-      grant[o]    = 1'b0;
-      grant_in[o] = '0;
-      if (!busy_q[o]) begin
-        // Round-robin from the input after the last one served.
-        for (int k = TorusPorts; k >= 1; k--) begin
-          if (want[o][(int'(rr_q[o]) + k) % TorusPorts]) begin
-            grant[o]    = 1'b1;
-            grant_in[o] = idx_width(TorusPorts)'((int'(rr_q[o]) + k) % TorusPorts);
-          end
-        end
-      end
+      // A busy output takes no new packet.
+      for (int i = 0; i < TorusPorts; i++) req[o][i] = want[o][i] && !busy_q[o];
+    end
+  end
+
+  // Round robin per output between the inputs, from the input after the last one served;
+  // input 1 first after reset, as net::torus_engine's pointer starts at input 0.
+  for (genvar go = 0; go < TorusPorts; go++) begin : gen_out_arb
+    tsr_rr_arbiter #(
+      .N(TorusPorts), .ResetPtr(1)
+    ) i_arb (
+      .clk_i,
+      .rst_ni,
+      .req_i   (req[go]),
+      .take_i  (grant[go]),
+      .valid_o (grant[go]),
+      .idx_o   (grant_in[go])
+    );
+  end
+
+  always_comb begin
+    for (int o = 0; o < TorusPorts; o++) begin
       grant_slot[o] = want_s[o][grant_in[o]];
       grant_cls[o]  = int'(grant_in[o]) == TorusLocal ? loc_ncls[grant_slot[o]][o % TorusLinks]
                     : ncls_q[grant_in[o]][grant_slot[o]][o % TorusLinks];
     end
   end
 
-  // ---- the output serializers (registered) -------------------------------------------
   logic emit [TorusPorts];
   logic last [TorusPorts];
 
@@ -485,7 +495,6 @@ module tsr_torus_node
         slot_q[o] <= '0;
         byte_q[o] <= '0;
         wait_q[o] <= '0;
-        rr_q[o]   <= '0;
       end
       for (int l = 0; l < TorusLinks; l++) begin
         room_q[l][0] <= CreditWidth'(Class0);
@@ -546,7 +555,6 @@ module tsr_torus_node
           src_q[o]  <= grant_in[o];
           slot_q[o] <= grant_slot[o];
           byte_q[o] <= '0;
-          rr_q[o]   <= grant_in[o];
           // Byte 0 goes Beta + Tau - 1 cycles after the header (the local port: 1).
           wait_q[o] <= (o == TorusLocal) ? '0 : WaitWidth'(32'(beta_i) + 32'(tau_i) - 2);
         end else if (busy_q[o]) begin
