@@ -17,9 +17,9 @@
 //
 // The bridge sees messages, not their bytes. Each packet carries a payload computed from
 // (source, packet number, byte index), and every byte the ejection ports hand out is
-// compared with it: a packet the RTL loses, repeats, corrupts or misroutes ends the run
-// (net::engine::failure). The run goes on until every packet has left its ejection port
-// (a header cycle and L byte cycles after it arrived).
+// compared with it (torus_packet_check.hpp): a packet the RTL loses, repeats, corrupts or
+// misroutes ends the run (net::engine::failure). The run goes on until every packet has
+// left its ejection port (a header cycle and L byte cycles after it arrived).
 //
 // A control message (no payload) travels as a one-byte packet: the RTL's packets carry
 // at least one byte, so each of its hops takes tau cycles more than net::torus_engine's
@@ -27,10 +27,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -43,6 +41,7 @@
 #include "tessera/schedule/errors.hpp"
 #include "tlm2rtl_internal.hpp"
 #include "torus/torus_dut.hpp"
+#include "torus_packet_check.hpp"
 
 namespace tessera::bridge {
 namespace {
@@ -52,10 +51,9 @@ using net::cycle_t;
 constexpr std::uint32_t torus_max_len = 65535;  // the NI's 16-bit message length
 constexpr const char* port_names[tb::torus_ports] = {"E", "W", "S", "N", "local"};
 
-// Byte b of the packet numbered seq from tile src: what the bridge writes and expects.
-std::uint8_t payload_byte(unsigned src, unsigned seq, unsigned b) {
-  const unsigned v = src * 0x9dU + seq * 0x3bU + b * 0x25U + (seq >> 8) * 0x11U + (b >> 8);
-  return static_cast<std::uint8_t>(v ^ (v >> 8));
+// A torus node's header, as the check takes it.
+torus_header header(const tb::torus_hdr& h) {
+  return torus_header{h.src, h.dst, h.multicast, h.seq, h.len};
 }
 
 template <class Field>
@@ -77,8 +75,7 @@ class rtl_torus_engine final : public clocked_bridge {
         sending_(tiles),
         sent_(tiles, 0),
         pkt_(tiles, 0),
-        next_seq_(tiles, 0),
-        rx_open_(tiles),
+        check_(tiles),
         hop_(std::size_t{tiles} * tb::torus_local) {
     ctx_->randReset(0);
     model_ = std::make_unique<model_t>(ctx_.get(), "torus");
@@ -128,9 +125,7 @@ class rtl_torus_engine final : public clocked_bridge {
     m.len = static_cast<std::uint32_t>(bytes);
     m.packet_bytes = static_cast<std::uint32_t>(p_.packet_bytes);
     const std::uint32_t unit = m.packet_bytes == 0 ? m.len : m.packet_bytes;
-    m.packets = (m.len + unit - 1) / unit;
-    m.seq = next_seq_[x.src];
-    next_seq_[x.src] = static_cast<std::uint16_t>(next_seq_[x.src] + m.packets);
+    m.seq = check_.add(x.id, x.src, (m.len + unit - 1) / unit);
     queue_[x.src].push_back(x.id);
     msgs_.emplace(x.id, m);
     (void)now;
@@ -159,8 +154,8 @@ class rtl_torus_engine final : public clocked_bridge {
   [[nodiscard]] std::vector<std::string> stuck() const override {
     std::vector<std::string> out = owed_messages(
         msgs_, [](const message& m) { return std::to_string(m.len) + " bytes"; },
-        [](std::uint64_t, const message& m) {
-          return std::to_string(m.arrived) + " of " + std::to_string(m.packets) +
+        [this](std::uint64_t id, const message&) {
+          return std::to_string(check_.arrived(id)) + " of " + std::to_string(check_.packets(id)) +
                  " packets arrived";
         });
     // Where the RTL's stored packets wait: per input, its oldest and the outputs it owes.
@@ -180,7 +175,7 @@ class rtl_torus_engine final : public clocked_bridge {
     return out;
   }
 
-  [[nodiscard]] bool busy() const override { return !msgs_.empty() || !packets_.empty(); }
+  [[nodiscard]] bool busy() const override { return !msgs_.empty() || check_.holds_packets(); }
 
   void deliver(std::uint64_t id, cycle_t now) override {
     const auto it = msgs_.find(id);
@@ -188,6 +183,7 @@ class rtl_torus_engine final : public clocked_bridge {
     start(it->second, now);
     if (it->second.taken) --in_rtl_;
     msgs_.erase(it);
+    check_.remove(id);
     if (listener_ != nullptr) listener_->delivered(id, now);
   }
 
@@ -198,26 +194,9 @@ class rtl_torus_engine final : public clocked_bridge {
     std::uint32_t dst{0};
     std::uint32_t len{1};           // payload bytes in the RTL (a control message: 1)
     std::uint32_t packet_bytes{0};  // 0: one packet
-    std::uint32_t packets{1};
-    std::uint16_t seq{0};  // the first packet's number at the source
-    std::uint32_t arrived{0};
+    std::uint16_t seq{0};           // the first packet's number at the source
     bool taken{false};
     bool started{false};
-  };
-  // A packet the NI wrote and the ejection port has not handed out whole.
-  struct packet {
-    std::uint64_t id{0};
-    std::uint32_t dst{0};
-    std::uint32_t len{0};
-    bool arrived{false};
-    cycle_t ready{0};  // the cycle it was complete at the tile it is at
-  };
-  // The packet leaving an ejection port, byte by byte.
-  struct rx_state {
-    bool open{false};
-    std::uint32_t key{0};
-    std::uint32_t len{0};
-    std::uint32_t got{0};
   };
   // A hop in progress on a link output: from its header to its last byte.
   struct hop_state {
@@ -230,42 +209,15 @@ class rtl_torus_engine final : public clocked_bridge {
     std::uint64_t packets{0};
   };
 
-  [[nodiscard]] static std::uint32_t key(unsigned src, unsigned seq) {
-    return (static_cast<std::uint32_t>(src) << 16) | (seq & 0xffffU);
-  }
-
   void start(message& m, cycle_t now) {
     if (m.started) return;
     m.started = true;
     if (listener_ != nullptr) listener_->started(m.id, now);
   }
 
-  // Packet (src, seq) complete at `tile`, reported by arrive_o in cycle `at`. Returns the
-  // message id when it was the message's last packet.
-  std::optional<std::uint64_t> arrived(unsigned tile, const tb::torus_hdr& h, cycle_t at) {
-    const auto it = packets_.find(key(h.src, h.seq));
-    std::ostringstream why;
-    why << "tile " << tile << " received packet " << h.seq << " of tile " << h.src << " in cycle "
-        << at;
-    if (it == packets_.end()) {
-      fail(why.str() + ", which no NI sent");
-      return std::nullopt;
-    }
-    packet& k = it->second;
-    if (k.arrived) {
-      fail(why.str() + " a second time");
-      return std::nullopt;
-    }
-    if (tile != k.dst || h.dst != k.dst || h.len != k.len || h.multicast) {
-      why << " (to " << h.dst << ", " << h.len << " bytes), sent to " << k.dst << " with " << k.len
-          << " bytes";
-      fail(why.str());
-      return std::nullopt;
-    }
-    k.arrived = true;
-    message& m = msgs_.at(k.id);
-    if (++m.arrived == m.packets) return k.id;
-    return std::nullopt;
+  // The check's first fault becomes the run's, in the order the faults came.
+  void forward_failure() {
+    if (!check_.failure().empty()) fail(check_.failure());
   }
 
   // Sets the NI inputs of this cycle: each tile's message, and the payload of the packet
@@ -295,7 +247,8 @@ class rtl_torus_engine final : public clocked_bridge {
       for (unsigned word = 0; word < tb::torus_max_bytes / 4; ++word) {
         std::uint32_t v = 0;
         for (unsigned b = 0; b < 4 && word * 4 + b < n; ++b)
-          v |= static_cast<std::uint32_t>(payload_byte(t, seq, word * 4 + b)) << (8 * b);
+          v |= static_cast<std::uint32_t>(torus_packet_check::payload_byte(t, seq, word * 4 + b))
+               << (8 * b);
         data[word] = v;
       }
     }
@@ -339,9 +292,8 @@ class rtl_torus_engine final : public clocked_bridge {
       const std::uint32_t left = cur.len - sent_[t];
       const std::uint32_t n = cur.packet_bytes == 0 ? left : std::min(left, cur.packet_bytes);
       const unsigned seq = (cur.seq + pkt_[t]) & 0xffffU;
-      if (!packets_.emplace(key(t, seq), packet{cur.id, cur.dst, n, false, now}).second) {
-        fail("tile " + std::to_string(t) + " wrote packet " + std::to_string(seq) +
-             " while its namesake is still in the torus (more than 65536 packets in flight)");
+      if (!check_.sent(t, seq, cur.id, cur.dst, n, now)) {
+        forward_failure();
         continue;
       }
       moved = true;
@@ -361,14 +313,13 @@ class rtl_torus_engine final : public clocked_bridge {
         moved = true;
         hop_state& h = hop_[std::size_t{t} * tb::torus_local + port];
         if (w.hdr_valid) {
-          const std::uint32_t k = key(w.hdr.src, w.hdr.seq);
+          const std::uint32_t k = torus_packet_check::key(w.hdr.src, w.hdr.seq);
           h = hop_state{true, now, k, w.hdr.len, 0, h.busy, h.packets + 1};
-          if (const auto it = packets_.find(k); it != packets_.end()) {
-            if (const auto mi = msgs_.find(it->second.id); mi != msgs_.end())
-              start(mi->second, now);
+          if (const auto* pk = check_.find(k); pk != nullptr) {
+            if (const auto mi = msgs_.find(pk->id); mi != msgs_.end()) start(mi->second, now);
             // A hop that starts after its packet was complete here waited, as
             // net::torus_engine counts contention.
-            if (const cycle_t waited = now - it->second.ready; waited > 0) {
+            if (const cycle_t waited = now - pk->ready; waited > 0) {
               ++contention_.blocked;
               contention_.blocked_cycles += waited;
               contention_.max_blocked = std::max(contention_.max_blocked, waited);
@@ -379,20 +330,27 @@ class rtl_torus_engine final : public clocked_bridge {
           h.busy += now - h.start + 1;
           h.open = false;
           // The packet is complete at the neighbour in the next cycle.
-          if (const auto it = packets_.find(h.key); it != packets_.end())
-            it->second.ready = now + 1;
+          if (auto* pk = check_.find(h.key); pk != nullptr) pk->ready = now + 1;
         }
       }
       // A message to the tile itself arrives in the cycle its NI writes it.
       if (((m.arrive_o[t] >> tb::torus_local) & 1U) != 0) {
         moved = true;
         const tb::torus_hdr h = tb::get_hdr(m.arrive_hdr_o[t][tb::torus_local], 0);
-        if (const auto id = arrived(t, h, now)) deliver(*id, now);
+        const auto id = check_.arrive(t, header(h), now);
+        forward_failure();
+        if (id) deliver(*id, now);
       }
       const tb::link_word rx = tb::get_link(m.rx_o[t]);
       if (rx.hdr_valid || rx.byte_valid) {
         moved = true;
-        eject(t, rx, now);
+        const auto id = check_.eject(
+            t, ejection_cycle{rx.hdr_valid, header(rx.hdr), rx.byte_valid, rx.data}, now);
+        forward_failure();
+        // A message to the tile itself starts with its first packet's ejection.
+        if (id) {
+          if (const auto mi = msgs_.find(*id); mi != msgs_.end()) start(mi->second, now);
+        }
       }
     }
 
@@ -405,53 +363,13 @@ class rtl_torus_engine final : public clocked_bridge {
         if (((bits >> port) & 1U) == 0) continue;
         moved = true;
         const tb::torus_hdr h = tb::get_hdr(m.arrive_hdr_o[t][port], 0);
-        if (const auto id = arrived(t, h, now + 1)) due_.emplace(now + 1, *id);
+        const auto id = check_.arrive(t, header(h), now + 1);
+        forward_failure();
+        if (id) due_.emplace(now + 1, *id);
       }
     }
-    if (account(in_rtl_ > 0 || !packets_.empty() || (offer && busy()), moved))
+    if (account(in_rtl_ > 0 || check_.holds_packets() || (offer && busy()), moved))
       watchdog_expired("torus", "packet", now, 4);
-  }
-
-  // A cycle of tile t's ejection port: a packet's header, then its bytes.
-  void eject(unsigned t, const tb::link_word& w, cycle_t now) {
-    rx_state& r = rx_open_[t];
-    const std::string where =
-        "tile " + std::to_string(t) + "'s ejection port in cycle " + std::to_string(now);
-    if (w.hdr_valid) {
-      if (r.open) {
-        fail(where + ": a new packet after " + std::to_string(r.got) + " of " +
-             std::to_string(r.len) + " bytes");
-        return;
-      }
-      const auto it = packets_.find(key(w.hdr.src, w.hdr.seq));
-      if (it == packets_.end() || !it->second.arrived || it->second.dst != t) {
-        fail(where + ": packet " + std::to_string(w.hdr.seq) + " of tile " +
-             std::to_string(w.hdr.src) + " was not delivered here");
-        return;
-      }
-      // A message to the tile itself starts with its first packet's ejection.
-      if (const auto m = msgs_.find(it->second.id); m != msgs_.end()) start(m->second, now);
-      r = rx_state{true, it->first, it->second.len, 0};
-    }
-    if (!w.byte_valid) return;
-    if (!r.open) {
-      fail(where + ": a byte outside a packet");
-      return;
-    }
-    const unsigned src = r.key >> 16;
-    const unsigned seq = r.key & 0xffffU;
-    const std::uint8_t want = payload_byte(src, seq, r.got);
-    if (w.data != want) {
-      std::ostringstream os;
-      os << where << ": byte " << r.got << " of packet " << seq << " of tile " << src << " is 0x"
-         << std::hex << unsigned{w.data} << ", sent 0x" << unsigned{want};
-      fail(os.str());
-      return;
-    }
-    if (++r.got == r.len) {
-      packets_.erase(r.key);
-      r.open = false;
-    }
   }
 
   fabric f_;
@@ -459,13 +377,11 @@ class rtl_torus_engine final : public clocked_bridge {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
   std::unordered_map<std::uint64_t, message> msgs_;    // by id: posted, not yet delivered
-  std::unordered_map<std::uint32_t, packet> packets_;  // by key(src, seq): in the RTL
   std::vector<std::deque<std::uint64_t>> queue_;       // per tile, not yet taken
   std::vector<std::optional<std::uint64_t>> sending_;  // per tile: the NI's message
   std::vector<std::uint32_t> sent_;                    // its bytes written
   std::vector<std::uint32_t> pkt_;                     // its packets written
-  std::vector<std::uint16_t> next_seq_;                // per tile: the next message's seq
-  std::vector<rx_state> rx_open_;                      // per tile
+  torus_packet_check check_;                           // the packets in the RTL
   std::vector<hop_state> hop_;                         // per tile and link output
   net::contention_stat contention_{};
   std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
