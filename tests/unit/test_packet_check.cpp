@@ -157,9 +157,10 @@ TEST_CASE("packet check: a packet at or to the wrong tile, of the wrong length o
     torus_header h = header(src, a.dst, seq, a.len);
     h.multicast = a.multicast;
     CHECK_FALSE(c.arrive(a.tile, h, 40).has_value());
-    CHECK(c.failure() == received(a.tile, seq, src, 40) + " (to " + std::to_string(a.dst) + ", " +
-                             std::to_string(a.len) + " bytes), sent to " + std::to_string(dst) +
-                             " with " + std::to_string(len) + " bytes");
+    CHECK(c.failure() == received(a.tile, seq, src, 40) + " (" +
+                             (a.multicast ? "multicast, " : "") + "to " + std::to_string(a.dst) +
+                             ", " + std::to_string(a.len) + " bytes), sent to " +
+                             std::to_string(dst) + " with " + std::to_string(len) + " bytes");
     CHECK(c.arrived(4) == 0);
   }
 }

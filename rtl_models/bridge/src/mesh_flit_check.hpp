@@ -1,5 +1,5 @@
 // The bridge's check of what comes out of the Verilated mesh, apart from the model so
-// it can be tested on its own (tests/rtl/test_flit_check.cpp). Each flit the bridge
+// it can be tested on its own (tests/unit/test_flit_check.cpp). Each flit the bridge
 // injects carries word(src, seq, k): the source's message number and the flit's index,
 // scrambled per source. Every flit taken out of an ejection port must continue the
 // packet open on its VC, or head a packet its message still owes; a packet ends with

@@ -118,8 +118,8 @@ class torus_packet_check {
       return std::nullopt;
     }
     if (tile != k.dst || h.dst != k.dst || h.len != k.len || h.multicast) {
-      why << " (to " << h.dst << ", " << h.len << " bytes), sent to " << k.dst << " with " << k.len
-          << " bytes";
+      why << " (" << (h.multicast ? "multicast, " : "") << "to " << h.dst << ", " << h.len
+          << " bytes), sent to " << k.dst << " with " << k.len << " bytes";
       fail(why.str());
       return std::nullopt;
     }
