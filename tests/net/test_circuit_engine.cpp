@@ -417,12 +417,13 @@ TEST_CASE("circuit: the interface takes the next message after the last element 
 
 TEST_CASE("circuit: pre-setup overlaps the next start-up and setup with streaming", "[circuit]") {
   // Tile 0 posts m1 = 0->1 and m2 = 0->2 at once. m1 is set up at S1 = xi + tau.
-  // With pre-setup m2 starts up at S1 (its first link, 0->2, is free), is set up by
-  // S1 + xi + tau and its first element follows m1's last, S2' = S1 + k; without,
-  // the interface takes m2 at S1 + k, which for m1's one hop is m1's tail.
+  // With pre-setup m2 starts up in the cycle after, S1 + 1 (its first link, 0->2, is
+  // free), is set up by S1 + 1 + xi + tau and its first element follows m1's last,
+  // S2' = S1 + k; without, the interface takes m2 at S1 + k, which for m1's one hop is
+  // m1's tail.
   const cycle_t xi = 10;
   const cycle_t tau = 2;
-  const cycle_t k = 40;  // > xi + tau: the setup hides completely
+  const cycle_t k = 40;  // > xi + tau + 1: the setup hides completely
   const cycle_t s1 = xi + tau;
   for (const bool pre : {false, true}) {
     net::circuit_params p = params(xi, tau);
@@ -431,8 +432,8 @@ TEST_CASE("circuit: pre-setup overlaps the next start-up and setup with streamin
     const auto r = run(e, {msg(1, 0, 1, k), msg(2, 0, 2, k)});
     CHECK(r[0].e == boppana(xi, tau, 1, k));
     if (pre) {
-      CHECK(r[1].t0 == s1);
-      CHECK(r[1].s == s1 + xi + tau);
+      CHECK(r[1].t0 == s1 + 1);
+      CHECK(r[1].s == s1 + 1 + xi + tau);
       CHECK(r[1].e == s1 + k + 1 + k - 1);
     } else {
       CHECK(r[1].t0 == s1 + k);
@@ -445,8 +446,9 @@ TEST_CASE("circuit: pre-setup keeps one message set up ahead, its data after the
           "[circuit]") {
   // Tile 0 posts m1 = 0->7 (3 hops), m2 = 0->2 and m3 = 0->4 at 0, xi_held h.
   //   m1: S1 = xi - h + 3 tau, S1' = S1 + h.
-  //   m2 starts at S1 (first link 0->2 free), S2 = S1 + xi - h + tau, and enters after
-  //   m1's last element: S2' = max(S2 + h, S1' + k).
+  //   m2 starts at S1 + 1, the cycle after m1's path completed (its first link 0->2 is
+  //   free), S2 = S1 + 1 + xi - h + tau, and enters after m1's last element:
+  //   S2' = max(S2 + h, S1' + k).
   //   m3 may start only when m1 is handed over (one message ahead at most): at
   //   S1' + k, its first link 0->4 free; S3 = S1' + k + xi - h + tau, S3' =
   //   max(S3 + h, S2' + k).
@@ -462,13 +464,13 @@ TEST_CASE("circuit: pre-setup keeps one message set up ahead, its data after the
     const auto r = run(e, {msg(1, 0, 7, k), msg(2, 0, 2, k), msg(3, 0, 4, k)});
     const cycle_t s1 = xi - h + 3 * tau;
     const cycle_t f1 = s1 + h;
-    const cycle_t s2 = s1 + xi - h + tau;
+    const cycle_t s2 = s1 + 1 + xi - h + tau;
     const cycle_t f2 = std::max(s2 + h, f1 + k);
     const cycle_t s3 = f1 + k + xi - h + tau;
     const cycle_t f3 = std::max(s3 + h, f2 + k);
     INFO("xi_held " << h);
     CHECK(r[0].e == f1 + 3 + k - 1);
-    CHECK(r[1].t0 == s1);
+    CHECK(r[1].t0 == s1 + 1);
     CHECK(r[1].s == s2);
     CHECK(r[1].e == f2 + 1 + k - 1);
     CHECK(r[2].t0 == f1 + k);
@@ -485,6 +487,50 @@ TEST_CASE("circuit: pre-setup keeps one message set up ahead, its data after the
   const cycle_t s1 = xi + 2 * tau;
   CHECK(r[1].t0 == s1 + k);
   CHECK(r[1].e == s1 + k + boppana(xi, tau, 1, k));
+}
+
+TEST_CASE("circuit: pre-setup reads the first resource as held at the end of the last cycle",
+          "[circuit]") {
+  // rtl.tb_cube.presetup's phase C at tC = 0, xi 5, tau 3, k 16 (tb_cube.cpp derives it).
+  // Tile 0 posts m6 = 0->1 and m7 = 0->2 at 0; m6: S6 = xi + tau, E6 = S6 + k. Tile 1
+  // posts m8 = 1->2 (1->0, 0->2) at p: its header gets 1->0 at p + xi and asks for 0->2
+  // at p + xi + tau, free, so gets it then; S8 = p + xi + 2 tau, E8 = S8 + 2 + k - 1;
+  // 0->2 (its hop 1) is free again from S8 + k + 1, 2's ejection port from E8 + 1.
+  //   p = 1: m8 is granted 0->2 in S6 + 1, the first cycle m7 may pre-set up. The
+  //   grant of that cycle does not count: m7 is taken at S6 + 1, its header asks for
+  //   0->2 at S6 + 1 + xi and gets it at G = S8 + k + 1, then 2's ejection port tau
+  //   later (free from E8 + 1 = S8 + k + 2 <= G + tau): S7 = G + tau, E7 = S7 + k
+  //   (m6's last element went in at S6 + k - 1, before S7).
+  //   p = 0: m8 holds 0->2 from S6, so in S6 + 1 it is held and m7 is not taken; it is
+  //   taken when m6 has handed over its last element, at S6 + k, and asks at
+  //   S6 + k + xi, when 0->2 (free from S8 + k + 1 = S6 + k + tau + 1) is free:
+  //   S7 = S6 + k + xi + tau, E7 = S7 + k.
+  const cycle_t xi = 5;
+  const cycle_t tau = 3;
+  const cycle_t k = 16;
+  const cycle_t s6 = xi + tau;
+  for (const cycle_t p0 : {cycle_t{1}, cycle_t{0}}) {
+    net::circuit_params p = params(xi, tau);
+    p.presetup = true;
+    net::circuit_engine e{cube(3), p};
+    const auto r = run(e, {msg(6, 0, 1, k), msg(7, 0, 2, k), msg(8, 1, 2, k, p0)});
+    const cycle_t s8 = p0 + xi + 2 * tau;
+    INFO("m8 posted at " << p0);
+    CHECK(r[0].s == s6);
+    CHECK(r[0].e == s6 + k);
+    CHECK(r[2].s == s8);
+    CHECK(r[2].e == s8 + 2 + k - 1);
+    if (p0 == 1) {
+      const cycle_t g = s8 + k + 1;
+      CHECK(r[1].t0 == s6 + 1);
+      CHECK(r[1].s == g + tau);
+      CHECK(r[1].e == g + tau + k);
+    } else {
+      CHECK(r[1].t0 == s6 + k);
+      CHECK(r[1].s == s6 + k + xi + tau);
+      CHECK(r[1].e == s6 + k + xi + tau + k);
+    }
+  }
 }
 
 TEST_CASE("circuit: node contention alone costs nothing", "[circuit]") {

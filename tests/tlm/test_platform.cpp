@@ -234,11 +234,11 @@ std::vector<std::vector<std::uint32_t>> aap_prime_steps(std::uint32_t n) {
 // destination's ejection port until E_q + 1. Step s's message is posted when step
 // s - 1 becomes current, at E_{s-2} (0 for s <= 1: the executor's send_ahead). The
 // interface takes it then if it has handed over step s - 1's last element (F_{s-1} +
-// k); before that only by pre-setup, once step s - 1 is set up, step s - 2 handed over
-// and its first link free. Its header asks for hop c at xi after that and tau after
-// each grant, and is granted when the earlier steps have freed the link; the port
-// when step s - 1's tail has left it. Its data follows step s - 1's last element:
-// F_s = max(S_s, F_{s-1} + k).
+// k); before that only by pre-setup, from the cycle after step s - 1 is set up
+// (S_{s-1} + 1), once step s - 2 is handed over and its first link free. Its header
+// asks for hop c at xi after that and tau after each grant, and is granted when the
+// earlier steps have freed the link; the port when step s - 1's tail has left it. Its
+// data follows step s - 1's last element: F_s = max(S_s, F_{s-1} + k).
 std::uint64_t aap_prime_model(std::uint32_t n, std::uint64_t k, std::uint64_t xi,
                               std::uint64_t tau) {
   const auto steps = aap_prime_steps(n);
@@ -267,7 +267,7 @@ std::uint64_t aap_prime_model(std::uint32_t n, std::uint64_t k, std::uint64_t xi
       const std::uint64_t posted = s >= 2 ? t[s - 2].e : 0;
       const std::uint64_t handed = t[s - 1].f + k;
       const std::uint64_t early =
-          std::max({t[s - 1].s, s >= 2 ? t[s - 2].f + k : 0, link_free(s, b[0])});
+          std::max({t[s - 1].s + 1, s >= 2 ? t[s - 2].f + k : 0, link_free(s, b[0])});
       t0 = std::max(posted, std::min(handed, early));
     }
     std::uint64_t ask = t0 + xi;

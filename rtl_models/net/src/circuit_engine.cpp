@@ -75,10 +75,13 @@ void circuit_engine::try_start(std::uint32_t tile, cycle_t now) {
     const std::uint32_t slot = s.queue.front();
     message& m = msgs_[slot];
     if (s.active > 0) {
-      // Pre-setup: beside one message whose path is complete, and only when the first
-      // resource of the new path is free (Boppana §3.3).
-      if (!p_.presetup || s.active > 1 || s.in_setup != none) break;
-      if (res_[m.path.front()].holder != none) break;
+      // Pre-setup (Boppana §3.3): beside one message whose path completed in an earlier
+      // cycle, and only when the first resource of the new path was not held at the end
+      // of the last cycle (the RTL interface reads its node's registered busy flags, so
+      // a grant in this cycle does not count).
+      if (!p_.presetup || s.active > 1 || s.in_setup != none || s.set_up_at >= now) break;
+      const resource& first = res_[m.path.front()];
+      if (first.holder != none && first.since != now) break;
     }
     s.queue.pop_front();
     ++s.active;
@@ -158,6 +161,7 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   message& m = msgs_[slot];
   source& s = src_[m.x.src];
   s.in_setup = none;
+  s.set_up_at = now;
   m.st = stage::streaming;
   if (on_setup_) on_setup_(m.x.id, now);
   // S': the held part of the start-up, and (pre-setup) the previous message's last
@@ -170,7 +174,8 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   // The tail crosses hop position j in first + k - 1 + j: teardown starts one cycle
   // later at the source and follows the tail node by node.
   events_.push(first + k, event{ev_kind::release, slot, 0});
-  if (p_.presetup) start_dirty_.push_back(m.x.src);
+  // Pre-setup may take the tile's next message from the next cycle on.
+  if (p_.presetup) events_.push(now + 1, event{ev_kind::wake, m.x.src, 0});
 }
 
 void circuit_engine::free_resource(std::uint32_t r, cycle_t now) {
@@ -248,10 +253,16 @@ void circuit_engine::arbitrate(cycle_t now) {
 void circuit_engine::fire(cycle_t now) {
   event e{};
   while (events_.pop_due(now, e)) {
+    if (e.kind == ev_kind::wake) {
+      start_dirty_.push_back(e.slot);
+      continue;
+    }
     message& m = msgs_[e.slot];
     switch (e.kind) {
       case ev_kind::ask:
         request(e.slot, now);
+        break;
+      case ev_kind::wake:
         break;
       case ev_kind::tail:
         m.st = stage::delivered;

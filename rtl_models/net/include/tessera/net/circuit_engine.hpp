@@ -9,9 +9,8 @@
 // The rules are those of the Verilated cube (rtl_models/rtl/tsr_cube_node.sv,
 // tsr_cube_ni.sv, tsr_cube_top.sv) as tb/cube/cube_reference.hpp and docs/rtl.md
 // state them, so that the engine and the RTL agree cycle for cycle; what the RTL lacks
-// (xi_held, control messages, fifo, release_retry, presetup) is an addition that
-// vanishes at its default. For a message of k elements over i hops, posted at its
-// source in cycle p:
+// (fifo, release_retry, tau 0) is an addition that vanishes at its default. For a
+// message of k elements over i hops, posted at its source in cycle p:
 //
 //   resources  the D links out of every node (dimension d: n to n ^ 2^d) and every
 //              tile's ejection port. A circuit holds the i links of its e-cube path,
@@ -62,12 +61,16 @@
 // Pre-setup (presetup, Boppana §3.3, their AAP'): in addition to posting, a tile's
 // interface takes its next message while it still hands over the previous one: in any
 // cycle t0 >= p in which exactly one message of the tile is taken and not handed over,
-// that message's path is complete (its S has passed or is t0), and the first resource of
-// the new message's path is free. The new header starts up and sets up by the rules
-// above, but its data follows the previous message's last element into the node: its
-// first element enters at S' = max(S + xi_held, S'_prev + k_prev), and its resources are
-// held through S' + k - 1 + j. So at most one message is set up ahead of the one being
-// sent, and without contention its setup hides behind the previous stream.
+// that message's path completed in an earlier cycle (S < t0), and the first resource of
+// the new message's path was not held at the end of cycle t0 - 1 (free from t0 by
+// teardown, or never held; a grant in t0 itself to another header does not count). Both
+// are registered state in the RTL interface (tsr_cube_ni: its slot past setup, its
+// node's busy_o), so taking the message does not wait on the grants of t0. The new
+// header starts up and sets up by the rules above, but its data follows the previous
+// message's last element into the node: its first element enters at
+// S' = max(S + xi_held, S'_prev + k_prev), and its resources are held through
+// S' + k - 1 + j. So at most one message is set up ahead of the one being sent, and
+// without contention its setup hides behind the previous stream.
 #pragma once
 
 #include <cstdint>
@@ -162,14 +165,15 @@ class circuit_engine final : public engine {
     std::uint32_t active{0};          // taken, last element not handed over
     std::uint32_t in_setup{none};     // the message taken and not yet set up, if any
     cycle_t free_at{0};               // S' + k of the latest message set up
+    cycle_t set_up_at{0};             // S of the latest message set up
   };
   // ask: the header asks for path[held]. release frees path[hop] and schedules hop + 1
   // a cycle later, so a circuit has one teardown event pending; hop 0 also hands the
-  // interface back.
-  enum class ev_kind : std::uint8_t { ask, tail, release };
+  // interface back. wake: pre-setup may take tile `slot`'s next message (S + 1).
+  enum class ev_kind : std::uint8_t { ask, tail, release, wake };
   struct event {
     ev_kind kind;
-    std::uint32_t slot;
+    std::uint32_t slot;  // a message slot, or the tile of a wake
     std::uint32_t hop;
   };
 
