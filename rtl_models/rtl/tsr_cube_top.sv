@@ -21,10 +21,12 @@ module tsr_cube_top
   /// Tiles, 2^D (a single node when D is out of range, so that its check reports it);
   /// derived, do not override.
   localparam int unsigned Tiles = (Dims >= 1 && Dims <= 16) ? 1 << Dims : 1,
-  /// Ports per node, D links and the local port; derived, do not override.
-  localparam int unsigned Ports = Dims + 1,
-  /// Width of a port index; derived, do not override.
-  localparam int unsigned PortWidth = idx_width(Ports),
+  /// Inputs per node, D links and the CubeSlots local inputs; derived, do not override.
+  localparam int unsigned Ins = Dims + CubeSlots,
+  /// Outputs per node, D links and the ejection port; derived, do not override.
+  localparam int unsigned Outs = Dims + 1,
+  /// Width of an output index; derived, do not override.
+  localparam int unsigned OutWidth = idx_width(Outs),
   /// Width of a node id; derived, do not override.
   localparam int unsigned IdWidth = (Dims >= 1) ? Dims : 1,
   /// Links wired per node: D, or none when D is out of range; derived, do not override.
@@ -34,12 +36,14 @@ module tsr_cube_top
   input  logic                 rst_ni,
   // Per tile, the start-up cycles xi (>= 0) of its next message and the part of them held
   // with the path (xi_held <= xi), taken with the request (tsr_cube_ni); header cycles
-  // per hop tau (>= 1) and the arbitration (CubeArbLowestId or CubeArbRoundRobin), all
-  // tiles alike.
+  // per hop tau (>= 1), the arbitration (CubeArbLowestId or CubeArbRoundRobin) and
+  // pre-setup (the interfaces take a message while the last one is still handed over,
+  // tsr_cube_ni), all tiles alike.
   input  logic [15:0]          xi_i        [Tiles],
   input  logic [15:0]          xi_held_i   [Tiles],
   input  logic [7:0]           tau_i,
   input  logic                 arb_i,
+  input  logic                 presetup_i,
   // Per tile, the network interface: message requests and their elements.
   input  logic                 req_valid_i [Tiles],
   output logic                 req_ready_o [Tiles],
@@ -55,30 +59,35 @@ module tsr_cube_top
   output logic [DataWidth-1:0] rx_data_o   [Tiles],
   // Per node and output port (D = ejection): granted this cycle, reserved, the tail
   // crossing towards it this cycle, the header of the circuit holding or granted it.
-  output logic [Ports-1:0]     grant_o     [Tiles],
-  output logic [Ports-1:0]     busy_o      [Tiles],
-  output logic [Ports-1:0]     tail_o      [Tiles],
-  output cube_hdr_t            hold_hdr_o  [Tiles][Ports],
-  // Per node and input port (D = injection): a header waiting, for which output, which.
-  output logic [Ports-1:0]     wait_o      [Tiles],
-  output logic [PortWidth-1:0] want_o      [Tiles][Ports],
-  output cube_hdr_t            want_hdr_o  [Tiles][Ports]
+  output logic [Outs-1:0]      grant_o     [Tiles],
+  output logic [Outs-1:0]      busy_o      [Tiles],
+  output logic [Outs-1:0]      tail_o      [Tiles],
+  output cube_hdr_t            hold_hdr_o  [Tiles][Outs],
+  // Per node and input port (D + s = the interface's slot s): a header waiting, for
+  // which output, which.
+  output logic [Ins-1:0]       wait_o      [Tiles],
+  output logic [OutWidth-1:0]  want_o      [Tiles][Ins],
+  output cube_hdr_t            want_hdr_o  [Tiles][Ins]
 );
 
   cube_setup_t          link_setup  [Tiles][Dims];  // node n's output d
   cube_stream_t         link_stream [Tiles][Dims];
   logic [DataWidth-1:0] link_data   [Tiles][Dims];
-  logic [Ports-1:0]     thru        [Tiles][Ports];
+  logic [Outs-1:0]      thru        [Tiles][Ins];
   // path[n][p]: the circuit through input p of node n reaches its destination now.
-  logic                 path        [Tiles][Ports] /* verilator split_var */;
+  logic                 path        [Tiles][Ins] /* verilator split_var */;
 
   for (genvar gt = 0; gt < Tiles; gt++) begin : gen_tile
-    cube_setup_t          in_setup  [Dims];
-    cube_stream_t         in_stream [Dims];
-    logic [DataWidth-1:0] in_data   [Dims];
-    cube_setup_t          inj_setup, ej_setup;
-    cube_stream_t         inj_stream, ej_stream;
-    logic [DataWidth-1:0] inj_data, ej_data;
+    cube_setup_t          in_setup   [Dims];
+    cube_stream_t         in_stream  [Dims];
+    logic [DataWidth-1:0] in_data    [Dims];
+    cube_setup_t  [CubeSlots-1:0]                inj_setup;  // packed: see tsr_cube_node
+    cube_stream_t [CubeSlots-1:0]                inj_stream;
+    logic         [CubeSlots-1:0][DataWidth-1:0] inj_data;
+    logic         [CubeSlots-1:0]                inj_path;
+    cube_setup_t          ej_setup;
+    cube_stream_t         ej_stream;
+    logic [DataWidth-1:0] ej_data;
 
     for (genvar gd = 0; gd < Links; gd++) begin : gen_link
       assign in_setup[gd]  = link_setup[gt ^ (1 << gd)][gd];
@@ -86,18 +95,22 @@ module tsr_cube_top
       assign in_data[gd]   = link_data[gt ^ (1 << gd)][gd];
     end
 
-    // Input d can lead only to a higher dimension (e-cube; tsr_cube_node asserts it).
-    for (genvar gp = 0; gp < Ports; gp++) begin : gen_port
-      logic [Ports-1:0] reach;
+    // Input d can lead only to a higher dimension (e-cube; tsr_cube_node asserts it), a
+    // local input to any.
+    for (genvar gp = 0; gp < Ins; gp++) begin : gen_port
+      logic [Outs-1:0] reach;
       assign reach[Dims] = 1'b1;
       for (genvar go = 0; go < Links; go++) begin : gen_out
-        if (gp == Dims || go > gp) begin : gen_up
+        if (gp >= Dims || go > gp) begin : gen_up
           assign reach[go] = path[gt ^ (1 << go)][go];
         end else begin : gen_down
           assign reach[go] = 1'b0;
         end
       end
       assign path[gt][gp] = |(thru[gt][gp] & reach);
+    end
+    for (genvar gs = 0; gs < CubeSlots; gs++) begin : gen_slot
+      assign inj_path[gs] = path[gt][Dims+gs];
     end
 
     tsr_cube_node #(
@@ -131,13 +144,14 @@ module tsr_cube_top
     );
 
     tsr_cube_ni #(
-      .DataWidth(DataWidth)
+      .Dims(Dims), .DataWidth(DataWidth)
     ) i_ni (
       .clk_i,
       .rst_ni,
       .id_i         (16'(gt)),
       .xi_i         (xi_i[gt]),
       .xi_held_i    (xi_held_i[gt]),
+      .presetup_i,
       .req_valid_i  (req_valid_i[gt]),
       .req_ready_o  (req_ready_o[gt]),
       .req_i        (req_i[gt]),
@@ -147,7 +161,8 @@ module tsr_cube_top
       .inj_setup_o  (inj_setup),
       .inj_stream_o (inj_stream),
       .inj_data_o   (inj_data),
-      .path_i       (path[gt][Dims]),
+      .path_i       (inj_path),
+      .out_busy_i   (busy_o[gt]),
       .ej_setup_i   (ej_setup),
       .ej_stream_i  (ej_stream),
       .ej_data_i    (ej_data),

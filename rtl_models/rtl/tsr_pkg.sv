@@ -116,6 +116,11 @@ package tsr_pkg;
   localparam logic CubeArbLowestId = 1'b0;    // the lowest source tile (Bokhari Fig. 6)
   localparam logic CubeArbRoundRobin = 1'b1;  // the first source at or after the pointer
 
+  // Message slots of a network interface (tsr_cube_ni), each on a local input of its node
+  // (inputs D and D + 1): one message streams while the next starts up and sets up its
+  // path (pre-setup, Boppana and Raghavendra §3.3).
+  localparam int unsigned CubeSlots = 2;
+
   // A message's setup header: it claims the e-cube path one link at a time.
   typedef struct packed {
     logic [15:0] src;  // source tile

@@ -5,7 +5,9 @@
 // it exchanges, kept next to tsr_pkg.sv's definitions:
 //   cube_hdr_t (64 bits): src [63:48], dst [47:32], seq [31:16], len [15:0]
 //   cube_req_t (48 bits): dst [47:32], seq [31:16], len [15:0]
-// Ports per node: 0..6 are the links across dimensions 0..6, 7 the local port.
+// Outputs per node: 0..6 the links across dimensions 0..6, 7 the ejection port. Inputs:
+// 0..6 the links, 7 and 8 the local inputs of the network interface's two message
+// slots (tsr_pkg CubeSlots).
 #include <cstdint>
 
 #include <Vtsr_cube_7.h>
@@ -15,8 +17,10 @@ namespace tessera::tb {
 
 inline constexpr unsigned cube_dims = 7;
 inline constexpr unsigned cube_tiles = 1U << cube_dims;
-inline constexpr unsigned cube_ports = cube_dims + 1;
-inline constexpr unsigned cube_local = cube_dims;  // the injection / ejection port
+inline constexpr unsigned cube_ports = cube_dims + 1;  // outputs
+inline constexpr unsigned cube_slots = 2;              // local inputs
+inline constexpr unsigned cube_inputs = cube_dims + cube_slots;
+inline constexpr unsigned cube_local = cube_dims;  // the ejection port; slot 0's input
 inline constexpr unsigned cube_max_tau = 255;      // tau_i is 8 bits
 inline constexpr unsigned cube_max_xi = 65535;     // xi_i is 16 bits
 inline constexpr unsigned cube_max_len = 65535;    // len is 16 bits

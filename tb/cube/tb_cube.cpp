@@ -156,11 +156,12 @@ std::string waiting_headers(const cube_model& m) {
   std::ostringstream os;
   int n = 0;
   for (unsigned t = 0; t < cube_tiles; ++t) {
-    for (unsigned p = 0; p < cube_ports; ++p) {
+    for (unsigned p = 0; p < cube_inputs; ++p) {
       if (((m.wait_o[t] >> p) & 1U) == 0) continue;
       const cube_hdr h = unpack_hdr(m.want_hdr_o[t][p]);
       const unsigned o = m.want_o[t][p];
-      os << "\n  node " << t << " input " << (p == cube_local ? "local" : std::to_string(p))
+      os << "\n  node " << t << " input "
+         << (p >= cube_local ? "local " + std::to_string(p - cube_local) : std::to_string(p))
          << ": header " << msg_name(h.src, h.dst, h.seq) << " waits for " << port_name(t, o);
       if ((m.busy_o[t] >> o) & 1U) {
         const cube_hdr by = unpack_hdr(m.hold_hdr_o[t][o]);

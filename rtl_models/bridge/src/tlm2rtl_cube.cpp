@@ -72,7 +72,7 @@ class rtl_cube_engine final : public clocked_bridge {
         next_seq_(tiles_, 0),
         rx_(tiles_),
         res_(std::size_t{tiles_} * (dims_ + 1)),
-        wait_run_(std::size_t{tiles_} * tb::cube_ports, 0) {
+        wait_run_(std::size_t{tiles_} * tb::cube_inputs, 0) {
     ctx_->randReset(0);
     model_ = std::make_unique<model_t>(ctx_.get(), "cube");
     model_t& m = *model_;
@@ -159,7 +159,7 @@ class rtl_cube_engine final : public clocked_bridge {
     // Where the RTL's headers wait: the output each wants and the circuit holding it.
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles_ && out.size() < 32; ++t) {
-      for (unsigned in = 0; in < tb::cube_ports; ++in) {
+      for (unsigned in = 0; in < tb::cube_inputs; ++in) {
         if (((mm.wait_o[t] >> in) & 1U) == 0) continue;
         const tb::cube_hdr h = tb::unpack_hdr(mm.want_hdr_o[t][in]);
         const unsigned o = mm.want_o[t][in];
@@ -213,7 +213,8 @@ class rtl_cube_engine final : public clocked_bridge {
     return (static_cast<std::uint32_t>(src) << 16) | (seq & 0xffffU);
   }
   [[nodiscard]] std::string port_name(unsigned p) const {
-    return p == tb::cube_local ? std::string("local") : "dim " + std::to_string(p);
+    return p >= tb::cube_local ? "local " + std::to_string(p - tb::cube_local)
+                               : "dim " + std::to_string(p);
   }
   [[nodiscard]] std::string output_name(unsigned node, unsigned o) const {
     if (o == cube_eject) return "the ejection port of tile " + std::to_string(node);
@@ -312,8 +313,8 @@ class rtl_cube_engine final : public clocked_bridge {
       if ((grant | busy | wait) == 0) continue;
       if (grant != 0) moved = true;
       unsigned asking[tb::cube_ports] = {};
-      for (unsigned in = 0; in < tb::cube_ports; ++in) {
-        std::uint64_t& run = wait_run_[std::size_t{t} * tb::cube_ports + in];
+      for (unsigned in = 0; in < tb::cube_inputs; ++in) {
+        std::uint64_t& run = wait_run_[std::size_t{t} * tb::cube_inputs + in];
         if (((wait >> in) & 1U) == 0) {
           if (run != 0) {
             ++contention_.blocked;
