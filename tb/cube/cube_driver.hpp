@@ -1,9 +1,10 @@
 #pragma once
 
 // The senders: one message queue per tile, fed to its network interface one request at
-// a time (valid held until ready), and the elements of the message the interface is on,
-// offered in order (tx valid/ready). With idle > 0 a sender withholds an element at
-// random, which puts bubbles into the circuit; timing checks need idle = 0.
+// a time (valid held until ready), and the elements of the oldest message the interface
+// took and has not handed over, offered in order (tx valid/ready); under pre-setup the
+// interface holds two. With idle > 0 a sender withholds an element at random, which puts
+// bubbles into the circuit; timing checks need idle = 0.
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -45,9 +46,9 @@ class cube_driver {
     q_[src].push_back(std::move(msg));
   }
 
-  // Sets the inputs of cycle `now`. The element offered is the next one of the message
-  // the interface took, or element 0 of the request offered now (a message to its own
-  // tile with xi = 0 can start streaming in the cycle it is taken).
+  // Sets the inputs of cycle `now`. The element offered is the next one of the oldest
+  // message the interface took, or element 0 of the request offered now (a message to
+  // its own tile with xi = 0 can start streaming in the cycle it is taken).
   void drive(std::uint64_t now) {
     for (unsigned t = 0; t < cube_tiles; ++t) {
       const bool offer = !q_[t].empty() && q_[t].front().not_before <= now;
@@ -62,9 +63,9 @@ class cube_driver {
       }
       const cube_message* cur = nullptr;
       std::size_t at = 0;
-      if (active_[t].msg) {
-        cur = &*active_[t].msg;
-        at = active_[t].next;
+      if (!active_[t].empty()) {
+        cur = &active_[t].front().msg;
+        at = active_[t].front().next;
       } else if (offer) {
         cur = &q_[t].front();
       }
@@ -81,13 +82,13 @@ class cube_driver {
   void sample(std::uint64_t now, OnAccept on_accept) {
     for (unsigned t = 0; t < cube_tiles; ++t) {
       if (m_.req_valid_i[t] && m_.req_ready_o[t]) {
-        active_[t].msg = std::move(q_[t].front());
-        active_[t].next = 0;
+        active_[t].push_back(active{std::move(q_[t].front()), 0});
         q_[t].pop_front();
-        on_accept(*active_[t].msg, now);
+        on_accept(active_[t].back().msg, now);
       }
-      if (m_.tx_valid_i[t] && m_.tx_ready_o[t] && active_[t].msg) {
-        if (++active_[t].next == active_[t].msg->elements.size()) active_[t].msg.reset();
+      if (m_.tx_valid_i[t] && m_.tx_ready_o[t] && !active_[t].empty()) {
+        active& a = active_[t].front();
+        if (++a.next == a.msg.elements.size()) active_[t].pop_front();
       }
     }
   }
@@ -101,21 +102,21 @@ class cube_driver {
 
   bool idle() const {
     for (unsigned t = 0; t < cube_tiles; ++t)
-      if (!q_[t].empty() || active_[t].msg) return false;
+      if (!q_[t].empty() || !active_[t].empty()) return false;
     return true;
   }
 
   // True while tile t has a message whose elements are not all taken.
-  bool sending(unsigned t) const { return active_[t].msg.has_value(); }
+  bool sending(unsigned t) const { return !active_[t].empty(); }
 
  private:
   struct active {
-    std::optional<cube_message> msg;
-    std::size_t next = 0;
+    cube_message msg;
+    std::size_t next = 0;  // elements taken
   };
   cube_model& m_;
   std::vector<std::deque<cube_message>> q_;
-  std::vector<active> active_;
+  std::vector<std::deque<active>> active_;  // taken, oldest first
   std::vector<bool> withheld_;
   std::mt19937_64 rng_;
   std::uniform_real_distribution<double> idle_dist_{0.0, 1.0};

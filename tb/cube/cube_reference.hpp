@@ -6,6 +6,10 @@
 //   posting   a tile's interface takes its next message (queue order) in the first
 //             cycle t0 >= not_before in which it is idle; it is idle from reset and
 //             from the cycle after it handed over the previous message's last element;
+//   pre-setup (when enabled) it also takes it in a cycle t0 >= not_before in which
+//             exactly one message of the tile is taken and not handed over, if that
+//             message's path completed before t0 and the new path's first output was
+//             not held at the end of cycle t0 - 1;
 //   start-up  the header asks for its first output (at the source) in cycle
 //             t0 + xi - h, where h (xi_held, 0 unless given) is the part of the start-up
 //             that runs once the path is set up, with the path held; a message may
@@ -18,9 +22,11 @@
 //             go to the lower input port. A header granted a link in g asks at the
 //             next node in g + tau. The grant of the destination's ejection port, in
 //             cycle S, completes the path;
-//   stream    element e enters the source's node in S' + e (no bubbles), S' = S + h, and
-//             crosses the node at hop position j (0 the source, i the destination) in
-//             S' + e + j; so the tail leaves the ejection port in E = S' + i + k - 1;
+//   stream    element e enters the source's node in S' + e (no bubbles), S' = S + h, or
+//             with pre-setup the later of S + h and the cycle after the tile's
+//             previous message's last element entered; it crosses the node at hop
+//             position j (0 the source, i the destination) in S' + e + j; so the tail
+//             leaves the ejection port in E = S' + i + k - 1;
 //   teardown  an output is busy from its grant through the cycle the tail crosses its
 //             node, S' + k - 1 + j, and free from S' + k + j; the interface is idle from
 //             S' + k.
@@ -61,8 +67,14 @@ class cube_reference {
  public:
   // xi_held <= xi.
   cube_reference(unsigned dims, std::uint64_t xi, std::uint64_t tau, ref_arb arb,
-                 std::uint64_t xi_held = 0)
-      : dims_(dims), tiles_(1U << dims), xi_(xi), tau_(tau), arb_(arb), held_(xi_held) {}
+                 std::uint64_t xi_held = 0, bool presetup = false)
+      : dims_(dims),
+        tiles_(1U << dims),
+        xi_(xi),
+        tau_(tau),
+        arb_(arb),
+        held_(xi_held),
+        presetup_(presetup) {}
 
   // Messages of one tile are posted in the order given. Returns one result per message;
   // an empty vector if the run did not finish within `limit` cycles.
@@ -88,21 +100,38 @@ class cube_reference {
     for (std::size_t m = 0; m < msgs.size(); ++m)
       queue[msgs[m].src].push_back(m);
     std::vector<std::size_t> head(tiles_, 0);
-    std::vector<std::uint64_t> idle_from(tiles_, 0);
+    // Per tile: the cycle after the last element of its latest message set up enters.
+    std::vector<std::uint64_t> stream_free(tiles_, 0);
     std::vector<std::uint64_t> free_from(std::size_t{tiles_} * ports, 0);
     std::vector<unsigned> pointer(std::size_t{tiles_} * ports, 0);
     std::size_t left = msgs.size();
+    // Handed over in cycle c: set up, and its last element entered before c.
+    auto handed = [&](std::size_t m, std::uint64_t c) {
+      return st[m].st == stage::done && st[m].end <= c;
+    };
 
     for (std::uint64_t c = 0; left > 0; ++c) {
       if (c > limit) return {};
       for (unsigned t = 0; t < tiles_; ++t) {
-        if (head[t] == queue[t].size() || idle_from[t] > c) continue;
+        if (head[t] == queue[t].size()) continue;
         const std::size_t m = queue[t][head[t]];
         if (msgs[m].not_before > c) continue;
+        // The tile's messages not handed over: only its last two taken can be.
+        const std::size_t prev = head[t] >= 1 ? queue[t][head[t] - 1] : msgs.size();
+        const std::size_t prev2 = head[t] >= 2 ? queue[t][head[t] - 2] : msgs.size();
+        const bool prev_out = prev == msgs.size() || handed(prev, c);
+        const bool prev2_out = prev2 == msgs.size() || handed(prev2, c);
+        if (!prev_out) {
+          if (!presetup_ || !prev2_out) continue;
+          // Pre-setup: prev's path completed before c, and the first output of m's path
+          // was not held at the end of c - 1.
+          if (st[prev].st != stage::done || out[prev].setup >= c) continue;
+          const ref_hop& first = out[m].hops.front();
+          if (free_from[std::size_t{first.node} * ports + first.port] > c) continue;
+        }
         ++head[t];
-        idle_from[t] = never;
         out[m].posted = c;
-        st[m] = state{stage::asking, 0, c + msgs[m].xi.value_or(xi_) - held(msgs[m])};
+        st[m] = state{stage::asking, 0, c + msgs[m].xi.value_or(xi_) - held(msgs[m]), 0};
       }
       // Per output, the best header asking for it in c.
       std::vector<std::pair<std::size_t, std::size_t>> best;  // (output, message)
@@ -129,8 +158,9 @@ class cube_reference {
           st[m] = state{stage::asking, st[m].hop + 1, c + tau_};
           continue;
         }
-        // Path complete: the stream and the teardown follow from S' = S + h alone.
-        const std::uint64_t s = c + held(msgs[m]);
+        // Path complete: the stream and the teardown follow from S' = S + h, or with
+        // pre-setup from the end of the tile's previous stream if that is later.
+        const std::uint64_t s = std::max(c + held(msgs[m]), stream_free[msgs[m].src]);
         const std::uint64_t k = msgs[m].k;
         const std::uint64_t i = out[m].hops.size() - 1;
         out[m].setup = c;
@@ -139,8 +169,9 @@ class cube_reference {
           const ref_hop& p = out[m].hops[j];
           free_from[std::size_t{p.node} * ports + p.port] = s + k + j;
         }
-        idle_from[msgs[m].src] = s + k;
+        stream_free[msgs[m].src] = s + k;
         st[m].st = stage::done;
+        st[m].end = s + k;
         --left;
       }
     }
@@ -156,6 +187,7 @@ class cube_reference {
     stage st = stage::queued;
     std::size_t hop = 0;     // the output asked for, an index into hops
     std::uint64_t from = 0;  // the cycle the header first asks for it
+    std::uint64_t end = 0;   // done: S' + k, the cycle after its last element entered
   };
 
   std::uint64_t held(const ref_message& m) const { return m.xi_held.value_or(held_); }
@@ -181,6 +213,7 @@ class cube_reference {
   std::uint64_t tau_;
   ref_arb arb_;
   std::uint64_t held_;
+  bool presetup_;
   std::uint64_t blocked_ = 0;
 };
 

@@ -1,9 +1,9 @@
 // tb_cube: Verilator testbench for rtl_models/rtl/tsr_cube_top.sv (a circuit-switched
 // 7-cube).
 //
-//   tb_cube --scenario setup|contention|bokhari|random|starve [--xi X] [--tau T]
-//           [--elements K] [--arb lowest-id|round-robin] [--seed S] [--count N]
-//           [--idle PCT] [--timeout C] [--trace FILE.fst]
+//   tb_cube --scenario setup|contention|bokhari|presetup|random|starve [--xi X] [--tau T]
+//           [--elements K] [--arb lowest-id|round-robin] [--presetup 0|1] [--seed S]
+//           [--count N] [--idle PCT] [--timeout C] [--trace FILE.fst]
 //
 // Times are cycles of the model. A message is posted in the cycle t0 its network
 // interface takes the request, and delivered in the cycle E its last element is on the
@@ -19,6 +19,8 @@
 //               §2.3), posted at once with the iPSC-860 preset (xi 242, tau 25, one
 //               byte an element, k = 1000): all eight tails cross 7 -> 15; prints the
 //               total against one lone path;
+//   presetup:   a tile's messages set up while the one before streams (Boppana and
+//               Raghavendra §3.3; derived below by hand, with and without --presetup 1);
 //   random:     random messages between random tiles (--idle: percent of cycles a
 //               sender withholds an element, adding bubbles);
 //   starve:     a sender that never hands over its elements holds its circuit, and the
@@ -65,6 +67,7 @@ struct options {
   std::optional<std::uint64_t> tau;
   std::optional<std::uint64_t> elements;
   cube_arb arb = cube_arb::lowest_id;
+  bool presetup = false;  // the interfaces set up the next message while one streams
   std::uint64_t seed = 1;
   unsigned count = 600;
   unsigned idle = 0;  // percent
@@ -100,6 +103,9 @@ std::string parse(int argc, char* argv[], options& o) {
         } else if (a == "--xi-draw") {
           if (n > 1) return "--xi-draw " + std::string(v) + " is not 0 or 1";
           o.xi_draw = n == 1;
+        } else if (a == "--presetup") {
+          if (n > 1) return "--presetup " + std::string(v) + " is not 0 or 1";
+          o.presetup = n == 1;
         } else if (a == "--tau") {
           if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
           o.tau = n;
@@ -177,15 +183,19 @@ std::string waiting_headers(const cube_model& m) {
 }  // namespace
 
 constexpr const char* usage =
-    "usage: tb_cube --scenario setup|contention|bokhari|random|starve [--xi X] [--xi-held H]\n"
-    "               [--tau T] [--elements K] [--arb lowest-id|round-robin] [--seed S] [--count N]\n"
-    "               [--idle PCT] [--xi-draw 0|1] [--timeout C] [--trace FILE.fst]\n"
+    "usage: tb_cube --scenario setup|contention|bokhari|presetup|random|starve [--xi X]\n"
+    "               [--xi-held H] [--tau T] [--elements K] [--arb lowest-id|round-robin]\n"
+    "               [--presetup 0|1] [--seed S] [--count N] [--idle PCT] [--xi-draw 0|1]\n"
+    "               [--timeout C] [--trace FILE.fst]\n"
     "\n"
     "Drives the Verilated circuit-switched 7-cube (Vtsr_cube_7) and holds it to Boppana's\n"
     "xi + i tau + i + k - 1 and to an independent reference model (docs/rtl.md).\n"
     "  --scenario  setup (0 to 2^i - 1 alone), contention (shared links, arbitration),\n"
-    "              bokhari (eight paths through one edge, iPSC-860 preset), random, starve\n"
-    "              (the watchdog names the waiting header)\n"
+    "              bokhari (eight paths through one edge, iPSC-860 preset), presetup (a\n"
+    "              tile's next message set up while one streams), random, starve (the\n"
+    "              watchdog names the waiting header)\n"
+    "  --presetup 1 the interfaces take a message while the last one streams, once its\n"
+    "              path is complete and the new path's first output is free\n"
     "  --xi-held H the last H cycles of the start-up run with the path held (H <= xi)\n"
     "  --idle PCT  percent of cycles a sender withholds an element (random)\n"
     "  --xi-draw 1 each message draws its own xi in 0..X and xi_held in 0..its xi, on its\n"
@@ -210,10 +220,11 @@ int main(int argc, char* argv[]) {
     std::cerr << "tb_cube: --xi-held " << held << " exceeds xi " << xi << '\n';
     return exit_usage;
   }
-  if (held != 0 && (o.scenario == "contention" || o.scenario == "starve")) {
+  if (held != 0 &&
+      (o.scenario == "contention" || o.scenario == "starve" || o.scenario == "presetup")) {
     std::cerr << "tb_cube: --xi-held is for --scenario setup, bokhari and random (the "
-                 "contention and starve goldens are derived with all of xi before the "
-                 "header)\n";
+                 "contention, presetup and starve goldens are derived with all of xi before "
+                 "the header)\n";
     return exit_usage;
   }
   const bool timed = o.idle == 0;
@@ -240,6 +251,14 @@ int main(int argc, char* argv[]) {
     std::uint64_t tail;   // E - t0
   };
   std::vector<expect_times> hand;
+  // Hand-derived absolute cycles (presetup): t0, S and E of a message.
+  struct expect_at {
+    std::size_t msg;
+    std::uint64_t t0;
+    std::uint64_t setup;
+    std::uint64_t tail;
+  };
+  std::vector<expect_at> hand_at;
   // contention: the grant order wanted at link 3->7 from cycle `order_from` on.
   std::vector<unsigned> want_order;
   std::uint64_t order_from = 0;
@@ -314,6 +333,82 @@ int main(int argc, char* argv[]) {
     // hops later: S = xi + 3 tau + k, E = S + h + 3 + k - 1 = xi + 3 tau + 2k + 2 + h.
     hand.push_back({at[3], xi - held + tau, xi + tau + k});
     hand.push_back({at[2], xi + 3 * tau + k, xi + 3 * tau + 2 * k + 2 + held});
+  } else if (o.scenario == "presetup") {
+    // Pre-setup (Boppana and Raghavendra §3.3) in three phases that do not overlap, with
+    // and without --presetup 1, h = 0. F is the cycle a message's first element enters
+    // its source node (S'), E = F + i + k - 1; a resource at hop position j is free from
+    // F + k + j, the ejection port from E + 1. The derivations need xi >= 1 and
+    // k > xi + tau + 1.
+    if (xi < 1 || k <= xi + tau + 1) {
+      std::cerr << "tb_cube: --scenario presetup needs xi >= 1 and elements > xi + tau + 1\n";
+      return exit_usage;
+    }
+    const bool pre = o.presetup;
+    // Phase A, at 0: tile 0 posts m1 = 0->7 (0->1, 1->3, 3->7), m2 = 0->2, m3 = 0->4.
+    //   m1: t0 = 0, S1 = F1 = xi + 3 tau, E1 = F1 + 3 + k - 1.
+    //   Pre-setup: m2's first link 0->2 is not m1's, so m2 is taken in the cycle after
+    //   m1's path completed, t0 = S1 + 1, gets 0->2 xi later and 2's ejection port tau
+    //   after that: S2 = S1 + 1 + xi + tau. Its elements follow m1's last one:
+    //   F2 = max(S2, F1 + k) = F1 + k, E2 = F2 + k. m3 waits for a slot, m1's, free at
+    //   F1 + k, when m2 is set up (S2 < F1 + k) and 0->4 is free: t0 = F1 + k,
+    //   S3 = F1 + k + xi + tau, F3 = max(S3, F2 + k) = F1 + 2k, E3 = F3 + k.
+    //   Without: each is taken when the one before has handed over its last element:
+    //   m2 at F1 + k, S2 = F2 = F1 + k + xi + tau, E2 = F2 + k; m3 at F2 + k,
+    //   S3 = F3 = F2 + k + xi + tau, E3 = F3 + k.
+    const std::size_t m1 = post(0, 7, k, 0);
+    const std::size_t m2 = post(0, 2, k, 0);
+    const std::size_t m3 = post(0, 4, k, 0);
+    const std::uint64_t f1 = xi + 3 * tau;
+    hand_at.push_back({m1, 0, f1, f1 + 3 + k - 1});
+    std::uint64_t e3 = 0;
+    if (pre) {
+      const std::uint64_t f2 = f1 + k;
+      const std::uint64_t f3 = f1 + 2 * k;
+      hand_at.push_back({m2, f1 + 1, f1 + 1 + xi + tau, f2 + k});
+      hand_at.push_back({m3, f1 + k, f1 + k + xi + tau, f3 + k});
+      e3 = f3 + k;
+    } else {
+      const std::uint64_t f2 = f1 + k + xi + tau;
+      const std::uint64_t f3 = f2 + k + xi + tau;
+      hand_at.push_back({m2, f1 + k, f2, f2 + k});
+      hand_at.push_back({m3, f2 + k, f3, f3 + k});
+      e3 = f3 + k;
+    }
+    // Phase B, at tB = E3 + 1 (all of phase A torn down): tile 0 posts m4 = 0->3
+    //   (0->1, 1->3) and m5 = 0->1. S4 = F4 = tB + xi + 2 tau, E4 = F4 + 2 + k - 1.
+    //   m5's first link 0->1 is m4's hop 0, held through F4 + k - 1, so even with
+    //   pre-setup m5 is taken only at F4 + k, when m4 has handed over its last element:
+    //   S5 = F5 = F4 + k + xi + tau, E5 = F5 + k.
+    const std::uint64_t t_b = e3 + 1;
+    const std::size_t m4 = post(0, 3, k, t_b);
+    const std::size_t m5 = post(0, 1, k, t_b);
+    const std::uint64_t f4 = t_b + xi + 2 * tau;
+    const std::uint64_t f5 = f4 + k + xi + tau;
+    hand_at.push_back({m4, t_b, f4, f4 + 2 + k - 1});
+    hand_at.push_back({m5, f4 + k, f5, f5 + k});
+    // Phase C, at tC = E5 + 1: tile 0 posts m6 = 0->1 and m7 = 0->2, tile 1 posts
+    //   m8 = 1->2 (1->0, 0->2) a cycle later.
+    //   m6: S6 = F6 = tC + xi + tau, E6 = F6 + k.
+    //   m8: 1->0 at tC + 1 + xi, 0->2 at tC + 1 + xi + tau = S6 + 1, 2's ejection port
+    //   at S8 = F8 = S6 + 1 + tau, E8 = F8 + 2 + k - 1; 0->2 (its hop 1) is free from
+    //   F8 + k + 1 = S6 + 2 + tau + k, 2's ejection port from E8 + 1 = S6 + 3 + tau + k.
+    //   Pre-setup: m7 is taken at S6 + 1, the cycle after m6's path completed: 0->2
+    //   was free at the end of S6 (its grant to m8 in S6 + 1 itself does not count).
+    //   Its header asks for 0->2 at S6 + 1 + xi and waits for m8's tail: granted at
+    //   G7 = S6 + 2 + tau + k, then 2's ejection port (free by then, tau >= 1):
+    //   S7 = F7 = G7 + tau (F6 + k is earlier), E7 = F7 + k.
+    //   Without: m7 is taken at F6 + k = S6 + k and asks at S6 + k + xi:
+    //   G7 = S6 + k + max(xi, tau + 2), S7 = F7 = G7 + tau, E7 = F7 + k.
+    const std::uint64_t t_c = f5 + k + 1;
+    const std::size_t m6 = post(0, 1, k, t_c);
+    const std::size_t m7 = post(0, 2, k, t_c);
+    const std::size_t m8 = post(1, 2, k, t_c + 1);
+    const std::uint64_t s6 = t_c + xi + tau;
+    const std::uint64_t s8 = s6 + 1 + tau;
+    hand_at.push_back({m6, t_c, s6, s6 + k});
+    hand_at.push_back({m8, t_c + 1, s8, s8 + 2 + k - 1});
+    const std::uint64_t g7 = pre ? s6 + 2 + tau + k : s6 + k + std::max(xi, tau + 2);
+    hand_at.push_back({m7, pre ? s6 + 1 : s6 + k, g7 + tau, g7 + tau + k});
   } else if (o.scenario == "random") {
     // Random pairs (a message to its own tile included), k in 1..elements, posted over
     // `count` cycles: about one message per cycle across the cube.
@@ -357,8 +452,8 @@ int main(int argc, char* argv[]) {
 
   // The reference model's view of the same messages, in the same order per tile.
   cube_reference ref(cube_dims, xi, tau,
-                     o.arb == cube_arb::lowest_id ? ref_arb::lowest_id : ref_arb::round_robin,
-                     held);
+                     o.arb == cube_arb::lowest_id ? ref_arb::lowest_id : ref_arb::round_robin, held,
+                     o.presetup);
   std::vector<ref_message> ref_in;
   for (const cube_message& m : msgs)
     ref_in.push_back(
@@ -400,6 +495,7 @@ int main(int argc, char* argv[]) {
   }
   model->tau_i = static_cast<std::uint8_t>(tau);
   model->arb_i = static_cast<std::uint8_t>(o.arb);
+  model->presetup_i = o.presetup ? 1 : 0;
   sim.reset();
 
   // Watchdog: nothing granted, delivered or posted for this long while messages are
@@ -519,6 +615,18 @@ int main(int argc, char* argv[]) {
                          static_cast<std::int64_t>(hops(m.src, m.dst) + 1)});
     }
   }
+  for (const expect_at& h : hand_at) {
+    if (!ok) break;
+    const cube_message& m = msgs[h.msg];
+    const cube_delivery* d = sb.find(m.dst, m.src, m.seq);
+    const std::string name = msg_name(m.src, m.dst, m.seq);
+    goldens.push_back({name + " t0", static_cast<std::int64_t>(posted.at({m.src, m.seq})),
+                       static_cast<std::int64_t>(h.t0)});
+    goldens.push_back(
+        {name + " S", static_cast<std::int64_t>(d->setup), static_cast<std::int64_t>(h.setup)});
+    goldens.push_back(
+        {name + " E", static_cast<std::int64_t>(d->tail), static_cast<std::int64_t>(h.tail)});
+  }
   if (ok && !want_order.empty()) {
     std::ostringstream got, w;
     for (unsigned s : order_seen)
@@ -558,6 +666,7 @@ int main(int argc, char* argv[]) {
   std::cout << "tb_cube " << o.scenario << ": " << sb.delivered_count() << " of " << msgs.size()
             << " messages delivered, xi " << xi << " tau " << tau
             << (o.scenario == "random" ? " k <= " : " k ") << k << ' ' << arb_name(o.arb);
+  if (o.presetup) std::cout << " presetup";
   if (o.idle != 0) std::cout << " idle " << o.idle << '%';
   std::cout << "; ";
   if (want.empty())

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -746,12 +747,13 @@ namespace {
 // and E for every message, and the same number of grants after a wait. Returns that
 // number.
 std::uint64_t against_reference(const std::vector<net::timed_xfer>& msgs, cycle_t xi, cycle_t tau,
-                                net::circuit_arbitration arb) {
+                                net::circuit_arbitration arb, bool presetup = false) {
   namespace tb = tessera::tb;
   constexpr unsigned dims = 7;
   tb::cube_reference ref(dims, xi, tau,
                          arb == net::circuit_arbitration::lowest_id ? tb::ref_arb::lowest_id
-                                                                    : tb::ref_arb::round_robin);
+                                                                    : tb::ref_arb::round_robin,
+                         0, presetup);
   std::vector<tb::ref_message> in;
   for (const auto& m : msgs)
     in.push_back({m.x.src, m.x.dst, static_cast<unsigned>(m.x.bytes), m.at, {}, {}});
@@ -760,6 +762,7 @@ std::uint64_t against_reference(const std::vector<net::timed_xfer>& msgs, cycle_
 
   net::circuit_params p = params(xi, tau);
   p.arbitration = arb;
+  p.presetup = presetup;
   net::circuit_engine e{cube(dims), p};
   const auto got = run(e, msgs);
   std::size_t differ = 0;
@@ -814,6 +817,45 @@ TEST_CASE("circuit: random traffic takes the RTL's cycles (tb_cube's reference m
   }
   const auto msgs = random_messages(2, 400, 8);
   CHECK(against_reference(msgs, 0, 1, net::circuit_arbitration::round_robin) > 0);
+}
+
+TEST_CASE("circuit: random traffic under pre-setup takes the RTL's cycles (tb_cube's reference)",
+          "[circuit]") {
+  // rtl.tb_cube.random.presetup and rtl.tb_cube.random.presetup.round-robin: the same
+  // traffic with the interfaces setting up a tile's next message while one streams. The
+  // traffic must use it. A message over i hops hands over its last element at
+  // S' + k - 1 = E - i, so a tile's next message taken before E - i + 1 was taken by
+  // pre-setup: some are with it, none without.
+  auto ahead = [](const std::vector<net::timed_xfer>& msgs, const std::vector<msg_times>& r) {
+    std::map<std::uint32_t, std::size_t> last;  // per tile, its latest message so far
+    unsigned n = 0;
+    for (std::size_t i = 0; i < msgs.size(); ++i) {
+      const auto it = last.find(msgs[i].x.src);
+      if (it != last.end()) {
+        const net::xfer& x = msgs[it->second].x;
+        const auto hops = static_cast<cycle_t>(std::popcount(x.src ^ x.dst));
+        if (r[i].t0 < r[it->second].e - hops + 1) ++n;
+      }
+      last[msgs[i].x.src] = i;
+    }
+    return n;
+  };
+  for (const auto arb :
+       {net::circuit_arbitration::lowest_id, net::circuit_arbitration::round_robin}) {
+    const auto msgs = random_messages(1, 1000, 32);
+    CHECK(against_reference(msgs, 5, 3, arb, true) > 100);
+    for (const bool pre : {false, true}) {
+      net::circuit_params p = params(5, 3);
+      p.arbitration = arb;
+      p.presetup = pre;
+      net::circuit_engine e{cube(7), p};
+      const unsigned n = ahead(msgs, run(e, msgs));
+      INFO("presetup " << pre << ": " << n << " messages taken ahead");
+      CHECK((pre ? n > 20 : n == 0));
+    }
+  }
+  const auto msgs = random_messages(2, 400, 8);
+  CHECK(against_reference(msgs, 0, 1, net::circuit_arbitration::round_robin, true) > 0);
 }
 
 TEST_CASE("circuit: Bokhari's eight paths take the RTL's cycles (rtl.tb_cube.bokhari)",
