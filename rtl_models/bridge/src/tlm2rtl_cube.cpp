@@ -8,21 +8,24 @@
 // hypercube"): a tile's queue front is offered to its NI from the cycle it is posted,
 // with the message's start-up on the NI's per-tile xi inputs (xi and xi_held for data,
 // control_xi and no held part for a control message); the message has started in the
-// cycle the NI takes it (net::circuit_engine's t0). The bridge offers every element in
-// the cycle the NI asks for it, so nothing but the RTL decides when a path completes and
-// when the tail arrives. A message is delivered in the cycle its tail leaves the
-// destination's ejection port (E). Over one or more hops the tail reaches the
-// ejection port from the last link's register, so its arrival is read after the clock
-// edge of the cycle before, and fire(E) reports it before the tiles react; a message to
-// the tile itself is reported from arbitrate(E), when its NI is busy through E anyway.
+// cycle the NI takes it (net::circuit_engine's t0). With presetup the NIs' presetup_i is
+// set and the queue front is offered while the NI still sends: the NI takes it beside
+// the message it streams, as the engine's pre-setup rule says. The bridge offers every
+// element in the cycle the NI asks for it (those of the oldest message taken), so
+// nothing but the RTL decides when a path completes and when the tail arrives. A
+// message is delivered in the cycle its tail leaves the destination's ejection port
+// (E). Over one or more hops the tail reaches the ejection port from the last link's
+// register, so its arrival is read after the clock edge of the cycle before, and
+// fire(E) reports it before the tiles react; a message to the tile itself is reported
+// from arbitrate(E), when its NI is busy through E anyway.
 //
 // The bridge sees messages, not their bytes. Each element carries a word computed from
 // (source, sequence number, element index), and every element an ejection port hands
 // out is compared with it, as is its header and its last flag: an element the RTL
 // loses, repeats, corrupts or misroutes ends the run (net::engine::failure).
 //
-// What the RTL does not have is refused (exit 2): fifo arbitration, release-retry and
-// pre-setup (AAP'), multicast, and values beyond its inputs' widths.
+// What the RTL does not have is refused (exit 2): fifo arbitration, release-retry,
+// multicast, and values beyond its inputs' widths.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -83,6 +86,7 @@ class rtl_cube_engine final : public clocked_bridge {
       m.xi_held_i[t] = static_cast<std::uint16_t>(p.xi_held);
     }
     m.tau_i = static_cast<std::uint8_t>(p.tau);
+    m.presetup_i = p.presetup ? 1 : 0;
     m.arb_i = static_cast<std::uint8_t>(p.arbitration == net::circuit_arbitration::round_robin
                                             ? tb::cube_arb::round_robin
                                             : tb::cube_arb::lowest_id);
@@ -221,27 +225,32 @@ class rtl_cube_engine final : public clocked_bridge {
     return "link " + std::to_string(node) + "->" + std::to_string(node ^ (1U << o));
   }
 
-  // Sets the NI inputs of this cycle: each idle NI's next message (with its start-up),
-  // and the element each NI hands over next: element 0 of the message offered, too (a
+  // Sets the NI inputs of this cycle: the next message of each NI that may take one
+  // (idle, or with presetup any), with its start-up, and the element each NI hands over
+  // next: that of the oldest message it took, or element 0 of the message offered (a
   // message to its own tile with no start-up streams in the cycle it is taken).
   void drive(bool offer) {
     model_t& m = *model_;
     for (unsigned t = 0; t < tiles_; ++t) {
       m.req_valid_i[t] = 0;
       m.tx_valid_i[t] = 0;
-      if (sending_[t]) {
-        const message& cur = msgs_.at(*sending_[t]);
-        m.tx_valid_i[t] = 1;
-        m.tx_data_i[t] = element_word(t, cur.seq, sent_[t]);
-      } else if (offer && !queue_[t].empty()) {
+      const bool sending = !sending_[t].empty();
+      if (offer && !queue_[t].empty() && (!sending || p_.presetup)) {
         const message& next = msgs_.at(queue_[t].front());
         m.req_valid_i[t] = 1;
         m.req_i[t] = tb::pack_req(static_cast<std::uint16_t>(next.dst), next.seq,
                                   static_cast<std::uint16_t>(next.k));
         m.xi_i[t] = static_cast<std::uint16_t>(next.control ? p_.control_xi : p_.xi);
         m.xi_held_i[t] = static_cast<std::uint16_t>(next.control ? 0 : p_.xi_held);
+        if (!sending) {
+          m.tx_valid_i[t] = 1;
+          m.tx_data_i[t] = element_word(t, next.seq, 0);
+        }
+      }
+      if (sending) {
+        const message& cur = msgs_.at(sending_[t].front());
         m.tx_valid_i[t] = 1;
-        m.tx_data_i[t] = element_word(t, next.seq, 0);
+        m.tx_data_i[t] = element_word(t, cur.seq, sent_[t]);
       }
     }
   }
@@ -266,16 +275,19 @@ class rtl_cube_engine final : public clocked_bridge {
           fail("tile " + std::to_string(t) + " sent message seq " + std::to_string(msg.seq) +
                " while its namesake is still in the cube (65536 messages in flight)");
         }
-        sending_[t] = id;
-        sent_[t] = 0;
+        if (sending_[t].empty()) sent_[t] = 0;
+        sending_[t].push_back(id);
         moved = true;
         if (listener_ != nullptr) listener_->started(id, now);
       }
     }
     for (unsigned t = 0; t < tiles_; ++t) {
-      if (!sending_[t] || m.tx_valid_i[t] == 0 || m.tx_ready_o[t] == 0) continue;
+      if (sending_[t].empty() || m.tx_valid_i[t] == 0 || m.tx_ready_o[t] == 0) continue;
       moved = true;
-      if (++sent_[t] == msgs_.at(*sending_[t]).k) sending_[t].reset();
+      if (++sent_[t] == msgs_.at(sending_[t].front()).k) {
+        sending_[t].pop_front();
+        sent_[t] = 0;
+      }
     }
 
     observe_resources(moved);
@@ -416,8 +428,8 @@ class rtl_cube_engine final : public clocked_bridge {
   std::unordered_map<std::uint64_t, message> msgs_;          // by id: posted, not yet out
   std::unordered_map<std::uint32_t, std::uint64_t> by_key_;  // key(src, seq): taken
   std::vector<std::deque<std::uint64_t>> queue_;             // per tile, not yet taken
-  std::vector<std::optional<std::uint64_t>> sending_;        // per tile: the NI's message
-  std::vector<std::uint32_t> sent_;                          // its elements handed over
+  std::vector<std::deque<std::uint64_t>> sending_;           // per tile: taken, not handed over
+  std::vector<std::uint32_t> sent_;                          // the oldest's elements handed over
   std::vector<std::uint16_t> next_seq_;                      // per tile: the next seq
   std::vector<rx_state> rx_;                                 // per tile
   std::vector<resource_stat> res_;       // per tile: dims_ links, then the ejection port
@@ -430,7 +442,7 @@ class rtl_cube_engine final : public clocked_bridge {
 std::string cube_configurations() {
   return "hypercube: Vtsr_cube_7 (hypercube:1 to hypercube:7, a sub-cube of the 7-cube); xi, "
          "xi_held and control_xi 0..65535, tau 1..255, arbitration lowest-id or round-robin, "
-         "blocking hold-wait, no pre-setup, messages up to 65535 elements";
+         "blocking hold-wait, presetup 0 or 1, messages up to 65535 elements";
 }
 
 std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p) {
@@ -452,7 +464,6 @@ std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::ci
     refuse("param arbitration fifo is not the RTL's (lowest-id, round-robin)", built);
   if (p.blocking != net::circuit_blocking::hold_wait)
     refuse("param blocking release-retry is not the RTL's (hold-wait)", built);
-  if (p.presetup) refuse("param presetup 1: the RTL NI sends one message at a time", built);
   return std::make_unique<rtl_cube_engine>(f, p);
 }
 
