@@ -47,6 +47,7 @@
 #include <tuple>
 #include <vector>
 
+#include "../common/run_loop.hpp"
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "cube_driver.hpp"
@@ -59,7 +60,7 @@ namespace {
 
 using namespace tessera::tb;
 
-struct options {
+struct options : common_options {
   std::string scenario = "setup";
   std::optional<std::uint64_t> xi;
   std::uint64_t xi_held = 0;
@@ -68,66 +69,54 @@ struct options {
   std::optional<std::uint64_t> elements;
   cube_arb arb = cube_arb::lowest_id;
   bool presetup = false;  // the interfaces set up the next message while one streams
-  std::uint64_t seed = 1;
   unsigned count = 600;
   unsigned idle = 0;  // percent
-  std::uint64_t timeout = 500000;
-  std::string trace_path;
 };
 
-std::string parse(int argc, char* argv[], options& o) {
-  const std::string e =
-      parse_options(argc, argv, [&](std::string_view a, std::string_view v) -> std::string {
-        std::uint64_t n = 0;
-        const bool num = parse_number(v, n);
-        if (a == "--scenario") {
-          o.scenario = v;
-        } else if (a == "--trace") {
-          o.trace_path = v;
-        } else if (a == "--arb") {
-          if (v == "lowest-id") {
-            o.arb = cube_arb::lowest_id;
-          } else if (v == "round-robin") {
-            o.arb = cube_arb::round_robin;
-          } else {
-            return "bad value for --arb: '" + std::string(v) + "' (lowest-id or round-robin)";
-          }
-        } else if (!num) {
-          return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
-        } else if (a == "--xi") {
-          if (n > cube_max_xi) return "--xi " + std::string(v) + " is not 0..65535";
-          o.xi = n;
-        } else if (a == "--xi-held") {
-          if (n > cube_max_xi) return "--xi-held " + std::string(v) + " is not 0..65535";
-          o.xi_held = n;
-        } else if (a == "--xi-draw") {
-          if (n > 1) return "--xi-draw " + std::string(v) + " is not 0 or 1";
-          o.xi_draw = n == 1;
-        } else if (a == "--presetup") {
-          if (n > 1) return "--presetup " + std::string(v) + " is not 0 or 1";
-          o.presetup = n == 1;
-        } else if (a == "--tau") {
-          if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
-          o.tau = n;
-        } else if (a == "--elements") {
-          if (n < 1 || n > cube_max_len) return "--elements " + std::string(v) + " is not 1..65535";
-          o.elements = n;
-        } else if (a == "--seed") {
-          o.seed = n;
-        } else if (a == "--count") {
-          if (n < 1 || n > 100000) return "--count " + std::string(v) + " is not 1..100000";
-          o.count = static_cast<unsigned>(n);
-        } else if (a == "--idle") {
-          if (n > 90) return "--idle " + std::string(v) + " is not 0..90 (percent)";
-          o.idle = static_cast<unsigned>(n);
-        } else if (a == "--timeout") {
-          o.timeout = n;
-        } else {
-          return "unknown option " + std::string(a);
-        }
-        return {};
-      });
-  if (!e.empty()) return e;
+constexpr std::uint64_t default_timeout = 500000;
+
+std::string own_option(options& o, std::string_view a, std::string_view v) {
+  std::uint64_t n = 0;
+  const bool num = parse_number(v, n);
+  if (a == "--scenario") {
+    o.scenario = v;
+  } else if (a == "--arb") {
+    if (v == "lowest-id") {
+      o.arb = cube_arb::lowest_id;
+    } else if (v == "round-robin") {
+      o.arb = cube_arb::round_robin;
+    } else {
+      return "bad value for --arb: '" + std::string(v) + "' (lowest-id or round-robin)";
+    }
+  } else if (!num) {
+    return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
+  } else if (a == "--xi") {
+    if (n > cube_max_xi) return "--xi " + std::string(v) + " is not 0..65535";
+    o.xi = n;
+  } else if (a == "--xi-held") {
+    if (n > cube_max_xi) return "--xi-held " + std::string(v) + " is not 0..65535";
+    o.xi_held = n;
+  } else if (a == "--xi-draw") {
+    if (n > 1) return "--xi-draw " + std::string(v) + " is not 0 or 1";
+    o.xi_draw = n == 1;
+  } else if (a == "--presetup") {
+    if (n > 1) return "--presetup " + std::string(v) + " is not 0 or 1";
+    o.presetup = n == 1;
+  } else if (a == "--tau") {
+    if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
+    o.tau = n;
+  } else if (a == "--elements") {
+    if (n < 1 || n > cube_max_len) return "--elements " + std::string(v) + " is not 1..65535";
+    o.elements = n;
+  } else if (a == "--count") {
+    if (n < 1 || n > 100000) return "--count " + std::string(v) + " is not 1..100000";
+    o.count = static_cast<unsigned>(n);
+  } else if (a == "--idle") {
+    if (n > 90) return "--idle " + std::string(v) + " is not 0..90 (percent)";
+    o.idle = static_cast<unsigned>(n);
+  } else {
+    return "unknown option " + std::string(a);
+  }
   return {};
 }
 
@@ -185,8 +174,8 @@ std::string waiting_headers(const cube_model& m) {
 constexpr const char* usage =
     "usage: tb_cube --scenario setup|contention|bokhari|presetup|random|starve [--xi X]\n"
     "               [--xi-held H] [--tau T] [--elements K] [--arb lowest-id|round-robin]\n"
-    "               [--presetup 0|1] [--seed S] [--count N] [--idle PCT] [--xi-draw 0|1]\n"
-    "               [--timeout C] [--trace FILE.fst]\n"
+    "               [--presetup 0|1] [--count N] [--idle PCT] [--xi-draw 0|1]\n"
+    "               [common options]\n"
     "\n"
     "Drives the Verilated circuit-switched 7-cube (Vtsr_cube_7) and holds it to Boppana's\n"
     "xi + i tau + i + k - 1 and to an independent reference model (docs/rtl.md).\n"
@@ -199,17 +188,16 @@ constexpr const char* usage =
     "  --xi-held H the last H cycles of the start-up run with the path held (H <= xi)\n"
     "  --idle PCT  percent of cycles a sender withholds an element (random)\n"
     "  --xi-draw 1 each message draws its own xi in 0..X and xi_held in 0..its xi, on its\n"
-    "              tile's xi inputs while it is requested (random)\n"
-    "exit status: 0 pass, 1 a failed check, a deadlock or a timeout, 2 bad arguments\n";
+    "              tile's xi inputs while it is requested (random)\n";
 
 int main(int argc, char* argv[]) {
-  if (answer_help(argc, argv, usage)) return exit_pass;
   options o;
-  if (const std::string e = parse(argc, argv, o); !e.empty()) {
-    std::cerr << "tb_cube: " << e << '\n';
-    return exit_usage;
-  }
-  if (trace_unavailable("tb_cube", o.trace_path)) return exit_usage;
+  const testbench_info info{"tb_cube", usage, "500000"};
+  if (const auto stop = parse_command_line(
+          argc, argv, info, o,
+          [&](std::string_view a, std::string_view v) { return own_option(o, a, v); }))
+    return *stop;
+  const std::uint64_t timeout = o.timeout.value_or(default_timeout);
   const bool bokhari = o.scenario == "bokhari";
   // The iPSC-860 preset (docs/machines.md) for Bokhari's experiment, else small values.
   const std::uint64_t xi = o.xi.value_or(bokhari ? 242 : 5);
@@ -460,10 +448,9 @@ int main(int argc, char* argv[]) {
         {m.src, m.dst, static_cast<unsigned>(m.elements.size()), m.not_before, m.xi, m.xi_held});
   std::vector<ref_result> want;
   if (timed && starved == cube_tiles) {
-    want = ref.run(ref_in, o.timeout);
+    want = ref.run(ref_in, timeout);
     if (want.empty()) {
-      std::cerr << "tb_cube: the reference model did not finish within " << o.timeout
-                << " cycles\n";
+      std::cerr << "tb_cube: the reference model did not finish within " << timeout << " cycles\n";
       return exit_fail;
     }
   }
@@ -498,54 +485,59 @@ int main(int argc, char* argv[]) {
   model->presetup_i = o.presetup ? 1 : 0;
   sim.reset();
 
+  // run_loop's hooks. Progress: a message posted, a header granted, an element received.
+  struct hooks {
+    cube_model& model;
+    cube_driver& drv;
+    cube_monitor& mon;
+    cube_scoreboard& sb;
+    std::map<std::pair<unsigned, unsigned>, std::uint64_t>& posted;
+    std::map<std::pair<unsigned, unsigned>, std::vector<cube_grant>>& grants;
+    std::vector<unsigned>& order_seen;
+    std::uint64_t order_from;
+    bool watch_order;
+
+    void drive(std::uint64_t now) { drv.drive(now); }
+    bool sample(std::uint64_t now) {
+      bool moved = false;
+      drv.sample(now, [&](const cube_message& m, std::uint64_t at) {
+        posted[{m.src, m.seq}] = at;
+        moved = true;
+      });
+      moved |= mon.sample(
+          now,
+          [&](const cube_grant& g) {
+            grants[{g.hdr.src, g.hdr.seq}].push_back(g);
+            if (g.node == 3 && g.port == 2 && now >= order_from && watch_order)
+              order_seen.push_back(g.hdr.src);
+          },
+          [&](const cube_delivery& d) { sb.delivered(d); });
+      return moved;
+    }
+    [[nodiscard]] bool done(std::uint64_t) const { return drv.idle() && sb.done(); }
+    [[nodiscard]] bool failed() const { return !sb.errors().empty() || !mon.stray().empty(); }
+    [[nodiscard]] bool waiting_for_time(std::uint64_t now) const {
+      return drv.waiting_for_time(now);
+    }
+    [[nodiscard]] std::string deadlock_report() const {
+      return sb.missing() + "\n waiting headers:" + waiting_headers(model);
+    }
+    [[nodiscard]] std::string timeout_report() const { return sb.missing(); }
+  };
+  hooks loop_hooks{
+      *model, drv, mon, sb, posted, grants, order_seen, order_from, !want_order.empty()};
   // Watchdog: nothing granted, delivered or posted for this long while messages are
   // owed. The longest quiet stretch of a live fabric is a start-up (xi) or a header hop
   // (tau); bubbles add a few cycles.
   const std::uint64_t stall_limit = xi + tau + 1000;
-  std::uint64_t last_progress = 0;
-  bool deadlock = false;
-  std::string waiting;
-  while (!(drv.idle() && sb.done()) && sim.now() < o.timeout) {
-    const std::uint64_t now = sim.now();
-    drv.drive(now);
-    sim.settle();
-    drv.sample(now, [&](const cube_message& m, std::uint64_t at) {
-      posted[{m.src, m.seq}] = at;
-      last_progress = now;
-    });
-    const bool moved = mon.sample(
-        now,
-        [&](const cube_grant& g) {
-          grants[{g.hdr.src, g.hdr.seq}].push_back(g);
-          if (g.node == 3 && g.port == 2 && now >= order_from && !want_order.empty())
-            order_seen.push_back(g.hdr.src);
-        },
-        [&](const cube_delivery& d) { sb.delivered(d); });
-    if (moved) last_progress = now;
-    if (!sb.errors().empty() || !mon.stray().empty()) break;
-    if (now - last_progress > stall_limit && !drv.waiting_for_time(now)) {
-      deadlock = true;
-      waiting = waiting_headers(*model);
-      break;
-    }
-    sim.edge();
-  }
+  const run_outcome outcome = run_loop(sim, loop_hooks, {timeout, stall_limit, clocking::edge});
   model->final();
 
-  bool ok = sb.errors().empty() && mon.stray().empty();
   for (const auto& e : sb.errors())
     std::cerr << "tb_cube: " << e << '\n';
   for (const auto& e : mon.stray())
     std::cerr << "tb_cube: " << e << '\n';
-  if (ok && deadlock) {
-    std::cerr << "tb_cube: deadlock: nothing moved for " << stall_limit
-              << " cycles with messages owed;" << sb.missing() << "\n waiting headers:" << waiting
-              << '\n';
-    ok = false;
-  } else if (ok && !(drv.idle() && sb.done())) {
-    std::cerr << "tb_cube: timeout after " << o.timeout << " cycles:" << sb.missing() << '\n';
-    ok = false;
-  }
+  bool ok = print_verdict("tb_cube", outcome) == exit_pass;
 
   std::uint64_t latest = 0;
   for (const cube_message& m : msgs) {
