@@ -1,0 +1,169 @@
+// The contract between a tile image (firmware running on a Cortex-M4 tile) and the
+// platform that hosts it (the ISS tiles of the TLM platform, docs/tiles.md): the tile's
+// memory map, the NIC's registers (docs/nic-registers.md) and the boot block through
+// which the platform hands the tile its id, its fabric and its workload and takes back
+// its result. One header, included by both sides, so the two cannot drift.
+//
+// Every register and boot-block field is a 32-bit little-endian word; 64-bit values are
+// two words, low first. Enumerations travel as their underlying values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tessera::tile_abi {
+
+// ---- memory map ------------------------------------------------------------------------
+inline constexpr std::uint32_t flash_base = 0x0000'0000U;  // vector table, code, rodata
+inline constexpr std::uint32_t flash_size = 0x0010'0000U;  // 1 MiB
+inline constexpr std::uint32_t ram_base = 0x2000'0000U;    // boot block, data, arena, stack
+inline constexpr std::uint32_t ram_size = 0x0040'0000U;    // 4 MiB
+inline constexpr std::uint32_t nic_base = 0x4000'0000U;    // the NIC's registers
+inline constexpr std::uint32_t nic_size = 0x0000'1000U;
+// The boot block sits at the start of RAM (the image's linker script reserves it).
+inline constexpr std::uint32_t boot_base = ram_base;
+inline constexpr std::uint32_t boot_size = 0x0000'0400U;
+
+// ---- NIC registers (offsets from nic_base) ---------------------------------------------
+// A command is staged in the argument registers, then started by writing its code to
+// `command`; its answer is in `result` (and, for headers, the header registers) when the
+// write returns. The platform executes every command at the tile's own time: the write is
+// where the tile and the fabric synchronise (docs/tiles.md, "Time").
+namespace reg {
+inline constexpr std::uint32_t magic = 0x000;    // RO: nic_magic
+inline constexpr std::uint32_t version = 0x004;  // RO: abi_version
+inline constexpr std::uint32_t tile = 0x008;     // RO: this tile's id
+inline constexpr std::uint32_t tiles = 0x00C;    // RO: tiles in the fabric
+// Arguments (RW).
+inline constexpr std::uint32_t arg_peer = 0x010;       // destination, or source to receive from
+inline constexpr std::uint32_t arg_addr = 0x014;       // payload or buffer address in tile RAM
+inline constexpr std::uint32_t arg_len = 0x018;        // payload or buffer length in bytes
+inline constexpr std::uint32_t arg_handle = 0x01C;     // test, header, release
+inline constexpr std::uint32_t arg_cycles_lo = 0x020;  // post_delay
+inline constexpr std::uint32_t arg_cycles_hi = 0x024;
+// The header of post_send, post_control and take_control (RW): msg_header's fields.
+inline constexpr std::uint32_t hdr_src = 0x040;
+inline constexpr std::uint32_t hdr_dst = 0x044;
+inline constexpr std::uint32_t hdr_kind = 0x048;
+inline constexpr std::uint32_t hdr_proto = 0x04C;
+inline constexpr std::uint32_t hdr_tag = 0x050;
+inline constexpr std::uint32_t hdr_blocks = 0x054;
+inline constexpr std::uint32_t hdr_first_block = 0x058;
+inline constexpr std::uint32_t hdr_bytes_lo = 0x05C;
+inline constexpr std::uint32_t hdr_bytes_hi = 0x060;
+inline constexpr std::uint32_t hdr_seq = 0x064;
+inline constexpr std::uint32_t hdr_check = 0x068;
+// Command (WO) and its result (RO).
+inline constexpr std::uint32_t command = 0x080;
+inline constexpr std::uint32_t result = 0x084;
+}  // namespace reg
+
+inline constexpr std::uint32_t nic_magic = 0x4E52'5354U;  // "TSRN"
+inline constexpr std::uint32_t abi_version = 1;
+
+enum class command : std::uint32_t {
+  none = 0,
+  post_send = 1,     // header regs, arg_addr/arg_len: the payload; result: the handle
+  post_recv = 2,     // arg_peer, arg_addr/arg_len: the buffer; result: the handle
+  post_delay = 3,    // arg_cycles; result: the handle
+  post_control = 4,  // header regs; result: 1 taken, 0 no room
+  take_control = 5,  // header regs as the wanted kind, source and tag; result: 1 found,
+                     // and the header regs then hold the message
+  test = 6,          // arg_handle; result: nic_status (pending, done, failed)
+  header = 7,        // arg_handle; the header regs get the completed receive's header
+  release = 8,       // arg_handle
+  finish = 9,        // the tile wrote its result in the boot block: the run is over for it
+};
+
+// The value `result` holds after a command the NIC refused (an unknown code, a buffer
+// outside tile RAM): the tile runtime reads it as no_handle or false.
+inline constexpr std::uint32_t bad_command = 0xFFFF'FFFFU;
+
+// ---- boot block --------------------------------------------------------------------------
+inline constexpr std::uint32_t boot_magic = 0x4252'5354U;  // "TSRB"
+
+enum class tile_state_code : std::uint32_t { running = 0, done = 1, failed = 2, too_big = 3 };
+
+// Written by the platform before the tile starts (fields up to `result`), read by the
+// image; the result part is written by the image and read by the platform.
+struct boot_block {
+  std::uint32_t magic;    // boot_magic
+  std::uint32_t version;  // abi_version
+  std::uint32_t tile;
+  std::uint32_t tiles;
+  // The fabric: fabric_kind and its two shape numbers (rows and columns; dimensions;
+  // ring tiles), as tessera::fabric holds them.
+  std::uint32_t fabric_kind;
+  std::uint32_t fabric_a;
+  std::uint32_t fabric_b;
+  // The collective (fw::collective_params).
+  std::uint32_t coll;
+  std::uint32_t alg;
+  std::uint32_t a2a;
+  std::uint32_t root;
+  std::uint32_t bytes;
+  std::uint32_t type;
+  std::uint32_t rop;
+  std::uint32_t shift;
+  std::uint32_t packets;
+  // The executor (executor_config).
+  std::uint32_t proto;
+  std::uint32_t prepost;
+  std::uint32_t send_ahead;
+  std::uint32_t max_retries;
+  std::uint32_t unforced_threshold_lo;
+  std::uint32_t unforced_threshold_hi;
+  std::uint32_t idle_cycles_lo;
+  std::uint32_t idle_cycles_hi;
+  std::uint32_t timeout_base_lo;
+  std::uint32_t timeout_base_hi;
+  std::uint32_t timeout_per_byte_lo;
+  std::uint32_t timeout_per_byte_hi;
+  std::uint32_t reserved[32];
+  // ---- the tile's result ----
+  std::uint32_t state;     // tile_state_code
+  std::uint32_t error;     // tile_error of a failed tile
+  std::uint32_t op_index;  // the op it failed in, or its op count
+  std::uint32_t messages_lo;
+  std::uint32_t messages_hi;
+  std::uint32_t sent_bytes_lo;
+  std::uint32_t sent_bytes_hi;
+  std::uint32_t blocks;       // entries of the block table
+  std::uint32_t block_table;  // address in tile RAM of `blocks` block_report entries
+  std::uint32_t arena_used;   // bytes of the arena the tile used
+};
+
+// One block a tile holds at its end: the platform reads its bytes from tile RAM and
+// verifies them; `check` is the tile's own FNV-1a of the bytes, compared too.
+struct block_report {
+  std::uint32_t id;
+  std::uint32_t addr;
+  std::uint32_t len;
+  std::uint32_t check;
+};
+
+static_assert(sizeof(boot_block) <= boot_size);
+static_assert(offsetof(boot_block, state) == 60 * 4);
+static_assert(sizeof(block_report) == 16);
+
+// 32-bit FNV-1a, the check a tile reports per block.
+constexpr std::uint32_t fnv1a(const std::byte* p, std::size_t n) {
+  std::uint32_t h = 0x811C'9DC5U;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= static_cast<std::uint32_t>(p[i]);
+    h *= 0x0100'0193U;
+  }
+  return h;
+}
+
+constexpr std::uint32_t lo(std::uint64_t v) {
+  return static_cast<std::uint32_t>(v);
+}
+constexpr std::uint32_t hi(std::uint64_t v) {
+  return static_cast<std::uint32_t>(v >> 32);
+}
+constexpr std::uint64_t join(std::uint32_t lo_word, std::uint32_t hi_word) {
+  return (std::uint64_t{hi_word} << 32) | lo_word;
+}
+
+}  // namespace tessera::tile_abi
