@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   catch2 nlohmann-json3-dev
   libsystemc-dev verilator zlib1g-dev
+  # The ISS tiles (docs/tiles.md): the Unicorn engine's Cortex-M4 and libelf for images.
+  libunicorn-dev libelf-dev
   python3
   # The fuzz targets (tests/fuzz): clang with libFuzzer's runtime.
   clang libclang-rt-14-dev

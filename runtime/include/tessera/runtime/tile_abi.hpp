@@ -23,6 +23,14 @@ inline constexpr std::uint32_t nic_size = 0x0000'1000U;
 // The boot block sits at the start of RAM (the image's linker script reserves it).
 inline constexpr std::uint32_t boot_base = ram_base;
 inline constexpr std::uint32_t boot_size = 0x0000'0400U;
+// The page right below the stack reserve (picolibc's __heap_end, which the image's linker
+// script keeps page-aligned) that the platform leaves unmapped: a stack that overflows
+// faults there. The image keeps its arena out of it.
+inline constexpr std::uint32_t stack_guard = 0x0000'1000U;
+// The system control space (0xE000E000): a page of plain RAM on the ISS tiles, so start-up
+// code that enables the FPU through CPACR runs.
+inline constexpr std::uint32_t scs_base = 0xE000'E000U;
+inline constexpr std::uint32_t scs_size = 0x0000'1000U;
 
 // ---- NIC registers (offsets from nic_base) ---------------------------------------------
 // A command is staged in the argument registers, then started by writing its code to
@@ -82,7 +90,26 @@ inline constexpr std::uint32_t bad_command = 0xFFFF'FFFFU;
 // ---- boot block --------------------------------------------------------------------------
 inline constexpr std::uint32_t boot_magic = 0x4252'5354U;  // "TSRB"
 
-enum class tile_state_code : std::uint32_t { running = 0, done = 1, failed = 2, too_big = 3 };
+// What a tile's arena must hold, in the words the boot block carries them.
+struct tile_plan_words {
+  std::uint32_t slot;         // bytes of the largest block
+  std::uint32_t peak_blocks;  // blocks held at once
+  std::uint32_t max_blocks;   // block ids of the largest op
+  std::uint32_t max_send;     // blocks of the largest send
+  std::uint32_t max_recv;     // blocks of the largest receive
+  std::uint32_t receiving_ops;
+  std::uint32_t all_recv_lo;  // every receive's landing area (prepost)
+  std::uint32_t all_recv_hi;
+  std::uint32_t async_slots;  // sends that may be in flight while the tile goes on
+};
+
+enum class tile_state_code : std::uint32_t {
+  running = 0,
+  done = 1,      // the program ran to its end
+  failed = 2,    // the executor stopped with a fault (fault_*)
+  too_big = 3,   // the workload does not fit the image's arena (arena_used > arena_size)
+  bad_boot = 4,  // the boot block's magic or version is not this image's
+};
 
 // Written by the platform before the tile starts (fields up to `result`), read by the
 // image; the result part is written by the image and read by the platform.
@@ -91,8 +118,8 @@ struct boot_block {
   std::uint32_t version;  // abi_version
   std::uint32_t tile;
   std::uint32_t tiles;
-  // The fabric: fabric_kind and its two shape numbers (rows and columns; dimensions;
-  // ring tiles), as tessera::fabric holds them.
+  // The fabric: fabric_kind, its rows and its columns as tessera::fabric holds them (a
+  // ring and a hypercube are one row of all the tiles).
   std::uint32_t fabric_kind;
   std::uint32_t fabric_a;
   std::uint32_t fabric_b;
@@ -119,18 +146,36 @@ struct boot_block {
   std::uint32_t timeout_base_hi;
   std::uint32_t timeout_per_byte_lo;
   std::uint32_t timeout_per_byte_hi;
-  std::uint32_t reserved[32];
+  // The tile's memory plan (tile_plan, from a walk of its program on the host): what
+  // its arena must hold (arena_layout below).
+  tile_plan_words plan;
+  std::uint32_t reserved[32 - sizeof(tile_plan_words) / 4];
   // ---- the tile's result ----
-  std::uint32_t state;     // tile_state_code
-  std::uint32_t error;     // tile_error of a failed tile
-  std::uint32_t op_index;  // the op it failed in, or its op count
+  std::uint32_t state;  // tile_state_code
+  // A failed tile's tile_fault (executor.hpp), field by field.
+  std::uint32_t fault_code;
+  std::uint32_t fault_op_index;
+  std::uint32_t fault_kind;
+  std::uint32_t fault_step;
+  std::uint32_t fault_peer;
+  std::uint32_t fault_block;
+  std::uint32_t fault_got;
+  std::uint32_t fault_bytes_expected_lo;
+  std::uint32_t fault_bytes_expected_hi;
+  std::uint32_t fault_bytes_got_lo;
+  std::uint32_t fault_bytes_got_hi;
+  // What the tile waited for when it last went idle (tile_wait), for deadlock reports.
+  std::uint32_t wait_what;
+  std::uint32_t wait_peer;
+  std::uint32_t wait_step;
   std::uint32_t messages_lo;
   std::uint32_t messages_hi;
   std::uint32_t sent_bytes_lo;
   std::uint32_t sent_bytes_hi;
   std::uint32_t blocks;       // entries of the block table
   std::uint32_t block_table;  // address in tile RAM of `blocks` block_report entries
-  std::uint32_t arena_used;   // bytes of the arena the tile used
+  std::uint32_t arena_used;   // bytes of its arena the tile needed (too_big: more than it has)
+  std::uint32_t arena_size;   // bytes of arena the image has
 };
 
 // One block a tile holds at its end: the platform reads its bytes from tile RAM and
