@@ -50,11 +50,19 @@ struct platform_options : models::engine_params {
                                                const models::engine_params&){nullptr};
 };
 
+// What a tile's processor did, for tiles that model one (--tiles cortex-m4).
+struct tile_cpu {
+  std::uint64_t instructions{0};    // retired
+  std::uint64_t compute_cycles{0};  // fabric cycles the instructions took
+  std::uint64_t wait_cycles{0};     // fabric cycles idle (wfi) waiting for the NIC
+};
+
 struct platform_outcome {
   nic::run_outcome run;
   std::vector<nic::transfer_record> transfers;
   std::vector<net::link_stat> links;
   net::contention_stat contention{};
+  std::vector<tile_cpu> cpu;  // per tile; empty for native tiles
 };
 
 // The registry's engine for o.sw, with the forwarding tables; throws input_error for a

@@ -58,6 +58,9 @@ class tlm_nic : public sc_core::sc_module {
   }
 
   [[nodiscard]] const sc_core::sc_event& changed() const { return changed_; }
+  // How many times the NIC has changed: a tile that saw every change up to a count it
+  // kept has nothing new to look at (an ISS tile's wfi, docs/tiles.md).
+  [[nodiscard]] std::uint64_t changes() const { return changes_; }
   [[nodiscard]] std::uint32_t tile() const { return tile_; }
   [[nodiscard]] const std::vector<nic::drop_record>& drops() const { return drops_; }
   [[nodiscard]] const nic::endpoint& endpoint() const { return ep_; }
@@ -76,7 +79,10 @@ class tlm_nic : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void on_delay();
-  void wake() { changed_.notify(sc_core::SC_ZERO_TIME); }
+  void wake() {
+    ++changes_;
+    changed_.notify(sc_core::SC_ZERO_TIME);
+  }
 
   std::uint32_t tile_;
   std::uint32_t tiles_;
@@ -87,6 +93,7 @@ class tlm_nic : public sc_core::sc_module {
   std::multimap<std::uint64_t, std::uint64_t> delays_;  // due cycle -> delay token
   sc_core::sc_event delay_event_;
   sc_core::sc_event changed_;
+  std::uint64_t changes_{0};
   std::vector<nic::drop_record> drops_;
   sink_fn sink_{nullptr};
   void* sink_ctx_{nullptr};
