@@ -108,6 +108,21 @@ const std::array<param, 3> common{{
      TESSERA_FIELD(max_retries, std::uint32_t)},
 }};
 
+const std::array<param, 4> cpu_table{{
+    {"cpu_mhz", param_kind::count, 1, 1'000'000'000, "MHz",
+     "--tiles cortex-m4: the core clock (a huge one makes compute time vanish)", {},
+     TESSERA_FIELD(cpu.cpu_mhz, std::uint64_t)},
+    {"fabric_mhz", param_kind::count, 0, 1'000'000, "MHz",
+     "--tiles cortex-m4: the fabric clock; 0: the machine preset's, else 1000", {},
+     TESSERA_FIELD(cpu.fabric_mhz, std::uint64_t)},
+    {"cpi", param_kind::count, 1, 100, "cycles",
+     "--tiles cortex-m4: core cycles per instruction", {},
+     TESSERA_FIELD(cpu.cpi, std::uint64_t)},
+    {"quantum", param_kind::count, 1, 1'000'000'000, "instructions",
+     "--tiles cortex-m4: instructions a core runs ahead before it waits for the fabric", {},
+     TESSERA_FIELD(cpu.quantum, std::uint64_t)},
+}};
+
 // clang-format on
 
 #undef TESSERA_FIELD
@@ -301,6 +316,10 @@ std::span<const param> common_params() {
   return common;
 }
 
+std::span<const param> cpu_params_table() {
+  return cpu_table;
+}
+
 std::span<const model_info> models() {
   return model_table;
 }
@@ -319,6 +338,8 @@ const param* find_param(switching sw, std::string_view key) {
   for (const param& q : engine(sw).params)
     if (q.key == key) return &q;
   for (const param& q : common)
+    if (q.key == key) return &q;
+  for (const param& q : cpu_table)
     if (q.key == key) return &q;
   return nullptr;
 }
@@ -375,9 +396,12 @@ nlohmann::ordered_json params_json(const engine_params& p, switching sw,
   };
   for (const param& q : engine(sw).params)
     put(q);
-  for (const std::string_view k : common_keys)
+  for (const std::string_view k : common_keys) {
     for (const param& q : common)
       if (q.key == k) put(q);
+    for (const param& q : cpu_table)
+      if (q.key == k) put(q);
+  }
   return j;
 }
 
@@ -438,6 +462,9 @@ std::string params_help() {
   out += std::string(key_col - 2, ' ') + "every timed model:\n";
   for (const param& q : common)
     line(q);
+  out += std::string(key_col - 2, ' ') + "Cortex-M4 tiles (--tiles cortex-m4):\n";
+  for (const param& q : cpu_table)
+    line(q);
   return out;
 }
 
@@ -455,6 +482,7 @@ std::string params_markdown() {
   for (const engine_info& e : engine_table)
     table(std::string(e.name) + " switching (" + std::string(e.summary) + ")", e.params);
   table("Every timed model", common);
+  table("Cortex-M4 tiles (--tiles cortex-m4, docs/tiles.md)", cpu_table);
   return out;
 }
 

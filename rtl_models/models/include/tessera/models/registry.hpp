@@ -30,6 +30,14 @@ enum class switching : std::uint8_t { ideal, circuit, store_forward, wormhole };
 // Every engine's parameters and the ones every timed model reads, as a run carries
 // them. The defaults are the member initializers of the engines' parameter structs:
 // the tables below read them back, so a default is written once.
+// The processor model of ISS tiles (--tiles cortex-m4, docs/tiles.md).
+struct cpu_params {
+  std::uint64_t cpu_mhz{100};     // the core clock
+  std::uint64_t fabric_mhz{0};    // the fabric clock; 0: the machine preset's, else 1000
+  std::uint64_t cpi{1};           // core cycles per instruction
+  std::uint64_t quantum{10000};   // instructions before a core catches the fabric up
+};
+
 struct engine_params {
   net::alphabeta_params ideal{};
   net::circuit_params circuit{};
@@ -38,6 +46,7 @@ struct engine_params {
   std::uint64_t unforced_threshold{100};
   std::uint64_t max_cycles{std::uint64_t{1} << 50};
   std::uint32_t max_retries{10};
+  cpu_params cpu{};
 };
 
 enum class param_kind : std::uint8_t { count, flag, choice };
@@ -98,6 +107,8 @@ switching default_switching(fabric_kind k);
 
 // Parameters every timed run reads, whatever its engine.
 std::span<const param> common_params();
+// The processor parameters of ISS tiles (--tiles cortex-m4).
+std::span<const param> cpu_params_table();
 
 std::span<const model_info> models();
 // nullptr when there is no such model.
