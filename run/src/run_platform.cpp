@@ -6,6 +6,7 @@
 
 #include "report.hpp"
 #include "tessera/bridge/tlm2rtl.hpp"
+#include "tessera/iss/iss_platform.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
@@ -26,9 +27,13 @@ std::string machine_names() {
   return out;
 }
 
-// The engine's parameters and unforced_threshold, from the registry's table.
-nlohmann::ordered_json params_json(const tlmm::platform_options& o) {
+// The engine's parameters and unforced_threshold, from the registry's table; with ISS
+// tiles, their processor's too.
+nlohmann::ordered_json params_json(const tlmm::platform_options& o, bool cpu = false) {
   static constexpr std::string_view common[] = {"unforced_threshold"};
+  static constexpr std::string_view with_cpu[] = {"unforced_threshold", "cpu_mhz", "fabric_mhz",
+                                                  "cpi", "quantum"};
+  if (cpu) return models::params_json(o, o.sw, with_cpu);
   return models::params_json(o, o.sw, common);
 }
 
@@ -363,19 +368,46 @@ class platform_collective {
       }
       payload_ = c.bytes;
     }
-    po_ = tlmm::run_collective(c, opt);
+    if (r_.tiles == "cortex-m4") {
+      iss::iss_options io;
+      io.firmware = r_.firmware;
+      io.cpu_khz = opt.cpu.cpu_mhz * 1000;
+      // The fabric clock: given, or the machine's (its cycle time), or 1 GHz.
+      io.fabric_khz = opt.cpu.fabric_mhz > 0 ? opt.cpu.fabric_mhz * 1000
+                      : s_.m != nullptr
+                          ? static_cast<std::uint64_t>(1000.0 / s_.m->us_per_cycle + 0.5)
+                          : 1'000'000;
+      io.cpi = opt.cpu.cpi;
+      io.quantum = opt.cpu.quantum;
+      fabric_khz_ = io.fabric_khz;
+      firmware_ = io.firmware.empty() ? iss::default_firmware() : io.firmware;
+      po_ = iss::run_collective(c, opt, io);
+    } else {
+      po_ = tlmm::run_collective(c, opt);
+    }
   }
 
   [[nodiscard]] nlohmann::ordered_json json() const {
     const nic::run_outcome& o = po_.run;
     nlohmann::ordered_json j;
     put_platform(j, r_, s_);
+    const bool iss = !po_.cpu.empty();
+    if (iss) {
+      j["tiles_model"] = "cortex-m4";
+      j["firmware"] = firmware_;
+      j["fabric_khz"] = fabric_khz_;
+    }
     put_collective(j, r_);
     if (payload_) j["payload_bytes"] = *payload_;
-    j["params"] = params_json(s_.o);
+    j["params"] = params_json(s_.o, iss);
     put_outcome(j, o, s_.us());
     if (edst_) put_edst(j, *edst_);
     put_steps_tiles(j, o);
+    for (std::size_t t = 0; t < po_.cpu.size() && t < j["per_tile"].size(); ++t) {
+      j["per_tile"][t]["instructions"] = po_.cpu[t].instructions;
+      j["per_tile"][t]["compute_cycles"] = po_.cpu[t].compute_cycles;
+      j["per_tile"][t]["wait_cycles"] = po_.cpu[t].wait_cycles;
+    }
     put_transfers(j, po_.transfers, r_.all_transfers);
     j["links"] = links_json(po_.links, o.cycles);
     j["contention"] = contention_json(po_.contention);
@@ -393,6 +425,17 @@ class platform_collective {
     print_outcome(os, o);
     os << "  contention  " << po_.contention.blocked << " blocked requests, "
        << po_.contention.blocked_cycles << " cycles waited\n";
+    if (!po_.cpu.empty()) {
+      tlmm::tile_cpu sum;
+      for (const tlmm::tile_cpu& c : po_.cpu) {
+        sum.instructions += c.instructions;
+        sum.compute_cycles += c.compute_cycles;
+        sum.wait_cycles += c.wait_cycles;
+      }
+      os << "  tiles       cortex-m4 (" << firmware_ << "): " << sum.instructions
+         << " instructions, " << sum.compute_cycles << " cycles computing, " << sum.wait_cycles
+         << " cycles waiting on the NIC, summed over the tiles\n";
+    }
   }
   [[nodiscard]] bool verified() const { return po_.run.verified; }
   [[nodiscard]] std::string failure() const { return po_.run.failure; }
@@ -404,6 +447,8 @@ class platform_collective {
   std::optional<edst_plan> edst_;
   std::optional<std::uint64_t> payload_;
   tlmm::platform_outcome po_;
+  std::string firmware_;
+  std::uint64_t fabric_khz_{0};
 };
 
 }  // namespace
@@ -427,6 +472,13 @@ namespace tessera::run::detail {
 std::unique_ptr<run_result> run_platform(run_config r) {
   // Before SystemC starts: its banner would land on stdout, before the JSON.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  if (r.tiles != "native" && r.tiles != "cortex-m4")
+    throw input_error("--tiles '" + shown(r.tiles) + "' is not native or cortex-m4");
+  if (r.tiles == "cortex-m4" && r.workload != workload_kind::collective) {
+    throw input_error(
+        "--tiles cortex-m4 runs the tile image on a --collective; --schedule, "
+        "--pattern and --traffic run on native tiles");
+  }
   switch (r.workload) {
     case workload_kind::pattern:
       return std::make_unique<owning<platform_pattern>>(std::move(r));

@@ -36,6 +36,10 @@ messages pair up even where their times differ. A --traffic run's messages are i
 packets (the step is the packet's number at its source).
 
   --models A,B   two of: alphabeta, tlm, rtl (`tessera models`); a model twice is allowed
+  --tiles A,B    each model's tiles: native (default) or cortex-m4 (the tile image on an
+                 ISS core per tile, docs/tiles.md); one value applies to both; the
+                 processor's --param values (cpu_mhz, fabric_mhz, cpi, quantum) go to the
+                 cortex-m4 side only
   --tolerance T  the runs agree when no message differs by more than T cycles, or by
                  more than P % of the longer run's cycles (default 0: exact)
   --json         one JSON object: models[] (model, cycles, verified, exit_status),
@@ -61,9 +65,29 @@ struct model_run {
 
 // The options read once per model (so bad input is refused before anything runs), then
 // the run in a child process: SystemC elaborates once per process.
-model_run run_model(const std::string& model, const std::vector<std::string>& options) {
+model_run run_model(const std::string& model, const std::vector<std::string>& options,
+                    const std::string& tiles) {
   std::vector<std::string> argv{"--model", model};
-  argv.insert(argv.end(), options.begin(), options.end());
+  if (tiles != "native") {
+    argv.emplace_back("--tiles");
+    argv.emplace_back(tiles);
+    argv.insert(argv.end(), options.begin(), options.end());
+  } else {
+    // The processor's parameters describe the Cortex-M4 side only.
+    auto cpu_param = [](const std::string& kv) {
+      for (const models::param& q : models::cpu_params_table())
+        if (kv.rfind(std::string(q.key) + "=", 0) == 0) return true;
+      return false;
+    };
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      if (options[i] == "--param" && i + 1 < options.size() && cpu_param(options[i + 1])) {
+        ++i;
+        continue;
+      }
+      if (options[i].rfind("--param=", 0) == 0 && cpu_param(options[i].substr(8))) continue;
+      argv.push_back(options[i]);
+    }
+  }
   argv.emplace_back("--json");
   // Every message: a pattern run lists every transfer anyway.
   const bool pattern = std::any_of(options.begin(), options.end(), [](const std::string& o) {
@@ -100,7 +124,7 @@ model_run run_model(const std::string& model, const std::vector<std::string>& op
                       std::to_string(child.signal) + ")");
   }
   model_run r;
-  r.model = model;
+  r.model = tiles == "native" ? model : model + " (" + tiles + ")";
   r.status = child.exit_status;
   const std::string& text = child.text;
   r.report = parse_json_text(text, "the --model " + model + " report");
@@ -171,6 +195,7 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
   std::vector<std::string> options;
   std::optional<std::string> models_text;
   std::optional<std::string> tol_text;
+  std::optional<std::string> tiles_text;
   bool json = false;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
@@ -195,6 +220,9 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
     } else if (a == "--tolerance" || a.rfind("--tolerance=", 0) == 0) {
       if (tol_text) throw input_error("--tolerance is given twice");
       tol_text = value("tolerance");
+    } else if (a == "--tiles" || a.rfind("--tiles=", 0) == 0) {
+      if (tiles_text) throw input_error("--tiles is given twice");
+      tiles_text = value("tiles");
     } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
       throw input_error("crosscheck takes --models A,B, not --model");
     } else {
@@ -215,9 +243,22 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
       throw input_error("--models: '" + m + "' is not available in this build");
   }
   const tolerance tol = tol_text ? parse_tolerance(*tol_text) : tolerance{};
+  // --tiles A,B: each model's tiles (native or cortex-m4); one value: both.
+  std::array<std::string, 2> tiles{"native", "native"};
+  if (tiles_text) {
+    const auto c = tiles_text->find(',');
+    tiles = c == std::string::npos
+                ? std::array<std::string, 2>{*tiles_text, *tiles_text}
+                : std::array<std::string, 2>{tiles_text->substr(0, c), tiles_text->substr(c + 1)};
+    for (const std::string& t : tiles) {
+      if (t != "native" && t != "cortex-m4")
+        throw input_error("--tiles '" + shown(*tiles_text) +
+                          "' is not A,B of native and cortex-m4");
+    }
+  }
 
-  const model_run a = run_model(names[0], options);
-  const model_run b = run_model(names[1], options);
+  const model_run a = run_model(names[0], options, tiles[0]);
+  const model_run b = run_model(names[1], options, tiles[1]);
   const nic::comparison c = nic::compare_runs(messages_of(a), messages_of(b));
 
   auto cycles_of = [](const model_run& r) { return r.report.value("cycles", std::uint64_t{0}); };

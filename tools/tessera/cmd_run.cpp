@@ -26,6 +26,7 @@ std::string run_help() {
                                 --pattern FILE |
                                 --traffic K [--rate R] [--packet-flits F] ...)
                    [--model alphabeta|tlm|rtl] [--switching S] [--machine M]
+                   [--tiles native|cortex-m4] [--firmware FILE.elf]
                    [--param key=value ...] [--root R] [--bytes M]
                    [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
                    [--fault F ...] [--fault-file FILE]
@@ -51,6 +52,12 @@ moves through the network model, and every byte every tile ends with is checked.
                      delta (wormhole mesh); sets the switching and its parameters
                      and reports time_us (docs/machines.md); --param overrides
                      single values
+  --tiles T          tlm and rtl: native (default; the runtime compiled into the
+                     simulation) or cortex-m4 (the tile image on an ISS core per
+                     tile: instructions, compute and NIC waits per tile; the
+                     cpu_mhz, fabric_mhz, cpi and quantum params, docs/tiles.md)
+  --firmware FILE    --tiles cortex-m4: the tile image to run (default: this
+                     build's tessera_tile.elf)
   --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
   --collective C   bcast, reduce, allgather, reduce-scatter, allreduce, prefix,
                    scatter, gather, alltoall, shift
@@ -345,6 +352,18 @@ run_request parse_request(const args& a) {
           "reliable protocol is the tile runtime's: use --schedule)");
     }
   }
+  if (const auto t = a.get("tiles")) {
+    if (*t != "native" && *t != "cortex-m4")
+      throw input_error("--tiles '" + shown(*t) + "' is not native or cortex-m4");
+    r.tiles = *t;
+  }
+  if (const auto f = a.get("firmware")) {
+    if (r.tiles != "cortex-m4")
+      throw input_error(
+          "--firmware goes with --tiles cortex-m4 (native tiles run the host's "
+          "runtime)");
+    r.firmware = *f;
+  }
   r.prepost = a.flag("prepost");
   r.send_ahead = a.flag("send-ahead");
   r.switching = a.get("switching");
@@ -360,6 +379,10 @@ run_request parse_request(const args& a) {
       throw input_error("--param max_retries goes with --protocol reliable");
     if (key == "unforced_threshold" && r.proto != protocol::unforced)
       throw input_error("--param unforced_threshold goes with --protocol unforced");
+    for (const models::param& cp : models::cpu_params_table()) {
+      if (cp.key == key && r.tiles != "cortex-m4")
+        throw input_error("--param " + key + " goes with --tiles cortex-m4");
+    }
     if (r.workload == workload_kind::traffic &&
         (key == "max_cycles" || key == "unforced_threshold")) {
       throw input_error("--param " + key +

@@ -34,6 +34,8 @@ constexpr std::array table{
     run_option{"shift", true, false, collective, false, false},
     run_option{"packets", true, false, collective, false, false},
     run_option{"payload-bytes", true, false, collective, true, false},
+    run_option{"tiles", true, false, collective, true, false},
+    run_option{"firmware", true, false, collective, true, false},
     run_option{"protocol", true, false, runtime, false, false},
     run_option{"prepost", false, false, work, false, false},
     run_option{"send-ahead", false, false, work, false, false},

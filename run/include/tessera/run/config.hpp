@@ -56,6 +56,11 @@ struct run_config {
   traffic_config traffic;
 
   std::string model{"alphabeta"};  // tessera/models/registry.hpp
+  // The tiles' processors on the platform models: "native" (the runtime compiled for the
+  // host) or "cortex-m4" (the tile image on an ISS core per tile, docs/tiles.md), and the
+  // image (empty: the one this build made).
+  std::string tiles{"native"};
+  std::string firmware;
   std::optional<std::string> switching;
   std::optional<std::string> machine;
   std::vector<std::pair<std::string, std::string>> params;   // --param key=value, in order

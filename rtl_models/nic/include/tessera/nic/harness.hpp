@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/firmware/payload.hpp"
 #include "tessera/firmware/textbook.hpp"
 #include "tessera/nic/faults.hpp"
 #include "tessera/runtime/block_store.hpp"
@@ -142,6 +143,8 @@ void arm_reliable(tile_memory& m, std::uint32_t tiles);
 
 std::string wait_text(const tile_wait& w);
 std::string fault_text(std::uint32_t t, const tile_fault& f);
+// "tile 3: block 17 ..." for a block a tile ends with that is missing, extra or damaged.
+std::string mismatch_text(const fw::mismatch& m);
 
 // Every tile's executor state at the end of a run.
 struct tile_ends {

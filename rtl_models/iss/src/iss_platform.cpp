@@ -1,0 +1,279 @@
+#include "tessera/iss/iss_platform.hpp"
+
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "tessera/firmware/payload.hpp"
+#include "tessera/iss/boot.hpp"
+#include "tessera/iss/cortex_m4.hpp"
+#include "tessera/iss/elf_image.hpp"
+#include "tessera/iss/nic_device.hpp"
+#include "tessera/nic/harness.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "tessera/tlm/platform_run.hpp"
+
+namespace tessera::iss {
+namespace {
+
+namespace abi = tile_abi;
+namespace tlmm = tlm_models;
+
+using device = nic_device<tlmm::tlm_nic>;
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+struct device_bus final : register_bus {
+  device* dev{nullptr};
+  std::uint32_t read(std::uint32_t offset) override { return dev->read(offset); }
+  void write(std::uint32_t offset, std::uint32_t value) override { dev->write(offset, value); }
+};
+
+// One tile: its core, its NIC's register device, and what it did.
+struct tile_parts {
+  device_bus bus;
+  std::unique_ptr<cortex_m4> core;
+  std::unique_ptr<device> dev;
+  tlmm::tile_cpu cpu;
+  std::string fault;  // the core faulted: what, where
+  tile_result result;
+  bool ended{false};
+};
+
+// The harness of an ISS run: the tiles' boot blocks in, their results out, and the
+// outcome the native harness would give, from the blocks each tile reports.
+class iss_harness : public nic::harness_core {
+ public:
+  iss_harness(const fw::collective_params& c, const tlmm::platform_options& o,
+              const iss_options& io, const elf_image& image)
+      : harness_core{c.f.tiles(), o.proto},
+        c_{c},
+        io_{io},
+        image_{image},
+        cfg_{tlmm::harness_for(c.f, o, c.bytes).exec},
+        slot_{fw::layout{c}.slot_bytes()},
+        parts_(c.f.tiles()) {
+    cfg_.tiles = c.f.tiles();
+    cfg_.type = c.type;
+    cfg_.rop = c.rop;
+  }
+
+  void attach(std::uint32_t t, tlmm::tlm_nic& n) {
+    tile_parts& p = parts_[t];
+    p.core = std::make_unique<cortex_m4>(image_, p.bus);
+    p.core->reset();
+    write_boot(p.core->ram(), c_, cfg_, t);
+    p.dev = std::make_unique<device>(n, t, p_, guest_ram{p.core->ram()});
+    p.bus.dev = p.dev.get();
+  }
+
+  tile_parts& parts(std::uint32_t t) { return parts_[t]; }
+  const iss_options& options() const { return io_; }
+
+  // Tile t's image reported its end (or its core faulted) at `now`.
+  void ended(std::uint32_t t, std::uint64_t now) {
+    tile_parts& p = parts_[t];
+    p.ended = true;
+    if (!p.fault.empty()) {
+      note(t, tile_state::failed, now);
+      return;
+    }
+    p.result = read_result(p.core->ram());
+    note(t, p.result.state == abi::tile_state_code::done ? tile_state::done : tile_state::failed,
+         now);
+  }
+
+  nic::run_outcome finish(std::uint64_t now, const std::vector<nic::transfer_record>& transfers,
+                          const std::vector<nic::drop_record>& drops,
+                          const std::vector<msg_header>& unreceived) {
+    nic::tile_ends ends;
+    std::vector<std::uint32_t> peak(p_);
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      tile_parts& p = parts_[t];
+      if (!p.ended) p.result = read_result(p.core->ram());  // the wait it reported last
+      ends.faults.push_back(p.result.fault);
+      ends.waits.push_back(p.result.wait);
+      ends.messages.push_back(p.result.messages);
+      ends.bytes.push_back(p.result.bytes);
+      peak[t] = static_cast<std::uint32_t>(p.result.blocks.size());
+    }
+    nic::run_outcome out = settle(now, transfers, drops, unreceived, ends, peak);
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      const tile_parts& p = parts_[t];
+      if (p.result.state == abi::tile_state_code::too_big) {
+        throw input_error("the workload does not fit the tile: tile " + std::to_string(t) +
+                          " needs " + std::to_string(p.result.arena_used) +
+                          " bytes of arena, its image has " + std::to_string(p.result.arena_size) +
+                          " (--bytes " + std::to_string(c_.bytes) + " on " + std::to_string(p_) +
+                          " tiles; use fewer bytes or tiles)");
+      }
+      if (p.result.state == abi::tile_state_code::bad_boot) {
+        throw input_error("tile " + std::to_string(t) + ": the image '" + image_.path +
+                          "' does not take this platform's boot block (tile ABI version " +
+                          std::to_string(abi::abi_version) + ")");
+      }
+      if (!p.fault.empty()) {
+        out.verified = false;
+        out.failure = "tile " + std::to_string(t) + ": the core stopped: " + p.fault;
+        return out;
+      }
+    }
+    if (!out.completed || !out.failure.empty()) {
+      // Where each unfinished core was: a deadlock or a timeout names the program counter.
+      std::string where;
+      for (std::uint32_t t = 0; t < p_; ++t) {
+        if (!parts_[t].ended)
+          where +=
+              (where.empty() ? "" : ", ") + std::to_string(t) + " at " + hex(parts_[t].core->pc());
+      }
+      if (!where.empty()) out.failure += "; tiles " + where;
+      return out;
+    }
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      tile_parts& p = parts_[t];
+      reported_blocks got;
+      if (std::string why = got.load(t, p.result, p.core->ram(), slot_); !why.empty()) {
+        out.failure = why;
+        return out;
+      }
+      const fw::mismatch m = fw::verify_tile(c_, t, got.store());
+      if (m.kind != fw::mismatch_kind::none) {
+        out.failure = nic::mismatch_text(m);
+        return out;
+      }
+    }
+    out.verified = true;
+    return out;
+  }
+
+ private:
+  fw::collective_params c_;
+  iss_options io_;
+  const elf_image& image_;
+  executor_config cfg_;
+  std::uint32_t slot_;
+  std::vector<tile_parts> parts_;
+};
+
+// One tile's SystemC process: the core runs, and the tile's time catches the fabric's up
+// at every command, every wfi and every quantum.
+class iss_tile : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(iss_tile);
+
+  iss_tile(const sc_core::sc_module_name& name, std::uint32_t t, iss_harness& h, tlmm::tlm_nic& n)
+      : sc_core::sc_module(name), t_{t}, h_{&h}, nic_{&n} {
+    SC_THREAD(run);
+  }
+
+ private:
+  // Advances the tile's time by the fabric cycles its instructions took.
+  void catch_up(std::uint64_t instructions, tlmm::tile_cpu& cpu) {
+    const iss_options& io = h_->options();
+    carry_ += instructions * io.cpi * io.fabric_khz;
+    const std::uint64_t cycles = carry_ / io.cpu_khz;
+    carry_ %= io.cpu_khz;
+    cpu.compute_cycles += cycles;
+    if (cycles > 0) sc_core::wait(tlmm::cycles(cycles));
+  }
+
+  void run() {
+    tile_parts& p = h_->parts(t_);
+    std::uint64_t seen = nic_->changes();
+    while (true) {
+      const std::uint64_t now = tlmm::now_cycles();
+      if (const std::uint64_t at = h_->resume_at(t_, now); at > now) {
+        sc_core::wait(tlmm::cycles(at - now));  // stalled (a fault): the NIC runs on
+        continue;
+      }
+      const core_stop s = p.core->run(h_->options().quantum);
+      p.cpu.instructions += s.instructions;
+      catch_up(s.instructions, p.cpu);
+      switch (s.why) {
+        case stop_reason::command:
+          // The command runs when the core goes on, at this time: what it sees of the NIC
+          // from here on is what the tile has seen.
+          seen = nic_->changes();
+          break;
+        case stop_reason::budget:
+          break;
+        case stop_reason::idle: {
+          if (p.dev->finished()) {
+            h_->ended(t_, tlmm::now_cycles());
+            if (h_->failed()) tlmm::stop_once();
+            return;
+          }
+          if (nic_->changes() != seen) {
+            seen = nic_->changes();
+            break;
+          }
+          const std::uint64_t from = tlmm::now_cycles();
+          sc_core::wait(nic_->changed());
+          p.cpu.wait_cycles += tlmm::now_cycles() - from;
+          seen = nic_->changes();
+          break;
+        }
+        case stop_reason::fault:
+          p.fault = s.fault;
+          h_->ended(t_, tlmm::now_cycles());
+          tlmm::stop_once();
+          return;
+      }
+    }
+  }
+
+  std::uint32_t t_;
+  iss_harness* h_;
+  tlmm::tlm_nic* nic_;
+  std::uint64_t carry_{0};
+};
+
+struct iss_tiles {
+  std::unique_ptr<sc_core::sc_module> operator()(const std::string& name, std::uint32_t t,
+                                                 iss_harness& h, tlmm::tlm_nic& n) const {
+    return std::make_unique<iss_tile>(name.c_str(), t, h, n);
+  }
+};
+
+}  // namespace
+
+std::string default_firmware() {
+#ifdef TESSERA_DEFAULT_TILE_IMAGE
+  return TESSERA_DEFAULT_TILE_IMAGE;
+#else
+  return {};
+#endif
+}
+
+tlm_models::platform_outcome run_collective(const fw::collective_params& c,
+                                            const tlm_models::platform_options& o,
+                                            const iss_options& io) {
+  if (o.proto == protocol::reliable) {
+    throw input_error(
+        "--protocol reliable with --tiles cortex-m4: the reliable protocol checks each arrival "
+        "in the NIC's receive path, which the tiles' NIC registers do not give the tile "
+        "(docs/tiles.md)");
+  }
+  if (io.cpu_khz == 0 || io.fabric_khz == 0 || io.cpi == 0 || io.quantum == 0)
+    throw input_error("the Cortex-M4 tiles' clocks, cpi and quantum must be positive");
+  std::string path = io.firmware.empty() ? default_firmware() : io.firmware;
+  if (path.empty()) {
+    throw input_error(
+        "--tiles cortex-m4: this build has no tile image (the cross tools were missing when it "
+        "was configured: install gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc "
+        "picolibc-arm-none-eabi and reconfigure), and no --firmware was given");
+  }
+  const elf_image image = load_elf(path);
+  std::unique_ptr<net::engine> engine = tlmm::make_engine(c.f, o);  // validates the parameters
+  iss_harness h{c, o, io, image};
+  tlmm::platform_outcome out = tlmm::run_platform(h, c.f, *engine, o, iss_tiles{});
+  for (std::uint32_t t = 0; t < c.f.tiles(); ++t)
+    out.cpu.push_back(h.parts(t).cpu);
+  return out;
+}
+
+}  // namespace tessera::iss
