@@ -42,6 +42,7 @@ struct tile_parts {
   std::string fault;  // the core faulted: what, where
   tile_result result;
   bool ended{false};
+  bool asleep{false};  // in wfi, waiting for its NIC to change
 };
 
 // The harness of an ISS run: the tiles' boot blocks in, their results out, and the
@@ -123,14 +124,24 @@ class iss_harness : public nic::harness_core {
       }
     }
     if (!out.completed || !out.failure.empty()) {
-      // Where each unfinished core was: a deadlock or a timeout names the program counter.
-      std::string where;
-      for (std::uint32_t t = 0; t < p_; ++t) {
-        if (!parts_[t].ended)
-          where +=
-              (where.empty() ? "" : ", ") + std::to_string(t) + " at " + hex(parts_[t].core->pc());
+      // A deadlock or a timeout: each unfinished core with its program counter, whether it
+      // sleeps in wfi or computes, and what its runtime last said it waits for.
+      const bool deadlock = out.failure.rfind("deadlock:", 0) == 0;
+      const bool timeout = out.failure.rfind("stopped at cycle", 0) == 0;
+      if (deadlock || timeout) {
+        std::string line = out.failure.substr(0, out.failure.find(':') + 1);
+        bool first = true;
+        for (std::uint32_t t = 0; t < p_; ++t) {
+          const tile_parts& p = parts_[t];
+          if (p.ended) continue;
+          const bool waits = p.result.wait.what != wait_kind::nothing;
+          line += std::string(first ? " " : "; ") + "tile " + std::to_string(t) + " at pc " +
+                  hex(p.core->pc()) + (p.asleep ? " asleep (wfi)" : " computing") +
+                  (waits ? ", waiting for " + nic::wait_text(p.result.wait) : "");
+          first = false;
+        }
+        out.failure = line;
       }
-      if (!where.empty()) out.failure += "; tiles " + where;
       return out;
     }
     for (std::uint32_t t = 0; t < p_; ++t) {
@@ -212,7 +223,9 @@ class iss_tile : public sc_core::sc_module {
             break;
           }
           const std::uint64_t from = tlmm::now_cycles();
+          p.asleep = true;
           sc_core::wait(nic_->changed());
+          p.asleep = false;
           p.cpu.wait_cycles += tlmm::now_cycles() - from;
           seen = nic_->changes();
           break;

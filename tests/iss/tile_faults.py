@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""The ISS tiles' fault and refusal reports (docs/tiles.md), through the built CLI.
+
+A tile whose core faults stops the run with exit 1 and one line naming the tile, the
+fault and the program counter; a tile that never finishes is reported as a timeout or a
+deadlock with its program counter; a bad --firmware file, and options the Cortex-M4
+tiles do not take, exit 2 with one line naming the value. Usage:
+tile_faults.py TESSERA BAREMETAL_DIR
+"""
+import re
+import subprocess
+import sys
+
+tessera, bm = sys.argv[1], sys.argv[2]
+run = ["run", "--model", "tlm", "--fabric", "mesh:2x2", "--collective", "bcast", "--bytes", "64"]
+iss = run + ["--tiles", "cortex-m4"]
+
+
+def image(name):
+    return f"{bm}/tessera_tile_{name}.elf"
+
+
+cases = [
+    # The core's own faults: exit 1, the tile, the fault, the program counter.
+    (iss + ["--firmware", image("fault_read")], 1,
+     r"tile 0: the core stopped: bad memory read of 4 bytes at 0x30000000 outside tile memory,"
+     r" pc 0x[0-9a-f]+"),
+    (iss + ["--firmware", image("fault_undefined")], 1,
+     r"tile 0: the core stopped: undefined instruction 0xde07 at 0x[0-9a-f]+$"),
+    (iss + ["--firmware", image("fault_stack")], 1,
+     r"tile 0: the core stopped: bad memory write of 4 bytes at 0x203f7[0-9a-f]{3} in the stack "
+     r"guard \(stack overflow\)"),
+    # Tiles that never finish: computing forever (a timeout), asleep forever (a deadlock).
+    (iss + ["--firmware", image("fault_hang"), "--param", "max_cycles=100000"], 1,
+     r"stopped at cycle 100000 by max_cycles with 4 of 4 tiles unfinished: tile 0 at pc "
+     r"0x[0-9a-f]+ computing; tile 1 at pc"),
+    (iss + ["--firmware", image("fault_sleep")], 1,
+     r"deadlock: tile 0 at pc 0x[0-9a-f]+ asleep \(wfi\); tile 1"),
+    # Bad images.
+    (iss + ["--firmware", image("too_big")], 2,
+     r"is too big for the tile or not linked for it: segment at 0x0 of \d+ bytes lies outside"),
+    (iss + ["--firmware", image("fault_read") + ".map"], 2, r"is not an ELF file"),
+    (iss + ["--firmware", "/bin/true"], 2, r"'/bin/true' is not a 32-bit little-endian ARM image"),
+    (iss + ["--firmware", "/nonexistent/tile.elf"], 2, r"'/nonexistent/tile.elf' cannot be read"),
+    # Options that go with the Cortex-M4 tiles, or that they do not take.
+    (run + ["--firmware", image("fault_read")], 2, r"--firmware goes with --tiles cortex-m4"),
+    (run + ["--tiles", "riscv"], 2, r"--tiles 'riscv' is not native or cortex-m4"),
+    (run + ["--param", "cpu_mhz=50"], 2, r"--param cpu_mhz goes with --tiles cortex-m4"),
+    (iss + ["--param", "cpu_mhz=0"], 2, r"cpu_mhz 0 is out of range"),
+    (iss + ["--protocol", "reliable"], 2, r"--protocol reliable with --tiles cortex-m4"),
+    (["run", "--model", "alphabeta", "--fabric", "mesh:2x2", "--collective", "bcast", "--tiles",
+      "cortex-m4"], 2, r"--tiles"),
+]
+
+failed = 0
+for args, want_code, pattern in cases:
+    p = subprocess.run([tessera] + args, capture_output=True, text=True, timeout=300)
+    lines = p.stderr.strip().splitlines()
+    problems = []
+    if p.returncode != want_code:
+        problems.append(f"exit {p.returncode}, wanted {want_code}")
+    if len(lines) != 1:
+        problems.append(f"{len(lines)} stderr lines, wanted one")
+    if not any(re.search(pattern, l) for l in lines):
+        problems.append(f"stderr does not match {pattern!r}")
+    if problems:
+        failed += 1
+        print(f"FAIL {' '.join(args)}: {'; '.join(problems)}\n  stderr: {p.stderr.strip()}")
+    else:
+        print(f"ok   {' '.join(args)}")
+print(f"{len(cases) - failed} of {len(cases)} cases as expected")
+sys.exit(1 if failed else 0)
