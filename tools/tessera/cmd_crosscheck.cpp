@@ -38,8 +38,8 @@ packets (the step is the packet's number at its source).
   --models A,B   two of: alphabeta, tlm, rtl (`tessera models`); a model twice is allowed
   --tiles A,B    each model's tiles: native (default) or cortex-m4 (the tile image on an
                  ISS core per tile, docs/tiles.md); one value applies to both; the
-                 processor's --param values (cpu_mhz, fabric_mhz, cpi, quantum) go to the
-                 cortex-m4 side only
+                 processor's --param values (cpu_mhz, fabric_mhz, cpi, quantum) and
+                 --firmware go to the cortex-m4 side only
   --tolerance T  the runs agree when no message differs by more than T cycles, or by
                  more than P % of the longer run's cycles (default 0: exact)
   --json         one JSON object: models[] (model, cycles, verified, exit_status),
@@ -80,10 +80,12 @@ model_run run_model(const std::string& model, const std::vector<std::string>& op
       return false;
     };
     for (std::size_t i = 0; i < options.size(); ++i) {
-      if (options[i] == "--param" && i + 1 < options.size() && cpu_param(options[i + 1])) {
+      if ((options[i] == "--param" && i + 1 < options.size() && cpu_param(options[i + 1])) ||
+          (options[i] == "--firmware" && i + 1 < options.size())) {
         ++i;
         continue;
       }
+      if (options[i].rfind("--firmware=", 0) == 0) continue;
       if (options[i].rfind("--param=", 0) == 0 && cpu_param(options[i].substr(8))) continue;
       argv.push_back(options[i]);
     }
