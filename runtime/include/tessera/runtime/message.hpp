@@ -99,12 +99,12 @@ inline constexpr std::size_t dir_bytes(std::uint32_t blocks) {
 
 inline dir_entry read_dir(const std::byte* payload, std::uint32_t i) {
   dir_entry e;
-  std::memcpy(&e, payload + dir_bytes(i), sizeof e);
+  __builtin_memcpy(&e, payload + dir_bytes(i), sizeof e);  // inline when freestanding too
   return e;
 }
 
 inline void write_dir(std::byte* payload, std::uint32_t i, dir_entry e) {
-  std::memcpy(payload + dir_bytes(i), &e, sizeof e);
+  __builtin_memcpy(payload + dir_bytes(i), &e, sizeof e);
 }
 
 // Fletcher-32 over the payload's bytes (sums modulo 65535), started from the header

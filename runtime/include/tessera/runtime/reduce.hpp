@@ -109,15 +109,19 @@ constexpr T combine_elem(T a, T b, reduce_op o) {
 
 namespace detail {
 
+// The element copies are __builtin_memcpy, not std::memcpy: the tile build is
+// -ffreestanding, which turns std::memcpy into a call of the C library's byte loop even for
+// one element: the root of a 16-tile reduce of m bytes retired 125 instructions per byte
+// of m on the Cortex-M4 tiles with it, 39.5 with the builtin (docs/tiles.md).
 template <typename T>
 void combine_typed(std::byte* acc, const std::byte* in, std::size_t bytes, reduce_op o) {
   for (std::size_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
     T a;
     T b;
-    std::memcpy(&a, acc + i, sizeof(T));
-    std::memcpy(&b, in + i, sizeof(T));
+    __builtin_memcpy(&a, acc + i, sizeof(T));
+    __builtin_memcpy(&b, in + i, sizeof(T));
     const T r = combine_elem(a, b, o);
-    std::memcpy(acc + i, &r, sizeof(T));
+    __builtin_memcpy(acc + i, &r, sizeof(T));
   }
 }
 
