@@ -2,7 +2,9 @@
 
 #include <unicorn/unicorn.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <sstream>
 
 #include "tessera/runtime/tile_abi.hpp"
@@ -39,24 +41,28 @@ bool in_it_block(uc_engine* uc) {
 }  // namespace
 
 cortex_m4::cortex_m4(const elf_image& image, register_bus& nic)
-    : image_{image}, nic_{&nic}, flash_(abi::flash_size), ram_(abi::ram_size), scs_(abi::scs_size) {
+    : image_{image},
+      nic_{&nic},
+      ram_size_{abi::ram_size},
+      flash_{zeroed(abi::flash_size)},
+      ram_{zeroed(abi::ram_size)},
+      scs_{zeroed(abi::scs_size)} {
   check(uc_open(UC_ARCH_ARM, static_cast<uc_mode>(UC_MODE_THUMB | UC_MODE_MCLASS), &uc_),
         "uc_open");
   check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_M4), "the Cortex-M4 model");
   check(uc_mem_map_ptr(uc_, abi::flash_base, abi::flash_size, UC_PROT_READ | UC_PROT_EXEC,
-                       flash_.data()),
+                       flash_.get()),
         "mapping flash");
   // RAM in two parts around the stack guard page, both over the one host buffer.
   const std::uint32_t guard = image_.heap_end - abi::stack_guard;
   const std::uint32_t below = guard - abi::ram_base;
   const std::uint32_t above_off = image_.heap_end - abi::ram_base;
-  check(uc_mem_map_ptr(uc_, abi::ram_base, below, UC_PROT_ALL, ram_.data()), "mapping RAM");
+  check(uc_mem_map_ptr(uc_, abi::ram_base, below, UC_PROT_ALL, ram_.get()), "mapping RAM");
   check(uc_mem_map_ptr(uc_, image_.heap_end, abi::ram_size - above_off, UC_PROT_ALL,
-                       ram_.data() + above_off),
+                       ram_.get() + above_off),
         "mapping the stack");
-  check(
-      uc_mem_map_ptr(uc_, abi::scs_base, abi::scs_size, UC_PROT_READ | UC_PROT_WRITE, scs_.data()),
-      "mapping the system control space");
+  check(uc_mem_map_ptr(uc_, abi::scs_base, abi::scs_size, UC_PROT_READ | UC_PROT_WRITE, scs_.get()),
+        "mapping the system control space");
   check(uc_mmio_map(uc_, abi::nic_base, abi::nic_size, &cortex_m4::on_read, this,
                     &cortex_m4::on_write, this),
         "mapping the NIC");
@@ -69,23 +75,36 @@ cortex_m4::cortex_m4(const elf_image& image, register_bus& nic)
         "the invalid-access hook");
 }
 
+void cortex_m4::freer::operator()(std::byte* p) const {
+  std::free(p);
+}
+
+cortex_m4::block cortex_m4::zeroed(std::size_t bytes) {
+  void* p = std::calloc(bytes, 1);
+  if (p == nullptr) throw std::bad_alloc();
+  return block{static_cast<std::byte*>(p)};
+}
+
 cortex_m4::~cortex_m4() {
   if (uc_ != nullptr) uc_close(uc_);
 }
 
 void cortex_m4::reset() {
-  std::memset(flash_.data(), 0, flash_.size());
-  std::memset(ram_.data(), 0, ram_.size());
-  std::memset(scs_.data(), 0, scs_.size());
+  if (!fresh_) {
+    std::memset(flash_.get(), 0, abi::flash_size);
+    std::memset(ram_.get(), 0, abi::ram_size);
+    std::memset(scs_.get(), 0, abi::scs_size);
+  }
+  fresh_ = false;
   for (const elf_segment& s : image_.segments) {
-    std::byte* base = s.addr < abi::ram_base ? flash_.data() + (s.addr - abi::flash_base)
-                                             : ram_.data() + (s.addr - abi::ram_base);
+    std::byte* base = s.addr < abi::ram_base ? flash_.get() + (s.addr - abi::flash_base)
+                                             : ram_.get() + (s.addr - abi::ram_base);
     std::memcpy(base, s.bytes.data(), s.bytes.size());
   }
   std::uint32_t sp = 0;
   std::uint32_t pc = 0;
-  std::memcpy(&sp, flash_.data(), 4);
-  std::memcpy(&pc, flash_.data() + 4, 4);
+  std::memcpy(&sp, flash_.get(), 4);
+  std::memcpy(&pc, flash_.get() + 4, 4);
   check(uc_reg_write(uc_, UC_ARM_REG_SP, &sp), "setting SP");
   const std::uint32_t start = pc & ~1U;
   check(uc_reg_write(uc_, UC_ARM_REG_PC, &start), "setting PC");

@@ -57,7 +57,7 @@ class cortex_m4 {
   cortex_m4& operator=(const cortex_m4&) = delete;
 
   // Tile RAM as host memory: ram()[0] is tile_abi::ram_base (the boot block).
-  [[nodiscard]] std::span<std::byte> ram() { return ram_; }
+  [[nodiscard]] std::span<std::byte> ram() { return {ram_.get(), ram_size_}; }
   // Loads the image's segments, zeroes RAM, and takes SP and PC from the vector table.
   void reset();
   core_stop run(std::uint64_t budget);
@@ -77,9 +77,18 @@ class cortex_m4 {
   const elf_image& image_;
   register_bus* nic_;
   uc_struct* uc_{nullptr};
-  std::vector<std::byte> flash_;
-  std::vector<std::byte> ram_;
-  std::vector<std::byte> scs_;
+  // Zeroed memory the host maps on first touch (calloc): a tile's 4 MiB of RAM costs only
+  // the pages it uses.
+  struct freer {
+    void operator()(std::byte* p) const;
+  };
+  using block = std::unique_ptr<std::byte[], freer>;
+  static block zeroed(std::size_t bytes);
+  std::size_t ram_size_;
+  block flash_;
+  block ram_;
+  block scs_;
+  bool fresh_{true};  // nothing has run yet: the memory is still all zero
   std::uint64_t retired_{0};
   // This run():
   std::uint64_t budget_{0};
