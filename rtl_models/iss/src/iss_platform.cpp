@@ -206,9 +206,6 @@ class iss_tile : public sc_core::sc_module {
       catch_up(s.instructions, p.cpu);
       switch (s.why) {
         case stop_reason::command:
-          // The command runs when the core goes on, at this time: what it sees of the NIC
-          // from here on is what the tile has seen.
-          seen = nic_->changes();
           break;
         case stop_reason::budget:
           break;
@@ -218,6 +215,11 @@ class iss_tile : public sc_core::sc_module {
             if (h_->failed()) tlmm::stop_once();
             return;
           }
+          // An event register, as wfe has: a change of the NIC since the tile last woke up
+          // (or last found one here) may be one it has not looked at yet, so it goes on and
+          // polls once more instead of sleeping. Recording the count at each command instead
+          // loses a wakeup: a send that completes while the tile catches up before some
+          // other command is never seen (a deadlock of the 8x8 all-to-all at 100 MHz).
           if (nic_->changes() != seen) {
             seen = nic_->changes();
             break;
