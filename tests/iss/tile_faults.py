@@ -48,6 +48,8 @@ cases = [
     (run + ["--param", "cpu_mhz=50"], 2, r"--param cpu_mhz goes with --tiles cortex-m4"),
     (iss + ["--param", "cpu_mhz=0"], 2, r"cpu_mhz 0 is out of range"),
     (iss + ["--protocol", "reliable"], 2, r"--protocol reliable with --tiles cortex-m4"),
+    (["run", "--model", "tlm", "--tiles", "cortex-m4", "--fabric", "mesh:32x33", "--collective",
+      "bcast", "--bytes", "4"], 2, r"--tiles cortex-m4 runs at most 1024 tiles .* not 1056"),
     (["run", "--model", "alphabeta", "--fabric", "mesh:2x2", "--collective", "bcast", "--tiles",
       "cortex-m4"], 2, r"--tiles"),
 ]

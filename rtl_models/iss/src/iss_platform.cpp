@@ -273,6 +273,14 @@ tlm_models::platform_outcome run_collective(const fw::collective_params& c,
         "in the NIC's receive path, which the tiles' NIC registers do not give the tile "
         "(docs/tiles.md)");
   }
+  // Every tile is an engine of about 4 MiB (its translation buffer and the pages its
+  // program touches): a bound on the memory a run can take.
+  constexpr std::uint32_t max_iss_tiles = 1024;
+  if (c.f.tiles() > max_iss_tiles) {
+    throw input_error("--tiles cortex-m4 runs at most " + std::to_string(max_iss_tiles) +
+                      " tiles (an instruction-set simulator each, about 4 MiB), not " +
+                      std::to_string(c.f.tiles()));
+  }
   if (io.cpu_khz == 0 || io.fabric_khz == 0 || io.cpi == 0 || io.quantum == 0)
     throw input_error("the Cortex-M4 tiles' clocks, cpi and quantum must be positive");
   std::string path = io.firmware.empty() ? default_firmware() : io.firmware;
