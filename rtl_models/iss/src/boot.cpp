@@ -96,7 +96,7 @@ tile_result read_result(std::span<const std::byte> ram) {
     return r;
   }
   r.blocks.resize(b.blocks);
-  std::memcpy(r.blocks.data(), ram.data() + (table - abi::ram_base), bytes);
+  if (bytes > 0) std::memcpy(r.blocks.data(), ram.data() + (table - abi::ram_base), bytes);
   return r;
 }
 

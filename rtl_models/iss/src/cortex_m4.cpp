@@ -99,7 +99,7 @@ void cortex_m4::reset() {
   for (const elf_segment& s : image_.segments) {
     std::byte* base = s.addr < abi::ram_base ? flash_.get() + (s.addr - abi::flash_base)
                                              : ram_.get() + (s.addr - abi::ram_base);
-    std::memcpy(base, s.bytes.data(), s.bytes.size());
+    if (!s.bytes.empty()) std::memcpy(base, s.bytes.data(), s.bytes.size());
   }
   std::uint32_t sp = 0;
   std::uint32_t pc = 0;

@@ -95,7 +95,7 @@ elf_image load_elf(const std::string& path) {
     s.addr = static_cast<std::uint32_t>(ph.p_paddr);
     s.memsz = static_cast<std::uint32_t>(ph.p_memsz);
     s.bytes.resize(ph.p_filesz);
-    std::memcpy(s.bytes.data(), file.data() + ph.p_offset, ph.p_filesz);
+    if (ph.p_filesz > 0) std::memcpy(s.bytes.data(), file.data() + ph.p_offset, ph.p_filesz);
     img.segments.push_back(std::move(s));
   }
   if (img.segments.empty()) throw input_error(what + " has no loadable segment");
