@@ -32,7 +32,7 @@ std::string machine_names() {
 nlohmann::ordered_json params_json(const tlmm::platform_options& o, bool cpu = false) {
   static constexpr std::string_view common[] = {"unforced_threshold"};
   static constexpr std::string_view with_cpu[] = {"unforced_threshold", "cpu_mhz", "fabric_mhz",
-                                                  "cpi", "quantum"};
+                                                  "cpi", "quantum", "untimed_max"};
   if (cpu) return models::params_json(o, o.sw, with_cpu);
   return models::params_json(o, o.sw, common);
 }
@@ -379,6 +379,7 @@ class platform_collective {
                           : 1'000'000;
       io.cpi = opt.cpu.cpi;
       io.quantum = opt.cpu.quantum;
+      io.untimed_max = opt.cpu.untimed_max;
       fabric_khz_ = io.fabric_khz;
       firmware_ = io.firmware.empty() ? iss::default_firmware() : io.firmware;
       po_ = iss::run_collective(c, opt, io);
@@ -405,6 +406,7 @@ class platform_collective {
     put_steps_tiles(j, o);
     for (std::size_t t = 0; t < po_.cpu.size() && t < j["per_tile"].size(); ++t) {
       j["per_tile"][t]["instructions"] = po_.cpu[t].instructions;
+      j["per_tile"][t]["setup_instructions"] = po_.cpu[t].setup_instructions;
       j["per_tile"][t]["compute_cycles"] = po_.cpu[t].compute_cycles;
       j["per_tile"][t]["wait_cycles"] = po_.cpu[t].wait_cycles;
     }
@@ -429,12 +431,14 @@ class platform_collective {
       tlmm::tile_cpu sum;
       for (const tlmm::tile_cpu& c : po_.cpu) {
         sum.instructions += c.instructions;
+        sum.setup_instructions += c.setup_instructions;
         sum.compute_cycles += c.compute_cycles;
         sum.wait_cycles += c.wait_cycles;
       }
       os << "  tiles       cortex-m4 (" << firmware_ << "): " << sum.instructions
          << " instructions, " << sum.compute_cycles << " cycles computing, " << sum.wait_cycles
-         << " cycles waiting on the NIC, summed over the tiles\n";
+         << " cycles waiting on the NIC, summed over the tiles (and "
+         << sum.setup_instructions << " instructions making their data and reports)\n";
     }
   }
   [[nodiscard]] bool verified() const { return po_.run.verified; }

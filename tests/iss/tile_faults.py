@@ -7,6 +7,7 @@ deadlock with its program counter; a bad --firmware file, and options the Cortex
 tiles do not take, exit 2 with one line naming the value. Usage:
 tile_faults.py TESSERA BAREMETAL_DIR
 """
+import json
 import re
 import subprocess
 import sys
@@ -36,6 +37,14 @@ cases = [
      r"0x[0-9a-f]+ computing; tile 1 at pc"),
     (iss + ["--firmware", image("fault_sleep")], 1,
      r"deadlock: tile 0 at pc 0x[0-9a-f]+ asleep \(wfi\); tile 1"),
+    # Computing forever before its program starts: untimed up to untimed_max instructions,
+    # then timed, so max_cycles still stops it. Its cycles are the timed instructions'
+    # alone: 100000 fabric cycles of 1 GHz at 100 MHz are 10000 instructions, so the run
+    # must have gone past untimed_max and then run the 10000.
+    (iss + ["--firmware", image("fault_setup_hang"), "--param", "max_cycles=100000",
+            "--param", "untimed_max=200000"], 1,
+     r"stopped at cycle 100000 by max_cycles with 4 of 4 tiles unfinished: tile 0 at pc "
+     r"0x[0-9a-f]+ computing; tile 1 at pc"),
     # Bad images.
     (iss + ["--firmware", image("too_big")], 2,
      r"is too big for the tile or not linked for it: segment at 0x0 of \d+ bytes lies outside"),
@@ -70,5 +79,21 @@ for args, want_code, pattern in cases:
         print(f"FAIL {' '.join(args)}: {'; '.join(problems)}\n  stderr: {p.stderr.strip()}")
     else:
         print(f"ok   {' '.join(args)}")
-print(f"{len(cases) - failed} of {len(cases)} cases as expected")
+
+# The untimed budget, counted: every tile of the setup hang runs exactly untimed_max
+# instructions untimed, then the 10000 that 100000 fabric cycles at 1 GHz are at 100 MHz
+# and cpi 1 (docs/tiles.md, "Time"), all of them compute.
+p = subprocess.run([tessera] + iss + ["--firmware", image("fault_setup_hang"), "--param",
+                    "max_cycles=100000", "--param", "untimed_max=200000", "--json"],
+                   capture_output=True, text=True, timeout=300)
+tiles = json.loads(p.stdout)["per_tile"]
+want = {"setup_instructions": 200000, "instructions": 10000, "compute_cycles": 100000,
+        "wait_cycles": 0}
+wrong = [(t["tile"], k, t[k]) for t in tiles for k, v in want.items() if t[k] != v]
+if p.returncode != 1 or len(tiles) != 4 or wrong:
+    failed += 1
+    print(f"FAIL untimed budget: exit {p.returncode}, {len(tiles)} tiles, wrong {wrong}")
+else:
+    print("ok   untimed budget: 200000 untimed and 10000 timed instructions on each of 4 tiles")
+print(f"{len(cases) + 1 - failed} of {len(cases) + 1} cases as expected")
 sys.exit(1 if failed else 0)

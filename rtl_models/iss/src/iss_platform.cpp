@@ -41,6 +41,7 @@ struct tile_parts {
   tlmm::tile_cpu cpu;
   std::string fault;  // the core faulted: what, where
   tile_result result;
+  std::uint64_t end_cycle{0};  // when its program ended (program_end), if it did
   bool ended{false};
   bool asleep{false};  // in wfi, waiting for its NIC to change
 };
@@ -75,10 +76,12 @@ class iss_harness : public nic::harness_core {
   tile_parts& parts(std::uint32_t t) { return parts_[t]; }
   const iss_options& options() const { return io_; }
 
-  // Tile t's image reported its end (or its core faulted) at `now`.
+  // Tile t's image reported its end (or its core faulted) at `now`; its program ended at
+  // its program_end command, if it gave one.
   void ended(std::uint32_t t, std::uint64_t now) {
     tile_parts& p = parts_[t];
     p.ended = true;
+    if (p.dev->phase() == device::program_phase::report) now = p.end_cycle;
     if (!p.fault.empty()) {
       note(t, tile_state::failed, now);
       return;
@@ -201,9 +204,26 @@ class iss_tile : public sc_core::sc_module {
         sc_core::wait(tlmm::cycles(at - now));  // stalled (a fault): the NIC runs on
         continue;
       }
+      const auto before = p.dev->phase();
       const core_stop s = p.core->run(h_->options().quantum);
-      p.cpu.instructions += s.instructions;
-      catch_up(s.instructions, p.cpu);
+      const auto after = p.dev->phase();
+      // A command runs first thing in a run (the core stopped just before it): when the
+      // phase changed in this run, every instruction of the run came after the change.
+      // The program's time runs from its start command to its program_end; the making of
+      // its initial data before and its report after cost no fabric time.
+      // Past its untimed budget a tile's setup becomes its program, and its report's
+      // instructions take time (its end stays at its program_end).
+      const bool untimed = after != device::program_phase::running &&
+                           p.cpu.setup_instructions + s.instructions <= h_->options().untimed_max;
+      if (untimed) {
+        p.cpu.setup_instructions += s.instructions;
+      } else {
+        p.dev->start_program();
+        p.cpu.instructions += s.instructions;
+        catch_up(s.instructions, p.cpu);
+      }
+      if (before != device::program_phase::report && after == device::program_phase::report)
+        p.end_cycle = tlmm::now_cycles();
       switch (s.why) {
         case stop_reason::command:
           break;

@@ -108,7 +108,7 @@ const std::array<param, 3> common{{
      TESSERA_FIELD(max_retries, std::uint32_t)},
 }};
 
-const std::array<param, 4> cpu_table{{
+const std::array<param, 5> cpu_table{{
     {"cpu_mhz", param_kind::count, 1, 1'000'000'000, "MHz",
      "--tiles cortex-m4: the core clock (a huge one makes compute time vanish)", {},
      TESSERA_FIELD(cpu.cpu_mhz, std::uint64_t)},
@@ -121,6 +121,10 @@ const std::array<param, 4> cpu_table{{
     {"quantum", param_kind::count, 1, 1'000'000'000, "instructions",
      "--tiles cortex-m4: instructions a core runs ahead before it waits for the fabric", {},
      TESSERA_FIELD(cpu.quantum, std::uint64_t)},
+    {"untimed_max", param_kind::count, 0, std::uint64_t{1} << 40, "instructions",
+     "--tiles cortex-m4: a tile's untimed instructions (its setup and report); past them "
+     "they are timed", {},
+     TESSERA_FIELD(cpu.untimed_max, std::uint64_t)},
 }};
 
 // clang-format on

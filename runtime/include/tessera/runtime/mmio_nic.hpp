@@ -90,6 +90,10 @@ class mmio_nic {
     refused_ = fn != nullptr;
   }
 
+  // The tile's program starts (its initial data is in place) and ends (what follows is
+  // the report): the platform charges the instructions between the two to fabric time.
+  void start() { run(tile_abi::command::start); }
+  void program_end() { run(tile_abi::command::program_end); }
   // The run is over for this tile: its result is in the boot block.
   void finish() { run(tile_abi::command::finish); }
 

@@ -36,7 +36,9 @@ inline constexpr std::uint32_t scs_size = 0x0000'1000U;
 // A command is staged in the argument registers, then started by writing its code to
 // `command`; its answer is in `result` (and, for headers, the header registers) when the
 // write returns. The platform executes every command at the tile's own time: the write is
-// where the tile and the fabric synchronise (docs/tiles.md, "Time").
+// where the tile and the fabric synchronise (docs/tiles.md, "Time"). The fabric time a
+// tile's instructions take counts from its `start` command to its `program_end`: making
+// the workload's initial data and the report after it are the harness's, not the program's.
 namespace reg {
 inline constexpr std::uint32_t magic = 0x000;    // RO: nic_magic
 inline constexpr std::uint32_t version = 0x004;  // RO: abi_version
@@ -81,6 +83,8 @@ enum class command : std::uint32_t {
   header = 7,        // arg_handle; the header regs get the completed receive's header
   release = 8,       // arg_handle
   finish = 9,        // the tile wrote its result in the boot block: the run is over for it
+  start = 10,        // the tile holds its initial data: its program starts now
+  program_end = 11,  // its program ended (done or failed): what follows is its report
 };
 
 // The value `result` holds after a command the NIC refused (an unknown code, a buffer

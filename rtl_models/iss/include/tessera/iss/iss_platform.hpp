@@ -24,6 +24,10 @@ struct iss_options {
   std::uint64_t fabric_khz{1'000'000};  // the fabric clock (a machine preset's, when given)
   std::uint64_t cpi{1};                 // core cycles per instruction
   std::uint64_t quantum{10000};         // instructions a core runs before it catches the fabric up
+  // Instructions a tile runs untimed outside its program: before its start command (making
+  // its initial data) and after its program_end (its report). Past this many, they are
+  // timed (a tile that computes forever before it starts still reaches max_cycles).
+  std::uint64_t untimed_max{std::uint64_t{1} << 28};
 };
 
 // The tile image this build made (baremetal/tile), or "" without the cross tools.

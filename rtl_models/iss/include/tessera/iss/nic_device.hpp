@@ -79,6 +79,15 @@ class nic_device {
   }
 
   [[nodiscard]] bool finished() const { return finished_; }
+  // Where the tile's program is: before its start command, between it and program_end,
+  // after. A network command before start starts the program too (an image that never
+  // says start is timed from its first use of the network).
+  enum class program_phase : std::uint8_t { setup, running, report };
+  [[nodiscard]] program_phase phase() const { return phase_; }
+  // The platform starts the program of a tile whose setup ran past its budget.
+  void start_program() {
+    if (phase_ == program_phase::setup) phase_ = program_phase::running;
+  }
   [[nodiscard]] std::uint64_t commands() const { return commands_; }
   [[nodiscard]] std::uint64_t refused() const { return refused_; }
   [[nodiscard]] Nic& nic() { return *nic_; }
@@ -141,6 +150,11 @@ class nic_device {
   std::uint32_t execute(tile_abi::command c) {
     namespace reg = tile_abi::reg;
     using tile_abi::command;
+    const auto code = static_cast<std::uint32_t>(c);
+    if (code >= static_cast<std::uint32_t>(command::post_send) &&
+        code <= static_cast<std::uint32_t>(command::release))
+      start_program();  // a network command
+    if (c == command::start) start_program();
     switch (c) {
       case command::post_send: {
         const msg_header h = header_regs();
@@ -184,6 +198,11 @@ class nic_device {
       case command::finish:
         finished_ = true;
         return 0;
+      case command::start:  // started above
+        return 0;
+      case command::program_end:
+        phase_ = program_phase::report;
+        return 0;
       case command::none:
         break;
     }
@@ -197,6 +216,7 @@ class nic_device {
   std::array<std::uint32_t, tile_abi::nic_size / 4> regs_{};
   std::vector<bool> live_;
   bool finished_{false};
+  program_phase phase_{program_phase::setup};
   std::uint64_t commands_{0};
   std::uint64_t refused_{0};
 };
