@@ -21,15 +21,16 @@ measure() {  # label, then the extra options: the run's line on stderr, its seco
   local t
   t=$({ /usr/bin/time -f '%e %M' "$cli" $base "$@" > "$out"; } 2>&1 | tail -1)
   read -r secs kib <<< "$t"
-  read -r cycles verified instr <<< "$(python3 -c "
+  read -r cycles verified instr untimed <<< "$(python3 -c "
 import json, sys
 j = json.load(open('$out'))
-print(j['cycles'], j['verified'], sum(t.get('instructions', 0) for t in j['per_tile']))")"
+print(j['cycles'], j['verified'], sum(t.get('instructions', 0) for t in j['per_tile']),
+      sum(t.get('setup_instructions', 0) for t in j['per_tile']))")"
   rm -f "$out"
   local rate
   rate=$(awk "BEGIN{printf \"%.0f\", $cycles / ($secs > 0 ? $secs : 0.001)}")
-  printf '%-34s %7s s %6d MiB %10d cycles %12d instructions %12d cycles/s verified %s\n' \
-    "$label" "$secs" $((kib / 1024)) "$cycles" "$instr" "$rate" "$verified" >&2
+  printf '%-30s %6s s %4d MiB %9d cycles %10d + %10d untimed instructions %9d cycles/s verified %s\n' \
+    "$label" "$secs" $((kib / 1024)) "$cycles" "$instr" "$untimed" "$rate" "$verified" >&2
   echo "$secs"
 }
 
