@@ -17,6 +17,8 @@ set(tessera_bm_install_hint
 # Says why the bare-metal part is skipped, at configure time and from baremetal-size.
 function(tessera_baremetal_skip reason)
   message(STATUS "baremetal: skipped: ${reason}")
+  message(STATUS "baremetal: no tile image, so the Cortex-M4 tiles (--tiles cortex-m4) run "
+                 "only with --firmware and their tests (label iss) are skipped")
   add_custom_target(baremetal-size
     COMMAND ${CMAKE_COMMAND} -E echo "baremetal: size report skipped: ${reason}"
     COMMENT "Bare-metal sizes"
