@@ -18,6 +18,10 @@ Boppana's xi + i tau + i + k - 1 with i = 1):
   step, packed and unpacked: T(m) = 4 (xi + tau + 8m + 2 x 8m c_copy r) + T0, a slope of
   592 cycles a byte; measured within 5 % (the executor's bookkeeping is not in it);
 - the native tiles take the network part alone, exactly.
+And the processor model itself: a tile's compute cycles are its instructions x cpi x
+fabric clock / core clock, the remainder carried (so floor of the exact product, summed
+over the run), and the quantum changes nothing, since a tile meets the fabric at every
+NIC command whatever it ran before.
 Usage: compute.py TESSERA
 """
 import json
@@ -41,9 +45,9 @@ def run(*args):
     return j
 
 
-def check(what, got, want):
+def check(what, got, want, source="closed form"):
     ok = got == want
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {got} (closed form {want})")
+    print(f"{'ok  ' if ok else 'FAIL'} {what}: {got} ({source} {want})")
     if not ok:
         failed.append(what)
 
@@ -79,6 +83,21 @@ for a, b in ((256, 512), (512, 1024)):
           f"{float(got):.1f} (closed form {slope}, within 5 %)")
     if not ok:
         failed.append(f"standard exchange slope {a}-{b}")
+
+# The processor model: compute cycles from instructions, and the quantum.
+for mhz in (100, 30):
+    runs = {}
+    for q in (100, 10000, 10**9):
+        runs[q] = run("--collective", "allreduce", "--bytes", "1024", "--tiles", "cortex-m4",
+                      "--param", f"cpu_mhz={mhz}", "--param", f"quantum={q}")
+    for t in runs[10000]["per_tile"]:
+        check(f"{mhz} MHz tile {t['tile']} compute cycles", t["compute_cycles"],
+              t["instructions"] * 1000 // mhz)
+    base = runs[10000]
+    for q in (100, 10**9):
+        same = (runs[q]["cycles"] == base["cycles"] and runs[q]["per_tile"] == base["per_tile"])
+        check(f"{mhz} MHz quantum {q}: cycles and every tile's counts as at quantum 10000",
+              same, True, "wanted")
 
 print(f"{len(failed)} failed" if failed else "all as the closed form says")
 sys.exit(1 if failed else 0)
