@@ -164,7 +164,7 @@ class rtl_cube_engine final : public clocked_bridge {
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles_ && out.size() < 32; ++t) {
       for (unsigned in = 0; in < tb::cube_inputs; ++in) {
-        if (((mm.wait_o[t] >> in) & 1U) == 0) continue;
+        if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
         const tb::cube_hdr h = tb::unpack_hdr(mm.want_hdr_o[t][in]);
         const unsigned o = mm.want_o[t][in];
         const tb::cube_hdr by = tb::unpack_hdr(mm.hold_hdr_o[t][o]);

@@ -162,13 +162,13 @@ class rtl_torus_engine final : public clocked_bridge {
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles && out.size() < 32; ++t) {
       for (unsigned in = 0; in < tb::torus_ports; ++in) {
-        if (((mm.wait_o[t] >> in) & 1U) == 0) continue;
+        if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
         const tb::torus_hdr h = tb::get_hdr(mm.wait_hdr_o[t][in], 0);
         std::string s = "tile " + std::to_string(t) + " input " + port_names[in] +
                         " holds packet " + std::to_string(h.seq) + " of tile " +
                         std::to_string(h.src) + " to " + std::to_string(h.dst) + ", waiting for";
         for (unsigned o = 0; o < tb::torus_ports; ++o)
-          if (((mm.wait_ports_o[t][in] >> o) & 1U) != 0) s += std::string(" ") + port_names[o];
+          if (((static_cast<unsigned>(mm.wait_ports_o[t][in]) >> o) & 1U) != 0) s += std::string(" ") + port_names[o];
         out.push_back(s);
       }
     }
