@@ -101,6 +101,8 @@ CASES = [
     (2, "'alpha'", "reproduce thakur --model alpha"),
     (2, "--table '9'", "reproduce thakur --table 9"),
     (2, "--table", "reproduce thakur --table"),
+    (2, "--model", "reproduce grama --model tlm"),
+    (2, "--table", "reproduce grama --table 2"),
     (2, "'zigzag'", "trees --fabric torus:4x4 --algorithm zigzag"),
     (2, "--root 16", "trees --fabric torus:4x4 --algorithm single --root 16"),
     (2, "mesh:4x4", "trees --fabric mesh:4x4 --algorithm single"),

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -11,16 +13,28 @@
 #include "commands.hpp"
 #include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
+#include "tessera/reproduce/reproduce.hpp"
+#include "tessera/reproduce/svg.hpp"
 #include "tessera/schedule/errors.hpp"
 
 namespace tessera::cli {
 
 const char* const reproduce_help =
-    R"(usage: tessera reproduce <paper> [--model analytic|tlm] [--table N[,N...]] [--json]
+    R"(usage: tessera reproduce <paper> [--model analytic|tlm] [--table N[,N...]] [--plots DIR]
+                         [--json]
 
-A seed paper's measured results recomputed beside the paper's values.
+A seed paper's measured results recomputed beside the paper's values. Every row holds
+the paper's value (published, or its formula evaluated), the simulated one, the
+deviation, the tolerance it must meet and whether it does; the exit status is 1 when a
+row misses its tolerance.
 
 papers:
+  grama    Grama, Gupta, Karypis, Kumar, "Basic Communication Operations" (slides):
+           the cost formula of every operation the runtime implements (broadcast,
+           reduce, all-gather, reduce-scatter, all-reduce, prefix, scatter, gather,
+           all-to-all, circular shift) on ring, mesh and hypercube, against the
+           collective run on the alpha-beta model (ts 100, tw 2): exact, and within
+           the slides' upper bound where they give one.
   thakur   Tables 2-6 of Thakur, Choudhary, Fox, "Complete Exchange on a Wormhole
            Routed Mesh" (1993): complete exchange on the Touchstone Delta (PEX, PEX-GEN, PEX-GEN-SHIFT, GEN), against
            the paper's model T = sum over steps of alpha + L max(beta, f beta_sat) with
@@ -33,7 +47,8 @@ papers:
            tables, each table a fifth of that).
 
 options:
-  --table N[,N...]   only these tables (2..6; default all); the fit is the same
+  --table N[,N...]   thakur: only these tables (2..6; default all); the fit is the same
+  --plots DIR        write the paper's figures as DIR/<figure>.svg (grama)
 
 JSON: {"paper", "model", "fit", "rows": [{"table", "algorithm", "mesh", "bytes",
 "paper", "simulated", "deviation", "fitted"}], "tables": [{"table", "mean_abs_deviation",
@@ -52,10 +67,30 @@ std::string thakur_tables_name(const std::set<std::uint32_t>& tables) {
   return s;
 }
 
+namespace {
+
+// Every figure of r as DIR/<id>.svg; the directory is made if missing.
+void write_plots(const std::string& dir, const reproduce::paper_report& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw input_error("--plots '" + dir + "' is not a directory that can be made");
+  for (const reproduce::figure& f : r.figures) {
+    const std::string path = dir + "/" + f.id + ".svg";
+    std::ofstream os(path);
+    os << reproduce::to_svg(f);
+    if (!os) throw input_error("--plots: '" + path + "' cannot be written");
+  }
+}
+
+}  // namespace
+
 int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   std::vector<std::string> rest;
   bool json_out = false;
   std::string model = "analytic";
+  bool model_given = false;
+  std::string plots_dir;
   std::set<std::uint32_t> tables;  // empty: every table
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
@@ -66,6 +101,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     if (a == "--json") {
       json_out = true;
     } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
+      model_given = true;
       if (a == "--model") {
         if (i + 1 >= argv.size()) throw input_error("--model needs a value (analytic, tlm)");
         model = argv[++i];
@@ -74,6 +110,14 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
       }
       if (model != "analytic" && model != "tlm")
         throw input_error("--model '" + model + "' is not analytic or tlm");
+    } else if (a == "--plots" || a.rfind("--plots=", 0) == 0) {
+      if (a == "--plots") {
+        if (i + 1 >= argv.size()) throw input_error("--plots needs a directory");
+        plots_dir = argv[++i];
+      } else {
+        plots_dir = a.substr(8);
+      }
+      if (plots_dir.empty()) throw input_error("--plots needs a directory, not ''");
     } else if (a == "--table" || a.rfind("--table=", 0) == 0) {
       std::string list;
       if (a == "--table") {
@@ -96,17 +140,37 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
         throw input_error("--table '" + list + "' is not a comma-separated list of tables (2..6)");
     } else if (a.rfind("--", 0) == 0) {
       throw input_error("option " + a +
-                        " is not known to reproduce (options: --model, --table, --json)");
+                        " is not known to reproduce (options: --model, --table, --plots, --json)");
     } else {
       rest.push_back(a);
     }
   }
-  if (rest.empty()) throw input_error("reproduce needs a paper (available: thakur)");
+  if (rest.empty()) throw input_error("reproduce needs a paper (available: thakur, grama)");
   if (rest.size() > 1) throw input_error("reproduce takes one paper, got '" + rest[1] + "' too");
+  if (rest[0] == "grama") {
+    if (model_given || !tables.empty()) {
+      throw input_error(std::string("reproduce grama takes no ") +
+                        (model_given ? "--model" : "--table") +
+                        " (its rows run on the alpha-beta model, the slides' own)");
+    }
+    const reproduce::paper_report r = reproduce::run(rest[0], reproduce::options{});
+    if (!plots_dir.empty()) write_plots(plots_dir, r);
+    if (json_out) {
+      nlohmann::ordered_json j{{"command", "reproduce"}};
+      j.update(reproduce::to_json(r));
+      out << j.dump(2) << '\n';
+    } else {
+      reproduce::write_text(out, r);
+    }
+    return r.pass() ? 0 : 1;
+  }
   if (rest[0] != "thakur") {
-    throw input_error("paper '" + rest[0] + "' has nothing to reproduce yet (available: thakur)");
+    throw input_error("paper '" + rest[0] +
+                      "' has nothing to reproduce yet (available: thakur, grama)");
   }
 
+  if (!plots_dir.empty())
+    throw input_error("--plots: reproduce thakur draws no figures yet (grama does)");
   if (model == "tlm") return reproduce_thakur_tlm(tables, json_out, out, err);
 
   const analytic::delta_fit fit = analytic::fit_delta();

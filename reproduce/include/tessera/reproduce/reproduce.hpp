@@ -1,0 +1,31 @@
+// `tessera reproduce`: the seed papers' results recomputed beside the papers' values
+// (docs/reproduction.md). A front end names a paper and its options and gets the report,
+// which prints itself (report.hpp); the exit status is 1 when a row misses its tolerance.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/reproduce/report.hpp"
+
+namespace tessera::reproduce {
+
+// Grama et al.'s slides on the alpha-beta model.
+struct grama_options {
+  std::uint64_t ts{100};  // start-up, cycles
+  std::uint64_t tw{2};    // cycles a byte
+};
+
+struct options {
+  grama_options grama;
+};
+
+// The papers by the names the CLI takes, in the order `all` runs them.
+const std::vector<std::string_view>& papers();
+
+// The report of one paper. Throws input_error for a paper not in papers().
+paper_report run(std::string_view paper, const options& o);
+
+}  // namespace tessera::reproduce

@@ -1,0 +1,204 @@
+#include "tessera/reproduce/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace tessera::reproduce {
+
+tolerance tolerance::exact(std::string why) {
+  return {tolerance_kind::exact, 0, std::move(why)};
+}
+tolerance tolerance::relative(double v, std::string why) {
+  return {tolerance_kind::relative, v, std::move(why)};
+}
+tolerance tolerance::absolute(double v, std::string why) {
+  return {tolerance_kind::absolute, v, std::move(why)};
+}
+tolerance tolerance::at_most(std::string why) {
+  return {tolerance_kind::at_most, 0, std::move(why)};
+}
+tolerance tolerance::at_least(std::string why) {
+  return {tolerance_kind::at_least, 0, std::move(why)};
+}
+tolerance tolerance::claim(std::string why) {
+  return {tolerance_kind::claim, 0, std::move(why)};
+}
+
+double row::deviation() const {
+  if (paper == simulated) return 0;
+  if (paper == 0) return simulated > 0 ? INFINITY : -INFINITY;
+  return (simulated - paper) / std::fabs(paper);
+}
+
+bool row::pass() const {
+  if (!std::isfinite(paper) || !std::isfinite(simulated)) return false;
+  switch (tol.kind) {
+    case tolerance_kind::exact:
+      return simulated == paper;
+    case tolerance_kind::relative:
+      return std::fabs(simulated - paper) <= tol.value * std::fabs(paper);
+    case tolerance_kind::absolute:
+      return std::fabs(simulated - paper) <= tol.value;
+    case tolerance_kind::at_most:
+      return simulated <= paper;
+    case tolerance_kind::at_least:
+      return simulated >= paper;
+    case tolerance_kind::claim:
+      return simulated == paper;
+  }
+  return false;
+}
+
+bool paper_report::pass() const {
+  return failed() == 0;
+}
+
+std::size_t paper_report::failed() const {
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const row& r) { return !r.pass(); }));
+}
+
+namespace {
+
+const char* kind_name(tolerance_kind k) {
+  switch (k) {
+    case tolerance_kind::exact:
+      return "exact";
+    case tolerance_kind::relative:
+      return "relative";
+    case tolerance_kind::absolute:
+      return "absolute";
+    case tolerance_kind::at_most:
+      return "at_most";
+    case tolerance_kind::at_least:
+      return "at_least";
+    case tolerance_kind::claim:
+      return "claim";
+  }
+  return "exact";
+}
+
+// The tolerance as a reader writes it: "exact", "10 %", "+-3 us", "<= paper".
+std::string tolerance_text(const row& r) {
+  std::ostringstream os;
+  switch (r.tol.kind) {
+    case tolerance_kind::exact:
+      return "exact";
+    case tolerance_kind::relative:
+      os << r.tol.value * 100 << " %";
+      return os.str();
+    case tolerance_kind::absolute:
+      os << "+-" << r.tol.value << (r.unit.empty() ? "" : " ") << r.unit;
+      return os.str();
+    case tolerance_kind::at_most:
+      return "<= paper";
+    case tolerance_kind::at_least:
+      return ">= paper";
+    case tolerance_kind::claim:
+      return "holds";
+  }
+  return "";
+}
+
+// A value as short as it is exact: integers whole, others to 4 significant digits.
+std::string number(double v) {
+  std::ostringstream os;
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
+    os << std::fixed << std::setprecision(0) << v;
+  } else {
+    os << std::setprecision(4) << v;
+  }
+  return os.str();
+}
+
+nlohmann::ordered_json finite_or_null(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  return v;
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const paper_report& r) {
+  nlohmann::ordered_json j;
+  j["paper"] = r.paper;
+  j["title"] = r.title;
+  j["model"] = r.model;
+  j["rows_total"] = r.rows.size();
+  j["rows_failed"] = r.failed();
+  j["pass"] = r.pass();
+  auto rows = nlohmann::ordered_json::array();
+  for (const row& x : r.rows) {
+    nlohmann::ordered_json o;
+    o["source"] = x.source;
+    o["what"] = x.what;
+    o["unit"] = x.unit;
+    o["paper"] = finite_or_null(x.paper);
+    o["simulated"] = finite_or_null(x.simulated);
+    o["deviation"] = finite_or_null(x.deviation());
+    o["tolerance"] = {{"kind", kind_name(x.tol.kind)}, {"value", x.tol.value}, {"why", x.tol.why}};
+    o["pass"] = x.pass();
+    if (!x.formula.empty()) o["formula"] = x.formula;
+    rows.push_back(std::move(o));
+  }
+  j["rows"] = std::move(rows);
+  auto figs = nlohmann::ordered_json::array();
+  for (const figure& f : r.figures) {
+    nlohmann::ordered_json o{{"id", f.id},           {"title", f.title},     {"source", f.source},
+                             {"x_label", f.x_label}, {"y_label", f.y_label}, {"log_x", f.log_x},
+                             {"log_y", f.log_y}};
+    auto curves = nlohmann::ordered_json::array();
+    for (const series& s : f.curves) {
+      auto pts = nlohmann::ordered_json::array();
+      for (const auto& [x, y] : s.points)
+        pts.push_back({x, y});
+      curves.push_back({{"name", s.name}, {"paper", s.paper}, {"points", std::move(pts)}});
+    }
+    o["series"] = std::move(curves);
+    figs.push_back(std::move(o));
+  }
+  j["figures"] = std::move(figs);
+  return j;
+}
+
+void write_text(std::ostream& os, const paper_report& r) {
+  os << r.title << "\n" << "model: " << r.model << "\n";
+  // Rows grouped by source, in the order the sources first appear.
+  std::vector<std::string> sources;
+  for (const row& x : r.rows)
+    if (std::find(sources.begin(), sources.end(), x.source) == sources.end())
+      sources.push_back(x.source);
+  for (const std::string& s : sources) {
+    std::size_t what_w = 4;
+    for (const row& x : r.rows)
+      if (x.source == s) what_w = std::max(what_w, x.what.size());
+    os << "\n" << s << "\n";
+    os << "  " << std::left << std::setw(static_cast<int>(what_w)) << "case" << std::right
+       << std::setw(14) << "paper" << std::setw(14) << "simulated" << std::setw(11) << "deviation"
+       << "  tolerance\n";
+    for (const row& x : r.rows) {
+      if (x.source != s) continue;
+      std::ostringstream dev;
+      const double d = x.deviation();
+      if (x.tol.kind == tolerance_kind::claim) {
+        dev << "";
+      } else if (std::isfinite(d)) {
+        dev << std::fixed << std::setprecision(2) << d * 100 << " %";
+      } else {
+        dev << "-";
+      }
+      const bool claim = x.tol.kind == tolerance_kind::claim;
+      os << "  " << std::left << std::setw(static_cast<int>(what_w)) << x.what << std::right
+         << std::setw(14) << (claim ? "holds" : number(x.paper)) << std::setw(14)
+         << (claim ? (x.simulated == x.paper ? "holds" : "does not") : number(x.simulated))
+         << std::setw(11) << dev.str() << "  " << tolerance_text(x) << (x.pass() ? "" : "  FAIL")
+         << "\n";
+    }
+  }
+  os << "\n"
+     << r.paper << ": " << (r.rows.size() - r.failed()) << " of " << r.rows.size()
+     << " rows within tolerance" << (r.pass() ? "" : " (FAILED)") << "\n";
+}
+
+}  // namespace tessera::reproduce

@@ -1,0 +1,22 @@
+#include "tessera/reproduce/reproduce.hpp"
+
+#include "papers.hpp"
+#include "tessera/schedule/errors.hpp"
+
+namespace tessera::reproduce {
+
+const std::vector<std::string_view>& papers() {
+  static const std::vector<std::string_view> names{"grama"};
+  return names;
+}
+
+paper_report run(std::string_view paper, const options& o) {
+  if (paper == "grama") return grama(o.grama);
+  std::string known;
+  for (const auto n : papers())
+    known += (known.empty() ? "" : ", ") + std::string(n);
+  throw input_error("paper '" + std::string(paper) + "' is not one reproduce covers (" + known +
+                    ")");
+}
+
+}  // namespace tessera::reproduce

@@ -1,0 +1,232 @@
+#include "tessera/reproduce/svg.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace tessera::reproduce {
+namespace {
+
+constexpr double width = 720;
+constexpr double height = 480;
+constexpr double left = 86;
+constexpr double right = 190;  // the legend's column
+constexpr double top = 48;
+constexpr double bottom = 64;
+
+// Colours told apart in print and by the colour-blind (Okabe-Ito).
+constexpr std::array<const char*, 8> palette{"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                             "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double v) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << v;
+  return os.str();
+}
+
+// A tick label: short, no trailing zeros.
+std::string tick_text(double v) {
+  std::ostringstream os;
+  if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) {
+    os << std::setprecision(3) << v;
+  } else {
+    os << std::setprecision(6) << v;
+  }
+  return os.str();
+}
+
+struct axis {
+  bool log{false};
+  double lo{0};
+  double hi{1};
+  double pixel_lo{0};
+  double pixel_hi{1};
+
+  [[nodiscard]] double value(double v) const { return log ? std::log10(v) : v; }
+  [[nodiscard]] double pixel(double v) const {
+    const double t = (value(v) - lo) / (hi - lo);
+    return pixel_lo + t * (pixel_hi - pixel_lo);
+  }
+  // Ticks: decades on a log axis, 1-2-5 steps on a linear one.
+  [[nodiscard]] std::vector<double> ticks() const {
+    std::vector<double> out;
+    if (log) {
+      for (double e = std::ceil(lo - 1e-9); e <= hi + 1e-9; e += 1)
+        out.push_back(std::pow(10.0, e));
+      return out;
+    }
+    const double span = hi - lo;
+    const double raw = span / 6;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = mag;
+    for (const double f : {1.0, 2.0, 5.0, 10.0}) {
+      step = f * mag;
+      if (span / step <= 7) break;
+    }
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
+      out.push_back(std::fabs(t) < step * 1e-9 ? 0 : t);
+    return out;
+  }
+};
+
+// The axis over the values (log: the positive ones), padded a little; a single value
+// gets a span around it.
+axis make_axis(std::vector<double> values, bool log, double p0, double p1) {
+  axis a;
+  a.log = log;
+  a.pixel_lo = p0;
+  a.pixel_hi = p1;
+  if (log) std::erase_if(values, [](double v) { return !(v > 0); });
+  std::erase_if(values, [](double v) { return !std::isfinite(v); });
+  if (values.empty()) values = {log ? 1.0 : 0.0, log ? 10.0 : 1.0};
+  double lo = a.value(*std::min_element(values.begin(), values.end()));
+  double hi = a.value(*std::max_element(values.begin(), values.end()));
+  if (log) {
+    lo = std::floor(lo);
+    hi = std::ceil(hi);
+    if (hi <= lo) hi = lo + 1;
+  } else {
+    if (lo > 0 && lo < hi * 0.5) lo = 0;  // start at 0 when the data nearly does
+    if (hi <= lo) {
+      hi = lo + (lo == 0 ? 1 : std::fabs(lo) * 0.1);
+    } else {
+      const double pad = (hi - lo) * 0.05;
+      hi += pad;
+      if (lo != 0) lo -= pad;
+    }
+  }
+  a.lo = lo;
+  a.hi = hi;
+  return a;
+}
+
+}  // namespace
+
+std::string to_svg(const figure& f) {
+  std::vector<double> xs;
+  std::vector<double> ys;
+  for (const series& s : f.curves) {
+    for (const auto& [x, y] : s.points) {
+      xs.push_back(x);
+      ys.push_back(y);
+    }
+  }
+  const axis ax = make_axis(xs, f.log_x, left, width - right);
+  const axis ay = make_axis(ys, f.log_y, height - bottom, top);
+  auto shown = [&](double x, double y) {
+    return std::isfinite(x) && std::isfinite(y) && (!f.log_x || x > 0) && (!f.log_y || y > 0);
+  };
+
+  std::ostringstream os;
+  os << R"(<?xml version="1.0" encoding="UTF-8"?>)" << '\n'
+     << R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" << width << R"(" height=")" << height
+     << R"(" viewBox="0 0 )" << width << ' ' << height
+     << R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)" << '\n';
+  os << "<title>" << escape(f.title) << "</title>\n";
+  os << R"(<rect width="100%" height="100%" fill="white"/>)" << '\n';
+  os << R"(<text x=")" << num((left + width - right) / 2) << R"(" y="22" text-anchor="middle" )"
+     << R"(font-size="15" font-weight="bold">)" << escape(f.title) << "</text>\n";
+  if (!f.source.empty()) {
+    os << R"(<text x=")" << num((left + width - right) / 2)
+       << R"(" y="38" text-anchor="middle" fill="#555">)" << escape(f.source) << "</text>\n";
+  }
+  // Frame, grid and ticks.
+  os << R"(<g class="axes" stroke="#222" fill="none">)" << '\n';
+  os << R"(<rect x=")" << num(left) << R"(" y=")" << num(top) << R"(" width=")"
+     << num(width - right - left) << R"(" height=")" << num(height - bottom - top) << R"("/>)"
+     << '\n';
+  os << "</g>\n";
+  os << R"(<g class="ticks" font-size="11">)" << '\n';
+  for (const double t : ax.ticks()) {
+    const double px = ax.pixel(t);
+    os << R"(<line x1=")" << num(px) << R"(" y1=")" << num(top) << R"(" x2=")" << num(px)
+       << R"(" y2=")" << num(height - bottom) << R"(" stroke="#ddd"/>)";
+    os << R"(<text x=")" << num(px) << R"(" y=")" << num(height - bottom + 16)
+       << R"(" text-anchor="middle">)" << tick_text(t) << "</text>\n";
+  }
+  for (const double t : ay.ticks()) {
+    const double py = ay.pixel(t);
+    os << R"(<line x1=")" << num(left) << R"(" y1=")" << num(py) << R"(" x2=")"
+       << num(width - right) << R"(" y2=")" << num(py) << R"(" stroke="#ddd"/>)";
+    os << R"(<text x=")" << num(left - 6) << R"(" y=")" << num(py + 4)
+       << R"(" text-anchor="end">)" << tick_text(t) << "</text>\n";
+  }
+  os << "</g>\n";
+  os << R"(<text class="x-label" x=")" << num((left + width - right) / 2) << R"(" y=")"
+     << num(height - 18) << R"(" text-anchor="middle">)" << escape(f.x_label)
+     << (f.log_x ? " (log scale)" : "") << "</text>\n";
+  os << R"(<text class="y-label" transform="translate(20 )" << num((top + height - bottom) / 2)
+     << ") rotate(-90)\" text-anchor=\"middle\">" << escape(f.y_label)
+     << (f.log_y ? " (log scale)" : "") << "</text>\n";
+
+  // The series: simulated as lines, the paper's as open marks.
+  std::size_t index = 0;
+  double legend_y = top + 8;
+  for (const series& s : f.curves) {
+    std::vector<std::pair<double, double>> pts;
+    for (const auto& [x, y] : s.points)
+      if (shown(x, y)) pts.emplace_back(ax.pixel(x), ay.pixel(y));
+    if (pts.empty()) continue;
+    const char* colour = palette[index % palette.size()];
+    ++index;
+    os << R"(<g class="series" data-name=")" << escape(s.name) << R"(" data-kind=")"
+       << (s.paper ? "paper" : "simulated") << R"(" data-points=")" << pts.size() << R"(">)"
+       << '\n';
+    if (s.paper) {
+      for (const auto& [px, py] : pts) {
+        os << R"(<circle cx=")" << num(px) << R"(" cy=")" << num(py) << R"(" r="4" fill="none" )"
+           << R"(stroke=")" << colour << R"(" stroke-width="1.5"/>)" << '\n';
+      }
+    } else {
+      os << R"(<polyline fill="none" stroke=")" << colour << R"(" stroke-width="2" points=")";
+      for (const auto& [px, py] : pts)
+        os << num(px) << ',' << num(py) << ' ';
+      os << R"("/>)" << '\n';
+    }
+    os << "</g>\n";
+    // Its legend entry.
+    const double lx = width - right + 14;
+    if (s.paper) {
+      os << R"(<circle cx=")" << num(lx + 10) << R"(" cy=")" << num(legend_y) << R"(" r="4" )"
+         << R"(fill="none" stroke=")" << colour << R"(" stroke-width="1.5"/>)";
+    } else {
+      os << R"(<line x1=")" << num(lx) << R"(" y1=")" << num(legend_y) << R"(" x2=")"
+         << num(lx + 20) << R"(" y2=")" << num(legend_y) << R"(" stroke=")" << colour
+         << R"(" stroke-width="2"/>)";
+    }
+    os << R"(<text x=")" << num(lx + 26) << R"(" y=")" << num(legend_y + 4)
+       << R"(" font-size="11">)" << escape(s.name) << "</text>\n";
+    legend_y += 18;
+  }
+  os << "</svg>\n";
+  return os.str();
+}
+
+}  // namespace tessera::reproduce

@@ -1,0 +1,46 @@
+// The reproduction figures' SVG writer: text is escaped, a log axis leaves out the points
+// it has no place for, paper series are marks and simulated ones lines.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tessera/reproduce/svg.hpp"
+
+using namespace tessera::reproduce;
+
+namespace {
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1))
+    ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("reproduce svg: escaped text, marks for the paper, a line for the model",
+          "[reproduce]") {
+  figure f;
+  f.id = "demo";
+  f.title = "t(m) < 1 ms & \"fast\"";
+  f.x_label = "m, bytes";
+  f.y_label = "time, us";
+  f.log_x = true;
+  // The paper's four points, one at m = 0, which a log axis cannot place.
+  f.curves.push_back({"measured", true, {{0, 95}, {10, 99}, {100, 134}, {1000, 489}}});
+  f.curves.push_back({"simulated", false, {{1, 95.4}, {10, 99}, {100, 134.4}, {1000, 489}}});
+  f.curves.push_back({"empty", false, {}});
+  const std::string svg = to_svg(f);
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(svg.find("t(m) &lt; 1 ms &amp; &quot;fast&quot;") != std::string::npos);
+  CHECK(svg.find("m, bytes (log scale)") != std::string::npos);
+  CHECK(svg.find(R"(data-name="measured" data-kind="paper" data-points="3")") !=
+        std::string::npos);
+  CHECK(svg.find(R"(data-name="simulated" data-kind="simulated" data-points="4")") !=
+        std::string::npos);
+  CHECK(svg.find(R"(data-name="empty")") == std::string::npos);
+  // Three marks in the plot and one in the legend; one polyline.
+  CHECK(count(svg, "<circle") == 4);
+  CHECK(count(svg, "<polyline") == 1);
+  // Decade ticks from 1 to 1000 on the log axis.
+  for (const char* t : {">1<", ">10<", ">100<", ">1000<"})
+    CHECK(svg.find(t) != std::string::npos);
+}
