@@ -90,9 +90,7 @@ paper_report grama(const grama_options& o) {
   auto simulate = [&](run::run_config cfg) -> double {
     cfg.model = "alphabeta";
     cfg.params = {{"ts", std::to_string(o.ts)}, {"tw", std::to_string(o.tw)}};
-    const auto res = run::run(std::move(cfg));
-    if (!res->verified()) return NAN;  // the row fails: a run that loses data proves nothing
-    return res->json()["cycles"].get<double>();
+    return simulate_cycles(std::move(cfg));
   };
 
   auto add = [&](const fw::collective_params& c, const std::string& alg, const char* spec) {

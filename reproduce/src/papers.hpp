@@ -6,5 +6,17 @@
 namespace tessera::reproduce {
 
 paper_report grama(const grama_options& o);
+paper_report boppana(const boppana_options& o);
+
+}  // namespace tessera::reproduce
+
+#include "tessera/run/config.hpp"
+
+namespace tessera::reproduce {
+
+// The cycles of a run, or NaN when it did not verify (its row then fails, naming no value
+// it could not prove). A platform run (tlm, rtl) runs in a child process of its own:
+// SystemC elaborates once per process. Throws input_error for a config a model refuses.
+double simulate_cycles(run::run_config cfg);
 
 }  // namespace tessera::reproduce

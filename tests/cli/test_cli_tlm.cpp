@@ -170,7 +170,7 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
   CHECK(err("run --model tlm --fabric mesh:4x4 --machine ipsc860 --collective bcast") ==
         "tessera: --machine ipsc860 is a hypercube, but --fabric mesh:4x4 is a mesh\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --machine cray --collective bcast") ==
-        "tessera: --machine 'cray' is not known (ipsc860, meganode, delta)\n");
+        "tessera: --machine 'cray' is not known (ipsc860, ipsc860-boppana, meganode, delta)\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --switching bus --collective bcast") ==
         "tessera: --switching 'bus' is not a switching mode (ideal, circuit, store-forward, "
         "wormhole)\n");

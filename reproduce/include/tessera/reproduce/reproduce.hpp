@@ -18,8 +18,15 @@ struct grama_options {
   std::uint64_t tw{2};    // cycles a byte
 };
 
+// Boppana and Raghavendra on the iPSC/860 preset.
+struct boppana_options {
+  std::uint32_t k{100};         // bytes a message for AAP and Table 1 (the paper's example)
+  std::uint32_t k_prime{1000};  // for AAP': the paper needs k > xi + (n-1) tau = 292
+};
+
 struct options {
   grama_options grama;
+  boppana_options boppana;
 };
 
 // The papers by the names the CLI takes, in the order `all` runs them.

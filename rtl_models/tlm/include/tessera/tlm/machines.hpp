@@ -40,6 +40,16 @@ inline const std::vector<machine>& machines() {
        "t = 164 + 0.398m + 29.9d us"},
       // 002 Bermond et al. §4 (MegaNode, transputer links): beta = 628 us per packet
       // per hop, tau = 2.2 us per byte; one cycle = 0.1 us.
+      // Boppana's reading of the iPSC/860 (k <= 100 bytes over i hops in 65 + 0.425k + 10i
+      // us): a time unit of 0.425 us, xi - 1 = 152.94 and 1 + tau = 23.53 units, rounded
+      // to whole cycles (xi 154, tau 23).
+      {"ipsc860-boppana",
+       fabric_kind::hypercube,
+       "circuit",
+       0.425,
+       {{"xi", "154"}, {"xi_held", "0"}, {"tau", "23"}, {"width", "1"}},
+       "004 Boppana, Raghavendra §3.2: t = 65 + 0.425k + 10i us (k <= 100), xi - 1 = 152.94, "
+       "1 + tau = 23.53 units of 0.425 us"},
       {"meganode",
        fabric_kind::torus,
        "store-forward",
