@@ -75,10 +75,10 @@ paper_report boppana(const boppana_options& o) {
   fig.x_label = "n, hypercube dimension";
   fig.y_label = "time, us";
   fig.log_y = true;
-  series aap_paper{"T_aap, paper's constants", true, {}};
-  series aap_sim{"AAP, simulated", false, {}};
-  series prime_paper{"T_aap', paper", true, {}};
-  series prime_sim{"AAP' with pre-setup, simulated", false, {}};
+  series aap_paper{"T_aap, paper's constants", true, {}, "aap"};
+  series aap_sim{"AAP, simulated", false, {}, "aap"};
+  series prime_paper{"T_aap', paper", true, {}, "prime"};
+  series prime_sim{"AAP' with pre-setup, simulated", false, {}, "prime"};
   for (std::uint32_t n = 1; n <= 7; ++n) {
     const double sim = simulate(n, fw::collective::alltoall, "aap", o.k, false);
     if (n == 7) aap7 = sim;

@@ -165,8 +165,9 @@ paper_report grama(const grama_options& o) {
                     {fw::collective::alltoall, "standard"},
                     {fw::collective::alltoall, "pairwise"}};
   for (const op& x : ops) {
-    series paper_s{std::string(fw::info(x.coll).name) + " " + x.alg + ", slides", true, {}};
-    series sim_s{std::string(fw::info(x.coll).name) + " " + x.alg + ", simulated", false, {}};
+    const std::string name = std::string(fw::info(x.coll).name) + " " + x.alg;
+    series paper_s{name + ", slides", true, {}, name};
+    series sim_s{name + ", simulated", false, {}, name};
     for (const std::uint32_t m : {64U, 256U, 1024U, 4096U}) {
       fw::collective_params c;
       c.coll = x.coll;

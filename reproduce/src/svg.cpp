@@ -11,10 +11,10 @@
 namespace tessera::reproduce {
 namespace {
 
-constexpr double width = 720;
+constexpr double width = 860;
 constexpr double height = 480;
 constexpr double left = 86;
-constexpr double right = 190;  // the legend's column
+constexpr double right = 330;  // the legend's column
 constexpr double top = 48;
 constexpr double bottom = 64;
 
@@ -187,15 +187,23 @@ std::string to_svg(const figure& f) {
      << (f.log_y ? " (log scale)" : "") << "</text>\n";
 
   // The series: simulated as lines, the paper's as open marks.
-  std::size_t index = 0;
+  std::vector<std::string> groups;  // the colour of a group is its index here
+  std::size_t ungrouped = 0;
   double legend_y = top + 8;
   for (const series& s : f.curves) {
     std::vector<std::pair<double, double>> pts;
     for (const auto& [x, y] : s.points)
       if (shown(x, y)) pts.emplace_back(ax.pixel(x), ay.pixel(y));
     if (pts.empty()) continue;
+    std::size_t index = 0;
+    if (s.group.empty()) {
+      index = groups.size() + ungrouped++;
+    } else {
+      const auto it = std::find(groups.begin(), groups.end(), s.group);
+      index = static_cast<std::size_t>(it - groups.begin()) + ungrouped;
+      if (it == groups.end()) groups.push_back(s.group);
+    }
     const char* colour = palette[index % palette.size()];
-    ++index;
     os << R"(<g class="series" data-name=")" << escape(s.name) << R"(" data-kind=")"
        << (s.paper ? "paper" : "simulated") << R"(" data-points=")" << pts.size() << R"(">)"
        << '\n';

@@ -25,9 +25,11 @@ TEST_CASE("reproduce svg: escaped text, marks for the paper, a line for the mode
   f.y_label = "time, us";
   f.log_x = true;
   // The paper's four points, one at m = 0, which a log axis cannot place.
-  f.curves.push_back({"measured", true, {{0, 95}, {10, 99}, {100, 134}, {1000, 489}}});
-  f.curves.push_back({"simulated", false, {{1, 95.4}, {10, 99}, {100, 134.4}, {1000, 489}}});
-  f.curves.push_back({"empty", false, {}});
+  f.curves.push_back({"measured", true, {{0, 95}, {10, 99}, {100, 134}, {1000, 489}}, "t"});
+  f.curves.push_back(
+      {"simulated", false, {{1, 95.4}, {10, 99}, {100, 134.4}, {1000, 489}}, "t"});
+  f.curves.push_back({"empty", false, {}, ""});
+  f.curves.push_back({"other", false, {{1, 2}, {10, 20}}, ""});
   const std::string svg = to_svg(f);
   CHECK(svg.rfind("<?xml", 0) == 0);
   CHECK(svg.find("t(m) &lt; 1 ms &amp; &quot;fast&quot;") != std::string::npos);
@@ -37,9 +39,13 @@ TEST_CASE("reproduce svg: escaped text, marks for the paper, a line for the mode
   CHECK(svg.find(R"(data-name="simulated" data-kind="simulated" data-points="4")") !=
         std::string::npos);
   CHECK(svg.find(R"(data-name="empty")") == std::string::npos);
-  // Three marks in the plot and one in the legend; one polyline.
+  // Three marks in the plot and one in the legend; two polylines.
   CHECK(count(svg, "<circle") == 4);
-  CHECK(count(svg, "<polyline") == 1);
+  CHECK(count(svg, "<polyline") == 2);
+  // One group, one colour: the measured marks and the simulated line share the first;
+  // the ungrouped line takes the next.
+  CHECK(count(svg, "#0072B2") == 3 + 1 + 1 + 1);  // marks, legend mark, line, legend line
+  CHECK(count(svg, "#D55E00") == 2);              // the other line and its legend line
   // Decade ticks from 1 to 1000 on the log axis.
   for (const char* t : {">1<", ">10<", ">100<", ">1000<"})
     CHECK(svg.find(t) != std::string::npos);

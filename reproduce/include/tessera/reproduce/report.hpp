@@ -59,6 +59,9 @@ struct series {
   std::string name;
   bool paper{false};
   std::vector<std::pair<double, double>> points;
+  // Series of one group share a colour (the paper's values and the simulated ones of one
+  // case); empty: a colour of its own.
+  std::string group;
 };
 
 struct figure {

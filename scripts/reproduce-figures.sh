@@ -1,0 +1,10 @@
+#!/bin/sh
+# Regenerates the figures docs/reproduction.md embeds (docs/figures/*.svg) from the built
+# CLI: every paper `tessera reproduce` draws. Usage: scripts/reproduce-figures.sh [BUILD_DIR]
+set -e
+cd "$(dirname "$0")/.."
+build=${1:-build}
+for paper in grama boppana; do
+  "$build/tessera" reproduce "$paper" --plots docs/figures > /dev/null
+done
+ls docs/figures
