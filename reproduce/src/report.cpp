@@ -22,6 +22,9 @@ tolerance tolerance::at_most(std::string why) {
 tolerance tolerance::at_least(std::string why) {
   return {tolerance_kind::at_least, 0, std::move(why)};
 }
+tolerance tolerance::over(double v, std::string why) {
+  return {tolerance_kind::over, v, std::move(why)};
+}
 tolerance tolerance::claim(std::string why) {
   return {tolerance_kind::claim, 0, std::move(why)};
 }
@@ -48,6 +51,9 @@ bool row::pass() const {
       return simulated <= paper;
     case tolerance_kind::at_least:
       return simulated >= paper;
+    case tolerance_kind::over:
+      return simulated >= paper - slack &&
+             simulated - paper <= tol.value * std::fabs(paper) + slack;
     case tolerance_kind::claim:
       return simulated == paper;
   }
@@ -77,6 +83,8 @@ const char* kind_name(tolerance_kind k) {
       return "at_most";
     case tolerance_kind::at_least:
       return "at_least";
+    case tolerance_kind::over:
+      return "over";
     case tolerance_kind::claim:
       return "claim";
   }
@@ -99,6 +107,9 @@ std::string tolerance_text(const row& r) {
       return "<= paper";
     case tolerance_kind::at_least:
       return ">= paper";
+    case tolerance_kind::over:
+      os << "0.." << std::setprecision(3) << r.tol.value * 100 << " %";
+      return os.str();
     case tolerance_kind::claim:
       return "holds";
   }

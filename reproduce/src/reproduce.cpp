@@ -6,13 +6,14 @@
 namespace tessera::reproduce {
 
 const std::vector<std::string_view>& papers() {
-  static const std::vector<std::string_view> names{"boppana", "grama"};
+  static const std::vector<std::string_view> names{"boppana", "bermond", "grama"};
   return names;
 }
 
 paper_report run(std::string_view paper, const options& o) {
   if (paper == "grama") return grama(o.grama);
   if (paper == "boppana") return boppana(o.boppana);
+  if (paper == "bermond") return bermond(o.bermond);
   std::string known;
   for (const auto n : papers())
     known += (known.empty() ? "" : ", ") + std::string(n);

@@ -8,17 +8,24 @@
 
 namespace tessera::reproduce {
 
-double simulate_cycles(run::run_config cfg) {
-  if (cfg.model != "tlm" && cfg.model != "rtl") {
-    const auto res = run::run(std::move(cfg));
-    return res->verified() ? res->json()["cycles"].get<double>() : NAN;
-  }
-  // The child prints "cycles" or "unverified", or "refused <why>" for an input error.
+namespace {
+
+nlohmann::json pick(const run::run_result& res, const std::vector<std::string>& keys) {
+  const nlohmann::ordered_json all = res.json();
+  nlohmann::json out{{"verified", res.verified()}, {"cycles", all["cycles"]}};
+  for (const std::string& k : keys)
+    if (all.contains(k)) out[k] = all[k];
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& keys) {
+  if (cfg.model != "tlm" && cfg.model != "rtl") return pick(*run::run(std::move(cfg)), keys);
+  // The child prints the picked JSON, or "refused <why>" for an input error.
   const isolated_result child = run_isolated_process([&]() -> std::string {
     try {
-      const auto res = run::run(cfg);
-      return res->verified() ? std::to_string(res->json()["cycles"].get<std::uint64_t>())
-                             : std::string("unverified");
+      return pick(*run::run(cfg), keys).dump();
     } catch (const input_error& e) {
       return std::string("refused ") + e.what();
     }
@@ -29,8 +36,12 @@ double simulate_cycles(run::run_config cfg) {
                              (child.failure.empty() ? child.text : child.failure));
   }
   if (child.text.rfind("refused ", 0) == 0) throw input_error(child.text.substr(8));
-  if (child.text == "unverified") return NAN;
-  return std::stod(child.text);
+  return nlohmann::json::parse(child.text);
+}
+
+double simulate_cycles(run::run_config cfg) {
+  const nlohmann::json j = simulate(std::move(cfg), {});
+  return j["verified"].get<bool>() ? j["cycles"].get<double>() : NAN;
 }
 
 }  // namespace tessera::reproduce

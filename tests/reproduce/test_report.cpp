@@ -36,6 +36,11 @@ TEST_CASE("reproduce report: each tolerance kind decides pass by its own rule", 
   CHECK_FALSE(make(10, 11, tolerance::at_most("")).pass());
   CHECK(make(10, 11, tolerance::at_least("")).pass());
   CHECK_FALSE(make(10, 9, tolerance::at_least("")).pass());
+  // over: from the paper's value up to 5 % above it, never below.
+  CHECK(make(100, 100, tolerance::over(0.05, "")).pass());
+  CHECK(make(100, 105, tolerance::over(0.05, "")).pass());
+  CHECK_FALSE(make(100, 105.5, tolerance::over(0.05, "")).pass());
+  CHECK_FALSE(make(100, 99.9, tolerance::over(0.05, "")).pass());
   CHECK(make(1, 1, tolerance::claim()).pass());
   CHECK_FALSE(make(1, 0, tolerance::claim()).pass());
 }

@@ -22,6 +22,8 @@ enum class tolerance_kind : std::uint8_t {
   absolute,  // |simulated - paper| <= value, in the row's unit
   at_most,   // simulated <= paper (the paper gives an upper bound)
   at_least,  // simulated >= paper (the paper gives a lower bound)
+  over,      // paper <= simulated <= paper + value x |paper| (the paper's is an optimum
+             // the model can only approach: a bound of how closely, derived)
   claim,     // a statement of the paper: paper 1 (it holds), simulated 1 or 0
 };
 
@@ -36,6 +38,7 @@ struct tolerance {
   static tolerance absolute(double v, std::string why);
   static tolerance at_most(std::string why);
   static tolerance at_least(std::string why);
+  static tolerance over(double v, std::string why);
   static tolerance claim(std::string why = "the paper states it");
 };
 

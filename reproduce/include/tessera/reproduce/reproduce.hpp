@@ -24,9 +24,19 @@ struct boppana_options {
   std::uint32_t k_prime{1000};  // for AAP': the paper needs k > xi + (n-1) tau = 292
 };
 
+// Bermond, Michallon and Trystram on the MegaNode preset.
+struct bermond_options {
+  std::uint32_t n_min{4};  // n x n tori, n_min..n_max
+  std::uint32_t n_max{16};
+  std::vector<std::uint32_t> lengths{512, 4096, 32768};  // L, bytes, for the rows
+  std::vector<std::uint32_t> figure_sizes{4, 8, 12, 16};
+  std::vector<std::uint32_t> figure_lengths{256, 1024, 4096, 16384, 65536};
+};
+
 struct options {
   grama_options grama;
   boppana_options boppana;
+  bermond_options bermond;
 };
 
 // The papers by the names the CLI takes, in the order `all` runs them.
