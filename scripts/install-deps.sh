@@ -10,6 +10,8 @@ packages=(
   # The ISS tiles (docs/tiles.md): the Unicorn engine's Cortex-M4 and libelf for images.
   libunicorn-dev libelf-dev
   python3
+  # The reproduction page's render test (tests/reproduce/html_page.py): headless Chromium.
+  chromium
   # The fuzz targets (tests/fuzz): clang with libFuzzer's runtime.
   clang libclang-rt-14-dev
 )

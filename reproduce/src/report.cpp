@@ -91,7 +91,8 @@ const char* kind_name(tolerance_kind k) {
   return "exact";
 }
 
-// The tolerance as a reader writes it: "exact", "10 %", "+-3 us", "<= paper".
+}  // namespace
+
 std::string tolerance_text(const row& r) {
   std::ostringstream os;
   switch (r.tol.kind) {
@@ -115,6 +116,31 @@ std::string tolerance_text(const row& r) {
   }
   return "";
 }
+
+std::string escape_markup(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
 
 // A value as short as it is exact: integers whole, others to 4 significant digits.
 std::string number(double v) {

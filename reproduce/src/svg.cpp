@@ -22,28 +22,6 @@ constexpr double bottom = 64;
 constexpr std::array<const char*, 8> palette{"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                              "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string num(double v) {
   std::ostringstream os;
@@ -149,13 +127,13 @@ std::string to_svg(const figure& f) {
      << R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" << width << R"(" height=")" << height
      << R"(" viewBox="0 0 )" << width << ' ' << height
      << R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)" << '\n';
-  os << "<title>" << escape(f.title) << "</title>\n";
+  os << "<title>" << escape_markup(f.title) << "</title>\n";
   os << R"(<rect width="100%" height="100%" fill="white"/>)" << '\n';
   os << R"(<text x=")" << num((left + width - right) / 2) << R"(" y="22" text-anchor="middle" )"
-     << R"(font-size="15" font-weight="bold">)" << escape(f.title) << "</text>\n";
+     << R"(font-size="15" font-weight="bold">)" << escape_markup(f.title) << "</text>\n";
   if (!f.source.empty()) {
     os << R"(<text x=")" << num((left + width - right) / 2)
-       << R"(" y="38" text-anchor="middle" fill="#555">)" << escape(f.source) << "</text>\n";
+       << R"(" y="38" text-anchor="middle" fill="#555">)" << escape_markup(f.source) << "</text>\n";
   }
   // Frame, grid and ticks.
   os << R"(<g class="axes" stroke="#222" fill="none">)" << '\n';
@@ -180,10 +158,10 @@ std::string to_svg(const figure& f) {
   }
   os << "</g>\n";
   os << R"(<text class="x-label" x=")" << num((left + width - right) / 2) << R"(" y=")"
-     << num(height - 18) << R"(" text-anchor="middle">)" << escape(f.x_label)
+     << num(height - 18) << R"(" text-anchor="middle">)" << escape_markup(f.x_label)
      << (f.log_x ? " (log scale)" : "") << "</text>\n";
   os << R"(<text class="y-label" transform="translate(20 )" << num((top + height - bottom) / 2)
-     << ") rotate(-90)\" text-anchor=\"middle\">" << escape(f.y_label)
+     << ") rotate(-90)\" text-anchor=\"middle\">" << escape_markup(f.y_label)
      << (f.log_y ? " (log scale)" : "") << "</text>\n";
 
   // The series: simulated as lines, the paper's as open marks.
@@ -204,7 +182,7 @@ std::string to_svg(const figure& f) {
       if (it == groups.end()) groups.push_back(s.group);
     }
     const char* colour = palette[index % palette.size()];
-    os << R"(<g class="series" data-name=")" << escape(s.name) << R"(" data-kind=")"
+    os << R"(<g class="series" data-name=")" << escape_markup(s.name) << R"(" data-kind=")"
        << (s.paper ? "paper" : "simulated") << R"(" data-points=")" << pts.size() << R"(">)"
        << '\n';
     if (s.paper) {
@@ -230,7 +208,7 @@ std::string to_svg(const figure& f) {
          << R"(" stroke-width="2"/>)";
     }
     os << R"(<text x=")" << num(lx + 26) << R"(" y=")" << num(legend_y + 4)
-       << R"(" font-size="11">)" << escape(s.name) << "</text>\n";
+       << R"(" font-size="11">)" << escape_markup(s.name) << "</text>\n";
     legend_y += 18;
   }
   os << "</svg>\n";

@@ -185,7 +185,7 @@ TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]"
 
   const auto bad = tessera::test::run_cli({"reproduce", "bokhari"});
   CHECK(bad.code == 2);
-  CHECK(bad.err == "tessera: paper 'bokhari' has nothing to reproduce yet (available: thakur, boppana, grama)\n");
+  CHECK(bad.err == "tessera: paper 'bokhari' has nothing to reproduce yet (available: thakur, boppana, bermond, grama, all)\n");
 }
 
 TEST_CASE("reproduce thakur --table keeps those tables' rows, with the same fit and values",

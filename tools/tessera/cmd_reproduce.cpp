@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
+#include "tessera/reproduce/html.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 #include "tessera/reproduce/svg.hpp"
 #include "tessera/schedule/errors.hpp"
@@ -20,8 +21,8 @@
 namespace tessera::cli {
 
 const char* const reproduce_help =
-    R"(usage: tessera reproduce <paper> [--model analytic|tlm] [--table N[,N...]] [--plots DIR]
-                         [--json]
+    R"(usage: tessera reproduce <paper>|all [--model analytic|tlm] [--table N[,N...]]
+                         [--plots DIR] [--html FILE] [--json]
 
 A seed paper's measured results recomputed beside the paper's values. Every row holds
 the paper's value (published, or its formula evaluated), the simulated one, the
@@ -34,6 +35,11 @@ papers:
            on the TLM circuit-switched hypercube with the paper's iPSC/860 constants
            (the ipsc860-boppana preset), eta at n = 7, T_aap' (k = 1000), and the
            lower bounds of Table 1 against the simulated operations.
+  bermond  Bermond, Michallon, Trystram, "Broadcasting in wraparound meshes with
+           parallel monodirectional links" (1992): the pipelined broadcast on the five
+           tree families for n x n tori, n = 4..16, on the TLM store-and-forward torus
+           with the meganode preset, against b(L, h, d), the trees' depths and the
+           Saad-Schultz fill-in threshold L0.
   grama    Grama, Gupta, Karypis, Kumar, "Basic Communication Operations" (slides):
            the cost formula of every operation the runtime implements (broadcast,
            reduce, all-gather, reduce-scatter, all-reduce, prefix, scatter, gather,
@@ -53,7 +59,12 @@ papers:
 
 options:
   --table N[,N...]   thakur: only these tables (2..6; default all); the fit is the same
-  --plots DIR        write the paper's figures as DIR/<figure>.svg (grama)
+  --plots DIR        write the paper's figures as DIR/<figure>.svg (not thakur yet)
+  --html FILE        one self-contained page: the rows with pass/fail, the figures
+                     inline (not thakur yet)
+
+all: every paper above whose rows carry tolerances (boppana, bermond, grama; thakur
+and Bokhari join as they move to the reproduce library). Exit 1 when any row fails.
 
 JSON: {"paper", "model", "fit", "rows": [{"table", "algorithm", "mesh", "bytes",
 "paper", "simulated", "deviation", "fitted"}], "tables": [{"table", "mean_abs_deviation",
@@ -96,6 +107,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   std::string model = "analytic";
   bool model_given = false;
   std::string plots_dir;
+  std::string html_file;
   std::set<std::uint32_t> tables;  // empty: every table
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
@@ -122,7 +134,17 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
       } else {
         plots_dir = a.substr(8);
       }
-      if (plots_dir.empty()) throw input_error("--plots needs a directory, not ''");
+      if (plots_dir.empty() || plots_dir.rfind("--", 0) == 0)
+        throw input_error("--plots needs a directory, not '" + plots_dir + "'");
+    } else if (a == "--html" || a.rfind("--html=", 0) == 0) {
+      if (a == "--html") {
+        if (i + 1 >= argv.size()) throw input_error("--html needs a file");
+        html_file = argv[++i];
+      } else {
+        html_file = a.substr(7);
+      }
+      if (html_file.empty() || html_file.rfind("--", 0) == 0)
+        throw input_error("--html needs a file, not '" + html_file + "'");
     } else if (a == "--table" || a.rfind("--table=", 0) == 0) {
       std::string list;
       if (a == "--table") {
@@ -145,7 +167,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
         throw input_error("--table '" + list + "' is not a comma-separated list of tables (2..6)");
     } else if (a.rfind("--", 0) == 0) {
       throw input_error("option " + a +
-                        " is not known to reproduce (options: --model, --table, --plots, --json)");
+                        " is not known to reproduce (options: --model, --table, --plots, --html, --json)");
     } else {
       rest.push_back(a);
     }
@@ -153,33 +175,80 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   std::string available = "thakur";
   for (const auto p : reproduce::papers())
     available += ", " + std::string(p);
+  available += ", all";
   if (rest.empty()) throw input_error("reproduce needs a paper (available: " + available + ")");
   if (rest.size() > 1) throw input_error("reproduce takes one paper, got '" + rest[1] + "' too");
   const auto& lib = reproduce::papers();
-  if (std::find(lib.begin(), lib.end(), rest[0]) != lib.end()) {
+  const bool all = rest[0] == "all";
+  if (all || std::find(lib.begin(), lib.end(), rest[0]) != lib.end()) {
     if (model_given || !tables.empty()) {
       throw input_error("reproduce " + rest[0] + " takes no " +
                         (model_given ? "--model" : "--table") +
                         " (its rows run on the model its paper's figures need)");
     }
-    const reproduce::paper_report r = reproduce::run(rest[0], reproduce::options{});
-    if (!plots_dir.empty()) write_plots(plots_dir, r);
+    // The page's file is checked before the papers run (they take seconds).
+    std::ofstream page;
+    if (!html_file.empty()) {
+      page.open(html_file);
+      if (!page) throw input_error("--html '" + html_file + "' cannot be written");
+    }
+    std::vector<reproduce::paper_report> reports;
+    if (all) {
+      for (const auto p : lib)
+        reports.push_back(reproduce::run(p, reproduce::options{}));
+    } else {
+      reports.push_back(reproduce::run(rest[0], reproduce::options{}));
+    }
+    bool pass = true;
+    std::size_t total = 0;
+    std::size_t failed = 0;
+    for (const auto& r : reports) {
+      if (!plots_dir.empty()) write_plots(plots_dir, r);
+      pass = pass && r.pass();
+      total += r.rows.size();
+      failed += r.failed();
+    }
+    if (page.is_open()) {
+      page << reproduce::to_html(reports);
+      page.close();
+      if (!page) throw input_error("--html '" + html_file + "' cannot be written");
+    }
     if (json_out) {
       nlohmann::ordered_json j{{"command", "reproduce"}};
-      j.update(reproduce::to_json(r));
+      if (all) {
+        j["paper"] = "all";
+        j["rows_total"] = total;
+        j["rows_failed"] = failed;
+        j["pass"] = pass;
+        auto arr = nlohmann::ordered_json::array();
+        for (const auto& r : reports)
+          arr.push_back(reproduce::to_json(r));
+        j["papers"] = std::move(arr);
+      } else {
+        j.update(reproduce::to_json(reports.front()));
+      }
       out << j.dump(2) << '\n';
     } else {
-      reproduce::write_text(out, r);
+      for (std::size_t i = 0; i < reports.size(); ++i) {
+        if (i > 0) out << "\n";
+        reproduce::write_text(out, reports[i]);
+      }
+      if (all) {
+        out << "\nall: " << (total - failed) << " of " << total << " rows within tolerance"
+            << (pass ? "" : " (FAILED)") << "\n";
+      }
     }
-    return r.pass() ? 0 : 1;
+    return pass ? 0 : 1;
   }
   if (rest[0] != "thakur") {
     throw input_error("paper '" + rest[0] + "' has nothing to reproduce yet (available: " +
                       available + ")");
   }
 
-  if (!plots_dir.empty())
-    throw input_error("--plots: reproduce thakur draws no figures yet (grama does)");
+  if (!plots_dir.empty() || !html_file.empty()) {
+    throw input_error(std::string(plots_dir.empty() ? "--html" : "--plots") +
+                      ": reproduce thakur has no figures or page yet (the other papers do)");
+  }
   if (model == "tlm") return reproduce_thakur_tlm(tables, json_out, out, err);
 
   const analytic::delta_fit fit = analytic::fit_delta();

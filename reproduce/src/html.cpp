@@ -1,0 +1,110 @@
+#include "tessera/reproduce/html.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "tessera/reproduce/svg.hpp"
+
+namespace tessera::reproduce {
+namespace {
+
+
+std::string value(const row& r, double v) {
+  if (r.tol.kind == tolerance_kind::claim) return v == 1 ? "holds" : "does not hold";
+  if (!std::isfinite(v)) return "-";
+  std::ostringstream os;
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    os << std::fixed << std::setprecision(0) << v;
+  } else {
+    os << std::setprecision(5) << v;
+  }
+  return os.str();
+}
+
+
+// The SVG of a figure, without its XML declaration, to sit inline in the page.
+std::string inline_svg(const figure& f) {
+  std::string s = to_svg(f);
+  if (s.rfind("<?xml", 0) == 0) s.erase(0, s.find('\n') + 1);
+  return s;
+}
+
+}  // namespace
+
+std::string to_html(const std::vector<paper_report>& reports) {
+  std::size_t total = 0;
+  std::size_t failed = 0;
+  for (const paper_report& r : reports) {
+    total += r.rows.size();
+    failed += r.failed();
+  }
+  std::ostringstream os;
+  os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+     << "<title>Tessera: the papers reproduced</title>\n<style>\n"
+     << "body{font-family:DejaVu Sans,Arial,sans-serif;margin:2em;color:#222;max-width:1200px}\n"
+     << "table{border-collapse:collapse;margin:1em 0;font-size:13px}\n"
+     << "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}\n"
+     << "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+     << "tr.fail td{background:#fdd}\n.pass{color:#060}.fail{color:#b00;font-weight:bold}\n"
+     << "details{margin:0.5em 0}\nsvg{max-width:100%;height:auto;display:block;margin:1em 0}\n"
+     << "</style>\n</head>\n<body>\n";
+  os << "<h1>The papers reproduced</h1>\n<p id=\"summary\" class=\""
+     << (failed == 0 ? "pass" : "fail") << "\">" << (total - failed) << " of " << total
+     << " rows within tolerance over " << reports.size() << " papers.</p>\n";
+  os << "<ul>\n";
+  for (const paper_report& r : reports) {
+    os << "<li><a href=\"#" << escape_markup(r.paper) << "\">" << escape_markup(r.title) << "</a>: "
+       << (r.rows.size() - r.failed()) << " of " << r.rows.size() << " rows"
+       << (r.pass() ? "" : " <span class=\"fail\">FAILED</span>") << "</li>\n";
+  }
+  os << "</ul>\n";
+  for (const paper_report& r : reports) {
+    os << "<section id=\"" << escape_markup(r.paper) << "\" class=\"paper\">\n<h2>" << escape_markup(r.title)
+       << "</h2>\n<p>Model: " << escape_markup(r.model) << ". <span class=\""
+       << (r.pass() ? "pass" : "fail") << "\">" << (r.rows.size() - r.failed()) << " of "
+       << r.rows.size() << " rows within tolerance.</span></p>\n";
+    for (const figure& f : r.figures)
+      os << "<figure id=\"" << escape_markup(f.id) << "\">\n" << inline_svg(f) << "</figure>\n";
+    // The rows by source, in the order the sources first appear.
+    std::vector<std::string> sources;
+    for (const row& x : r.rows)
+      if (std::find(sources.begin(), sources.end(), x.source) == sources.end())
+        sources.push_back(x.source);
+    for (const std::string& s : sources) {
+      std::size_t n = 0;
+      std::size_t bad = 0;
+      for (const row& x : r.rows) {
+        if (x.source != s) continue;
+        ++n;
+        if (!x.pass()) ++bad;
+      }
+      os << "<details" << (bad > 0 ? " open" : "") << "><summary>" << escape_markup(s) << ": "
+         << (n - bad) << " of " << n << " rows"
+         << (bad > 0 ? " <span class=\"fail\">FAILED</span>" : "") << "</summary>\n"
+         << "<table class=\"rows\">\n<tr><th>case</th><th>unit</th><th>paper</th>"
+         << "<th>simulated</th><th>deviation</th><th>tolerance</th><th>pass</th></tr>\n";
+      for (const row& x : r.rows) {
+        if (x.source != s) continue;
+        const double d = x.deviation();
+        std::ostringstream dev;
+        if (x.tol.kind != tolerance_kind::claim && std::isfinite(d))
+          dev << std::fixed << std::setprecision(2) << d * 100 << " %";
+        os << "<tr" << (x.pass() ? "" : " class=\"fail\"") << "><td>" << escape_markup(x.what)
+           << "</td><td>" << escape_markup(x.unit) << "</td><td class=\"n\""
+           << (x.formula.empty() ? "" : " title=\"" + escape_markup(x.formula) + "\"") << ">"
+           << value(x, x.paper) << "</td><td class=\"n\">" << value(x, x.simulated)
+           << "</td><td class=\"n\">" << dev.str() << "</td><td title=\"" << escape_markup(x.tol.why)
+           << "\">" << escape_markup(tolerance_text(x)) << "</td><td class=\"" << (x.pass() ? "pass" : "fail")
+           << "\">" << (x.pass() ? "pass" : "FAIL") << "</td></tr>\n";
+      }
+      os << "</table>\n</details>\n";
+    }
+    os << "</section>\n";
+  }
+  os << "</body>\n</html>\n";
+  return os.str();
+}
+
+}  // namespace tessera::reproduce

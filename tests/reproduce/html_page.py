@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""`tessera reproduce all --html FILE` in headless Chromium (Debian's): the page renders
+(a screenshot that is not blank), the browser logs no console message (the page has no
+script, so any message is an error: a blocked resource, a parse problem), and the DOM
+Chromium built holds every paper's section, every figure as inline SVG and every row of
+the JSON report. Usage: html_page.py TESSERA [CHROMIUM]
+"""
+import json
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+tessera = sys.argv[1]
+chromium = sys.argv[2] if len(sys.argv) > 2 else "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+problems = []
+
+
+def png_pixels(path):
+    """The RGB(A) rows of an 8-bit PNG (colour types 2 and 6), unfiltered."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    w, h, depth, colour = header[0], header[1], header[2], header[3]
+    if depth != 8 or colour not in (2, 6):
+        raise ValueError(f"PNG depth {depth} colour type {colour} not handled")
+    bpp = 3 if colour == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+with tempfile.TemporaryDirectory() as d:
+    page = f"{d}/reproduction.html"
+    p = subprocess.run([tessera, "reproduce", "all", "--html", page, "--json"],
+                       capture_output=True, text=True, timeout=1200)
+    if p.returncode != 0:
+        sys.exit(f"FAIL reproduce all: exit {p.returncode}: {p.stderr.strip()}")
+    report = json.loads(p.stdout)
+    url = "file://" + page
+
+    # The DOM Chromium built from the page.
+    dom = subprocess.run([chromium, *FLAGS, f"--user-data-dir={d}/profile1", "--dump-dom", url],
+                         capture_output=True, text=True, timeout=120)
+    html = dom.stdout
+    papers = report["papers"]
+    want = {
+        "paper sections": (len(re.findall(r'<section id="[^"]+" class="paper">', html)),
+                           len(papers)),
+        "inline figures": (html.count("<svg "), sum(len(x["figures"]) for x in papers)),
+        "row lines": (len(re.findall(r"<tr(?: class=\"fail\")?><td>", html)),
+                      report["rows_total"]),
+    }
+    for what, (got, expected) in want.items():
+        ok = got == expected
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got} (the report has {expected})")
+        if not ok:
+            problems.append(what)
+
+    # A screenshot, with the browser's log on stderr.
+    shot = f"{d}/page.png"
+    run = subprocess.run([chromium, *FLAGS, f"--user-data-dir={d}/profile2",
+                          "--enable-logging=stderr", "--v=0", "--window-size=1280,2000",
+                          f"--screenshot={shot}", url],
+                         capture_output=True, text=True, timeout=120)
+    console = [l for l in run.stderr.splitlines() if "CONSOLE" in l]
+    print(f"{'ok  ' if not console else 'FAIL'} console messages: {len(console)}")
+    if console:
+        problems.append("console: " + console[0])
+    try:
+        w, h, bpp, rows = png_pixels(shot)
+        inked = 0
+        colours = set()
+        for line in rows[::4]:
+            for x in range(0, w * bpp, bpp * 4):
+                px = line[x:x + 3]
+                colours.add(px)
+                if px != b"\xff\xff\xff":
+                    inked += 1
+        sampled = len(rows[::4]) * len(range(0, w * bpp, bpp * 4))
+        share = inked / sampled
+        ok = share > 0.02 and len(colours) > 20
+        print(f"{'ok  ' if ok else 'FAIL'} screenshot {w}x{h}: {share:.1%} of sampled pixels "
+              f"not white, {len(colours)} colours")
+        if not ok:
+            problems.append("the screenshot is blank")
+    except (OSError, ValueError) as e:
+        problems.append(f"screenshot: {e}")
+
+for p_ in problems:
+    print("FAIL", p_)
+sys.exit(1 if problems else 0)
