@@ -4,7 +4,7 @@
 set -e
 cd "$(dirname "$0")/.."
 build=${1:-build}
-for paper in grama boppana bermond; do
+for paper in grama boppana bermond bokhari; do
   "$build/tessera" reproduce "$paper" --plots docs/figures > /dev/null
 done
 ls docs/figures

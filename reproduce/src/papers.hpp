@@ -8,6 +8,7 @@ namespace tessera::reproduce {
 paper_report grama(const grama_options& o);
 paper_report boppana(const boppana_options& o);
 paper_report bermond(const bermond_options& o);
+paper_report bokhari(const bokhari_options& o);
 
 }  // namespace tessera::reproduce
 

@@ -6,7 +6,7 @@
 namespace tessera::reproduce {
 
 const std::vector<std::string_view>& papers() {
-  static const std::vector<std::string_view> names{"boppana", "bermond", "grama"};
+  static const std::vector<std::string_view> names{"bokhari", "boppana", "bermond", "grama"};
   return names;
 }
 
@@ -14,6 +14,7 @@ paper_report run(std::string_view paper, const options& o) {
   if (paper == "grama") return grama(o.grama);
   if (paper == "boppana") return boppana(o.boppana);
   if (paper == "bermond") return bermond(o.bermond);
+  if (paper == "bokhari") return bokhari(o.bokhari);
   std::string known;
   for (const auto n : papers())
     known += (known.empty() ? "" : ", ") + std::string(n);

@@ -97,7 +97,7 @@ CASES = [
     (2, "--traffic transpose", "run --model tlm --fabric mesh:4x8 --traffic transpose"),
     (2, "'pexx'", "analyze --fabric mesh:4x4 --collective alltoall --algorithm pexx"),
     (2, "--algorithm pex needs a power-of-two", "run --fabric mesh:4x5 --collective alltoall --algorithm pex"),
-    (2, "'bokhari'", "reproduce bokhari"),
+    (2, "'fox'", "reproduce fox"),
     (2, "'alpha'", "reproduce thakur --model alpha"),
     (2, "--table '9'", "reproduce thakur --table 9"),
     (2, "--table", "reproduce thakur --table"),

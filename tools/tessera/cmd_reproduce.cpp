@@ -30,6 +30,11 @@ deviation, the tolerance it must meet and whether it does; the exit status is 1 
 row misses its tolerance.
 
 papers:
+  bokhari  Bokhari, "Complete Exchange on the iPSC-860" (ICASE 91-4): the message
+           times t(m, d) of section 2.2 (FORCED and UNFORCED, d = 1..7, m = 0..1000,
+           Figure 2) and the eight paths through one edge of section 2.3 (Figure 4), on
+           the TLM circuit-switched 7-cube with the ipsc860 preset. (The six
+           complete-exchange implementations of section 6 are still to come.)
   boppana  Boppana, Raghavendra, "Optimal and Practical Routing Methods for a Massive
            Data Movement Operation on Hypercubes" (1990): T_aap for n = 1..7 (k = 100)
            on the TLM circuit-switched hypercube with the paper's iPSC/860 constants
@@ -63,8 +68,8 @@ options:
   --html FILE        one self-contained page: the rows with pass/fail, the figures
                      inline (not thakur yet)
 
-all: every paper above whose rows carry tolerances (boppana, bermond, grama; thakur
-and Bokhari join as they move to the reproduce library). Exit 1 when any row fails.
+all: every paper above but thakur, which joins when it moves to the reproduce library.
+Exit 1 when any row fails.
 
 JSON: {"paper", "model", "fit", "rows": [{"table", "algorithm", "mesh", "bytes",
 "paper", "simulated", "deviation", "fitted"}], "tables": [{"table", "mean_abs_deviation",

@@ -33,8 +33,15 @@ struct bermond_options {
   std::vector<std::uint32_t> figure_lengths{256, 1024, 4096, 16384, 65536};
 };
 
+// Bokhari on the ipsc860 preset.
+struct bokhari_options {
+  std::vector<std::uint32_t> message_bytes{0, 100, 101, 200, 400, 700, 1000};  // Figure 2
+  std::vector<std::uint32_t> contention_bytes{0, 250, 500, 750, 1000};        // Figure 4
+};
+
 struct options {
   grama_options grama;
+  bokhari_options bokhari;
   boppana_options boppana;
   bermond_options bermond;
 };
