@@ -37,7 +37,16 @@ TEST_CASE("reproduce bokhari: Figure 2's times and Figure 4's contention", "[rep
   }
   CHECK(forced == 1);
   CHECK(unforced == 1);
-  // 7 distances x 3 sizes FORCED, 7 x 2 UNFORCED (m > 100), 7 claims and the ratio.
-  CHECK(r.rows.size() == 21 + 14 + 7 + 1);
+  // The charts of §4 on the d-cubes, n = 2^d: naive 3n/2 - 2 steps (10 on the 3-cube, as
+  // Figure 6 shows), linear and pairwise n - 1, stable n.
+  for (const row& x : r.rows) {
+    if (x.what == "naive, n = 8") CHECK(x.paper == 10);
+    if (x.what == "naive, n = 128") CHECK(x.paper == 3 * 128 / 2 - 2);
+    if (x.what == "stable, n = 64") CHECK(x.paper == 64);
+  }
+  // 7 distances x 3 sizes FORCED, 7 x 2 UNFORCED (m > 100), 7 claims and the ratio; the
+  // charts: 4 step counts for each of 7 cubes, 2 contention-free claims each, and the
+  // stability claim from the 2-cube on.
+  CHECK(r.rows.size() == 21 + 14 + 7 + 1 + 7 * 4 + 7 * 2 + 6);
   CHECK(r.figures.size() == 2);
 }

@@ -33,8 +33,10 @@ papers:
   bokhari  Bokhari, "Complete Exchange on the iPSC-860" (ICASE 91-4): the message
            times t(m, d) of section 2.2 (FORCED and UNFORCED, d = 1..7, m = 0..1000,
            Figure 2) and the eight paths through one edge of section 2.3 (Figure 4), on
-           the TLM circuit-switched 7-cube with the ipsc860 preset. (The six
-           complete-exchange implementations of section 6 are still to come.)
+           the TLM circuit-switched 7-cube with the ipsc860 preset; the step counts of
+           the naive (3n/2 - 2), linear, pairwise and stable charts (section 4,
+           Figures 6-9). (The six complete-exchange implementations of section 6 are
+           still to come.)
   boppana  Boppana, Raghavendra, "Optimal and Practical Routing Methods for a Massive
            Data Movement Operation on Hypercubes" (1990): T_aap for n = 1..7 (k = 100)
            on the TLM circuit-switched hypercube with the paper's iPSC/860 constants
