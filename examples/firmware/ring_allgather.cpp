@@ -23,8 +23,7 @@ using namespace tessera;
 
 class ring_allgather {
  public:
-  ring_allgather(const fw::collective_params& c, std::uint32_t me)
-      : p_{c.f.tiles()}, me_{me} {}
+  ring_allgather(const fw::collective_params& c, std::uint32_t me) : p_{c.f.tiles()}, me_{me} {}
 
   // The executor asks for the ops one by one; false when the program is over.
   bool next(op& o, std::span<block_id> send, std::span<block_id> recv) {

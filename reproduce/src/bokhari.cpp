@@ -50,9 +50,10 @@ paper_report bokhari(const bokhari_options& o) {
   r.title =
       "Bokhari, \"Complete Exchange on the iPSC-860\" (ICASE 91-4): message times and edge "
       "contention";
-  r.model = "tlm, circuit switching, preset ipsc860 (0.394 us a byte, xi 242, tau 25, "
-            "control_xi 88, xi_held 242); the charts of sections 3-4 on the analytic slot "
-            "model (unit slots, the lowest-numbered source wins a conflict)";
+  r.model =
+      "tlm, circuit switching, preset ipsc860 (0.394 us a byte, xi 242, tau 25, "
+      "control_xi 88, xi_held 242); the charts of sections 3-4 on the analytic slot "
+      "model (unit slots, the lowest-numbered source wins a conflict)";
 
   // §3-4, Figures 6-9: the schedules' link-usage charts on the d-cube, n = 2^d.
   for (std::uint32_t d = 1; d <= 7; ++d) {
@@ -72,12 +73,11 @@ paper_report bokhari(const bokhari_options& o) {
     const alg_row algs[] = {
         {fw::a2a_algorithm::naive, "naive", "§4, Figure 6: naive takes 3n/2 - 2 steps",
          3 * n / 2 - 2, "3n/2 - 2"},
-        {fw::a2a_algorithm::linear, "linear", "§4.1, Figure 7: n - 1 steps, no contention",
-         n - 1, "n - 1"},
+        {fw::a2a_algorithm::linear, "linear", "§4.1, Figure 7: n - 1 steps, no contention", n - 1,
+         "n - 1"},
         {fw::a2a_algorithm::pairwise, "pairwise", "§4.1, Figure 8: n - 1 steps, no contention",
          n - 1, "n - 1"},
-        {fw::a2a_algorithm::stable, "stable", "§4.2, Figure 9: n steps, drift-tolerant", n,
-         "n"},
+        {fw::a2a_algorithm::stable, "stable", "§4.2, Figure 9: n steps, drift-tolerant", n, "n"},
     };
     for (const alg_row& a : algs) {
       const analytic::slot_schedule s = chart(a.alg);
@@ -137,9 +137,11 @@ paper_report bokhari(const bokhari_options& o) {
   for (const bool unforced : {false, true}) {
     for (std::uint32_t d = 1; d <= 7; ++d) {
       const std::string proto = unforced ? "UNFORCED" : "FORCED";
-      series paper_s{proto + " d = " + std::to_string(d) + ", paper", true, {},
-                     proto + std::to_string(d)};
-      series sim_s{proto + " d = " + std::to_string(d) + ", simulated", false, {},
+      series paper_s{
+          proto + " d = " + std::to_string(d) + ", paper", true, {}, proto + std::to_string(d)};
+      series sim_s{proto + " d = " + std::to_string(d) + ", simulated",
+                   false,
+                   {},
                    proto + std::to_string(d)};
       for (const std::uint32_t m : o.message_bytes) {
         if (unforced && m <= 100) continue;  // identical to FORCED there (§2.2)

@@ -10,7 +10,6 @@
 namespace tessera::reproduce {
 namespace {
 
-
 std::string value(const row& r, double v) {
   if (r.tol.kind == tolerance_kind::claim) return v == 1 ? "holds" : "does not hold";
   if (!std::isfinite(v)) return "-";
@@ -22,7 +21,6 @@ std::string value(const row& r, double v) {
   }
   return os.str();
 }
-
 
 // The SVG of a figure, without its XML declaration, to sit inline in the page.
 std::string inline_svg(const figure& f) {
@@ -55,16 +53,17 @@ std::string to_html(const std::vector<paper_report>& reports) {
      << " rows within tolerance over " << reports.size() << " papers.</p>\n";
   os << "<ul>\n";
   for (const paper_report& r : reports) {
-    os << "<li><a href=\"#" << escape_markup(r.paper) << "\">" << escape_markup(r.title) << "</a>: "
-       << (r.rows.size() - r.failed()) << " of " << r.rows.size() << " rows"
+    os << "<li><a href=\"#" << escape_markup(r.paper) << "\">" << escape_markup(r.title)
+       << "</a>: " << (r.rows.size() - r.failed()) << " of " << r.rows.size() << " rows"
        << (r.pass() ? "" : " <span class=\"fail\">FAILED</span>") << "</li>\n";
   }
   os << "</ul>\n";
   for (const paper_report& r : reports) {
-    os << "<section id=\"" << escape_markup(r.paper) << "\" class=\"paper\">\n<h2>" << escape_markup(r.title)
-       << "</h2>\n<p>Model: " << escape_markup(r.model) << ". <span class=\""
-       << (r.pass() ? "pass" : "fail") << "\">" << (r.rows.size() - r.failed()) << " of "
-       << r.rows.size() << " rows within tolerance.</span></p>\n";
+    os << "<section id=\"" << escape_markup(r.paper) << "\" class=\"paper\">\n<h2>"
+       << escape_markup(r.title) << "</h2>\n<p>Model: " << escape_markup(r.model)
+       << ". <span class=\"" << (r.pass() ? "pass" : "fail") << "\">"
+       << (r.rows.size() - r.failed()) << " of " << r.rows.size()
+       << " rows within tolerance.</span></p>\n";
     for (const figure& f : r.figures)
       os << "<figure id=\"" << escape_markup(f.id) << "\">\n" << inline_svg(f) << "</figure>\n";
     // The rows by source, in the order the sources first appear.
@@ -95,9 +94,10 @@ std::string to_html(const std::vector<paper_report>& reports) {
            << "</td><td>" << escape_markup(x.unit) << "</td><td class=\"n\""
            << (x.formula.empty() ? "" : " title=\"" + escape_markup(x.formula) + "\"") << ">"
            << value(x, x.paper) << "</td><td class=\"n\">" << value(x, x.simulated)
-           << "</td><td class=\"n\">" << dev.str() << "</td><td title=\"" << escape_markup(x.tol.why)
-           << "\">" << escape_markup(tolerance_text(x)) << "</td><td class=\"" << (x.pass() ? "pass" : "fail")
-           << "\">" << (x.pass() ? "pass" : "FAIL") << "</td></tr>\n";
+           << "</td><td class=\"n\">" << dev.str() << "</td><td title=\""
+           << escape_markup(x.tol.why) << "\">" << escape_markup(tolerance_text(x))
+           << "</td><td class=\"" << (x.pass() ? "pass" : "fail") << "\">"
+           << (x.pass() ? "pass" : "FAIL") << "</td></tr>\n";
       }
       os << "</table>\n</details>\n";
     }

@@ -203,7 +203,8 @@ nlohmann::ordered_json to_json(const paper_report& r) {
 }
 
 void write_text(std::ostream& os, const paper_report& r) {
-  os << r.title << "\n" << "model: " << r.model << "\n";
+  os << r.title << "\n"
+     << "model: " << r.model << "\n";
   // Rows grouped by source, in the order the sources first appear.
   std::vector<std::string> sources;
   for (const row& x : r.rows)

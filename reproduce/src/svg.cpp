@@ -22,7 +22,6 @@ constexpr double bottom = 64;
 constexpr std::array<const char*, 8> palette{"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                              "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
-
 std::string num(double v) {
   std::ostringstream os;
   os << std::fixed << std::setprecision(2) << v;
@@ -153,8 +152,8 @@ std::string to_svg(const figure& f) {
     const double py = ay.pixel(t);
     os << R"(<line x1=")" << num(left) << R"(" y1=")" << num(py) << R"(" x2=")"
        << num(width - right) << R"(" y2=")" << num(py) << R"(" stroke="#ddd"/>)";
-    os << R"(<text x=")" << num(left - 6) << R"(" y=")" << num(py + 4)
-       << R"(" text-anchor="end">)" << tick_text(t) << "</text>\n";
+    os << R"(<text x=")" << num(left - 6) << R"(" y=")" << num(py + 4) << R"(" text-anchor="end">)"
+       << tick_text(t) << "</text>\n";
   }
   os << "</g>\n";
   os << R"(<text class="x-label" x=")" << num((left + width - right) / 2) << R"(" y=")"

@@ -38,9 +38,9 @@ TEST_CASE("reproduce bermond: b(L, h, d), the depths and L0 as the paper states 
     const char* what;
     double depth;
   };
-  for (const want& w : {want{"single tree, 7x7", 6}, want{"Saad-Schultz, 7x7", 6},
-                        want{"Simmen, 7x7", 13}, want{"depth 3D/2, 7x7", 9},
-                        want{"optimal, depth n, 7x7", 7}}) {
+  for (const want& w :
+       {want{"single tree, 7x7", 6}, want{"Saad-Schultz, 7x7", 6}, want{"Simmen, 7x7", 13},
+        want{"depth 3D/2, 7x7", 9}, want{"optimal, depth n, 7x7", 7}}) {
     INFO(w.what);
     const row* x = find(r, w.what);
     REQUIRE(x != nullptr);
@@ -60,9 +60,9 @@ TEST_CASE("reproduce bermond: b(L, h, d), the depths and L0 as the paper states 
   const double L0 = 628.0 * 64 / (2 * 2.2 * 7);
   const std::string below = "Saad-Schultz, 8x8, L = " + std::to_string(static_cast<int>(L0 / 2)) +
                             " = L0 / 2: the fill-in hides in the empty phase";
-  const std::string above = "Saad-Schultz, 8x8, L = " +
-                            std::to_string(static_cast<int>(std::ceil(4 * L0))) +
-                            " = 4 L0: the fill-in outlasts the pipeline";
+  const std::string above =
+      "Saad-Schultz, 8x8, L = " + std::to_string(static_cast<int>(std::ceil(4 * L0))) +
+      " = 4 L0: the fill-in outlasts the pipeline";
   REQUIRE(find(r, below) != nullptr);
   REQUIRE(find(r, above) != nullptr);
   CHECK(find(r, below)->pass());

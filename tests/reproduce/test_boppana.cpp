@@ -31,8 +31,8 @@ TEST_CASE("reproduce boppana: T_aap, eta, T_aap' and Table 1 as the paper states
       sum += (154 + (n - i) * 23 + (n - i) + 100 - 1) * choose;
       choose = choose * (n - i) / (i + 1);
     }
-    const row* x = find(r, "§3.2, T_aap",
-                        "AAP, n = " + std::to_string(n) + ", k = 100, xi 154, tau 23");
+    const row* x =
+        find(r, "§3.2, T_aap", "AAP, n = " + std::to_string(n) + ", k = 100, xi 154, tau 23");
     INFO("n = " << n);
     REQUIRE(x != nullptr);
     CHECK(x->paper == sum);

@@ -16,8 +16,7 @@ std::size_t count(const std::string& s, const std::string& what) {
 }
 }  // namespace
 
-TEST_CASE("reproduce svg: escaped text, marks for the paper, a line for the model",
-          "[reproduce]") {
+TEST_CASE("reproduce svg: escaped text, marks for the paper, a line for the model", "[reproduce]") {
   figure f;
   f.id = "demo";
   f.title = "t(m) < 1 ms & \"fast\"";
@@ -26,16 +25,14 @@ TEST_CASE("reproduce svg: escaped text, marks for the paper, a line for the mode
   f.log_x = true;
   // The paper's four points, one at m = 0, which a log axis cannot place.
   f.curves.push_back({"measured", true, {{0, 95}, {10, 99}, {100, 134}, {1000, 489}}, "t"});
-  f.curves.push_back(
-      {"simulated", false, {{1, 95.4}, {10, 99}, {100, 134.4}, {1000, 489}}, "t"});
+  f.curves.push_back({"simulated", false, {{1, 95.4}, {10, 99}, {100, 134.4}, {1000, 489}}, "t"});
   f.curves.push_back({"empty", false, {}, ""});
   f.curves.push_back({"other", false, {{1, 2}, {10, 20}}, ""});
   const std::string svg = to_svg(f);
   CHECK(svg.rfind("<?xml", 0) == 0);
   CHECK(svg.find("t(m) &lt; 1 ms &amp; &quot;fast&quot;") != std::string::npos);
   CHECK(svg.find("m, bytes (log scale)") != std::string::npos);
-  CHECK(svg.find(R"(data-name="measured" data-kind="paper" data-points="3")") !=
-        std::string::npos);
+  CHECK(svg.find(R"(data-name="measured" data-kind="paper" data-points="3")") != std::string::npos);
   CHECK(svg.find(R"(data-name="simulated" data-kind="simulated" data-points="4")") !=
         std::string::npos);
   CHECK(svg.find(R"(data-name="empty")") == std::string::npos);

@@ -173,8 +173,9 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
       if (!any || list.back() == ',')
         throw input_error("--table '" + list + "' is not a comma-separated list of tables (2..6)");
     } else if (a.rfind("--", 0) == 0) {
-      throw input_error("option " + a +
-                        " is not known to reproduce (options: --model, --table, --plots, --html, --json)");
+      throw input_error(
+          "option " + a +
+          " is not known to reproduce (options: --model, --table, --plots, --html, --json)");
     } else {
       rest.push_back(a);
     }
@@ -248,8 +249,8 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     return pass ? 0 : 1;
   }
   if (rest[0] != "thakur") {
-    throw input_error("paper '" + rest[0] + "' has nothing to reproduce yet (available: " +
-                      available + ")");
+    throw input_error("paper '" + rest[0] +
+                      "' has nothing to reproduce yet (available: " + available + ")");
   }
 
   if (!plots_dir.empty() || !html_file.empty()) {

@@ -36,7 +36,7 @@ struct bermond_options {
 // Bokhari on the ipsc860 preset.
 struct bokhari_options {
   std::vector<std::uint32_t> message_bytes{0, 100, 101, 200, 400, 700, 1000};  // Figure 2
-  std::vector<std::uint32_t> contention_bytes{0, 250, 500, 750, 1000};        // Figure 4
+  std::vector<std::uint32_t> contention_bytes{0, 250, 500, 750, 1000};         // Figure 4
 };
 
 struct options {
