@@ -71,15 +71,11 @@ paper_report bermond(const bermond_options& o) {
   auto simulate_bcast = [&](const family& f, std::uint32_t n, std::uint32_t L) -> run_out {
     const auto key = std::make_tuple(std::string(f.algorithm), n, L);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
-    run::run_config cfg;
+    run::run_config cfg =
+        collective_config("torus:" + std::to_string(n) + "x" + std::to_string(n),
+                          fabric::torus(n, n), fw::collective::bcast, f.algorithm, L);
     cfg.model = "tlm";
     cfg.machine = "meganode";
-    cfg.fabric_spec = "torus:" + std::to_string(n) + "x" + std::to_string(n);
-    cfg.c.f = fabric::torus(n, n);
-    cfg.c.coll = fw::collective::bcast;
-    cfg.c.bytes = L;
-    cfg.algorithm = f.algorithm;
-    fw::parse_tb_algorithm(cfg.c.coll, f.algorithm, cfg.c.alg);
     const nlohmann::json j = simulate(std::move(cfg), {"tree_depth", "packets"});
     run_out out;
     if (j["verified"].get<bool>()) out.cycles = j["cycles"].get<double>();
@@ -124,8 +120,9 @@ paper_report bermond(const bermond_options& o) {
           t.source = "§2.3, L > L0: b(L, D, 2) + fill-in";
           t.paper = b(Lf, D, 2) + tau_us * Lf / 2 + std::sqrt(beta_us * tau_us * Lf * (D - 1) / 2) -
                     D / 2 * (beta_us + std::sqrt(beta_us * tau_us * Lf / (2 * (D - 1))));
-          t.formula = "b(L, D, 2) + tau L/2 + sqrt(beta tau L (D-1)/2) - D/2 (beta + "
-                      "sqrt(beta tau L / (2 (D-1))))";
+          t.formula =
+              "b(L, D, 2) + tau L/2 + sqrt(beta tau L (D-1)/2) - D/2 (beta + "
+              "sqrt(beta tau L / (2 (D-1))))";
           t.tol = tolerance::at_most(
               "the paper sends the fill-in as a second pipeline after the last packet; each "
               "tile here forwards a fill-in packet as soon as it holds it, never later");

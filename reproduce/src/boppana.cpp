@@ -17,8 +17,8 @@ namespace {
 constexpr const char* machine = "ipsc860-boppana";
 // The paper's constants (§3.2) and the preset's, in units of 0.425 us.
 constexpr double unit_us = 0.425;
-constexpr double paper_xi_1 = 152.94;   // xi - 1
-constexpr double paper_1_tau = 23.53;   // 1 + tau
+constexpr double paper_xi_1 = 152.94;  // xi - 1
+constexpr double paper_1_tau = 23.53;  // 1 + tau
 constexpr double preset_xi = 154;
 constexpr double preset_tau = 23;
 
@@ -45,20 +45,10 @@ paper_report boppana(const boppana_options& o) {
 
   auto simulate = [&](std::uint32_t n, fw::collective coll, const char* alg, std::uint32_t k,
                       bool presetup) -> double {
-    run::run_config cfg;
+    run::run_config cfg =
+        collective_config("hypercube:" + std::to_string(n), fabric::hypercube(n), coll, alg, k);
     cfg.model = "tlm";
     cfg.machine = machine;
-    cfg.fabric_spec = "hypercube:" + std::to_string(n);
-    cfg.c.f = fabric::hypercube(n);
-    cfg.c.coll = coll;
-    cfg.c.bytes = k;
-    cfg.c.type = elem_type::u32;
-    cfg.algorithm = alg;
-    if (coll == fw::collective::alltoall) {
-      fw::parse_a2a_algorithm(alg, cfg.c.a2a);
-    } else {
-      fw::parse_tb_algorithm(coll, alg, cfg.c.alg);
-    }
     if (presetup) cfg.params = {{"presetup", "1"}};
     return simulate_cycles(std::move(cfg));
   };
@@ -70,8 +60,8 @@ paper_report boppana(const boppana_options& o) {
   figure fig;
   fig.id = "boppana-aap";
   fig.title = "Boppana, Raghavendra: all-to-all personalized on the iPSC/860";
-  fig.source = "T_aap (k = " + std::to_string(o.k) + ") and T_aap' (k = " +
-               std::to_string(o.k_prime) + "), sections 3.2-3.3";
+  fig.source = "T_aap (k = " + std::to_string(o.k) +
+               ") and T_aap' (k = " + std::to_string(o.k_prime) + "), sections 3.2-3.3";
   fig.x_label = "n, hypercube dimension";
   fig.y_label = "time, us";
   fig.log_y = true;
@@ -90,15 +80,16 @@ paper_report boppana(const boppana_options& o) {
     exact.paper = t_aap(n, k, preset_xi - 1, 1 + preset_tau);
     exact.simulated = sim;
     exact.formula = "k(N-1) + (xi-1)(N-1) + (1+tau) n N / 2";
-    exact.tol = tolerance::exact("the circuit engine times each vector reversal as xi + i tau + "
-                                 "i + k - 1, the sum the formula adds up");
+    exact.tol = tolerance::exact(
+        "the circuit engine times each vector reversal as xi + i tau + "
+        "i + k - 1, the sum the formula adds up");
     r.rows.push_back(exact);
     // With the paper's constants, in microseconds: the rounding moves T by
     // (N-1) x 0.06 + n N / 2 x 0.47 units, the tolerance.
     const double N = std::pow(2.0, n);
     const double paper = t_aap(n, k, paper_xi_1, paper_1_tau);
-    const double moved = (N - 1) * (preset_xi - 1 - paper_xi_1) +
-                         n * N / 2 * (1 + preset_tau - paper_1_tau);
+    const double moved =
+        (N - 1) * (preset_xi - 1 - paper_xi_1) + n * N / 2 * (1 + preset_tau - paper_1_tau);
     row us;
     us.source = "§3.2, T_aap on the iPSC/860";
     us.what = what + ", xi - 1 = 152.94, 1 + tau = 23.53";
@@ -123,8 +114,9 @@ paper_report boppana(const boppana_options& o) {
     // The paper's 3.37 is its formula at 3.359 with its own constants (rounded up by
     // 0.011); the preset's rounding adds 0.51 %. Together, 0.9 %.
     eta.tol = tolerance::relative(
-        0.009, "the paper's 3.37 is 0.3 % above its formula's 3.359, and rounding xi and tau "
-               "to whole cycles adds 0.51 %");
+        0.009,
+        "the paper's 3.37 is 0.3 % above its formula's 3.359, and rounding xi and tau "
+        "to whole cycles adds 0.51 %");
     eta.formula = "1 + (xi-1)/k + (1+tau) n N / (2 k (N-1))";
     r.rows.push_back(eta);
   }
@@ -145,8 +137,9 @@ paper_report boppana(const boppana_options& o) {
     prime_paper.points.emplace_back(n, x.paper * unit_us);
     prime_sim.points.emplace_back(n, sim * unit_us);
     if (n == 2) {
-      x.tol = tolerance::exact("every path after the second is set up while the previous step "
-                               "streams, as the paper assumes");
+      x.tol = tolerance::exact(
+          "every path after the second is set up while the previous step "
+          "streams, as the paper assumes");
     } else {
       x.tol = tolerance::at_least(
           "for n >= 3 consecutive steps share dimensions in every order, so some set-ups "
@@ -159,8 +152,9 @@ paper_report boppana(const boppana_options& o) {
              ", k = " + std::to_string(o.k_prime);
     c.paper = 1;
     c.simulated = sim < plain ? 1 : 0;
-    c.tol = tolerance::claim("the paper: overlapping set-up with transmission reduces the "
-                             "overhead");
+    c.tol = tolerance::claim(
+        "the paper: overlapping set-up with transmission reduces the "
+        "overhead");
     r.rows.push_back(c);
   }
 
@@ -202,10 +196,10 @@ paper_report boppana(const boppana_options& o) {
           bandwidth = k * N / 2;
           break;
       }
-      const std::string what = std::string(x.name) + " (" + x.alg + "), n = " +
-                               std::to_string(n) + ", k = " + std::to_string(o.k);
-      for (const auto& [arg, bound] : {std::pair{"send/receive", send_receive},
-                                       std::pair{"bandwidth", bandwidth}}) {
+      const std::string what = std::string(x.name) + " (" + x.alg + "), n = " + std::to_string(n) +
+                               ", k = " + std::to_string(o.k);
+      for (const auto& [arg, bound] :
+           {std::pair{"send/receive", send_receive}, std::pair{"bandwidth", bandwidth}}) {
         row b;
         b.source = std::string("Table 1, ") + arg + " argument";
         b.what = what;

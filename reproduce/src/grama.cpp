@@ -29,8 +29,7 @@ std::uint64_t log2p(std::uint64_t p) {
 }
 
 // The slides' cost of c, or nothing where they give none for it.
-std::optional<form> slide_cost(const fw::collective_params& c, std::uint64_t ts,
-                               std::uint64_t tw) {
+std::optional<form> slide_cost(const fw::collective_params& c, std::uint64_t ts, std::uint64_t tw) {
   if (auto g = analytic::grama_cycles(c, ts, tw))
     return form{g->formula, g->source, static_cast<double>(g->cycles), false};
   using fw::collective;
@@ -82,8 +81,8 @@ paper_report grama(const grama_options& o) {
   r.model = "alphabeta (ts = " + std::to_string(o.ts) + ", tw = " + std::to_string(o.tw) +
             " cycles a byte, no contention)";
   const fabric_case fabrics[] = {
-      {"ring:8", fabric::ring(8)},          {"ring:16", fabric::ring(16)},
-      {"mesh:4x4", fabric::mesh(4, 4)},     {"mesh:8x8", fabric::mesh(8, 8)},
+      {"ring:8", fabric::ring(8)},           {"ring:16", fabric::ring(16)},
+      {"mesh:4x4", fabric::mesh(4, 4)},      {"mesh:8x8", fabric::mesh(8, 8)},
       {"hypercube:3", fabric::hypercube(3)}, {"hypercube:6", fabric::hypercube(6)},
   };
 
@@ -169,22 +168,10 @@ paper_report grama(const grama_options& o) {
     series paper_s{name + ", slides", true, {}, name};
     series sim_s{name + ", simulated", false, {}, name};
     for (const std::uint32_t m : {64U, 256U, 1024U, 4096U}) {
-      fw::collective_params c;
-      c.coll = x.coll;
-      c.f = fabric::hypercube(6);
-      c.bytes = m;
-      c.type = elem_type::i32;
-      if (x.coll == fw::collective::alltoall) {
-        fw::parse_a2a_algorithm(x.alg, c.a2a);
-      } else {
-        fw::parse_tb_algorithm(x.coll, x.alg, c.alg);
-      }
-      const auto f = slide_cost(c, o.ts, o.tw);
+      run::run_config cfg =
+          collective_config("hypercube:6", fabric::hypercube(6), x.coll, x.alg, m);
+      const auto f = slide_cost(cfg.c, o.ts, o.tw);
       if (!f) continue;
-      run::run_config cfg;
-      cfg.fabric_spec = "hypercube:6";
-      cfg.c = c;
-      cfg.algorithm = x.alg;
       paper_s.points.emplace_back(m, f->cycles);
       sim_s.points.emplace_back(m, simulate(std::move(cfg)));
     }

@@ -17,6 +17,7 @@ paper_report bokhari(const bokhari_options& o);
 
 #include <nlohmann/json.hpp>
 
+#include "tessera/firmware/collective.hpp"
 #include "tessera/run/config.hpp"
 
 namespace tessera::reproduce {
@@ -25,6 +26,12 @@ namespace tessera::reproduce {
 // A platform run (tlm, rtl) runs in a child process of its own: SystemC elaborates once
 // per process. Throws input_error for a config a model refuses.
 nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& keys);
+
+// A run of collective `coll` by the algorithm named `alg` (a complete exchange's or a
+// textbook collective's, as --algorithm spells it) with `bytes` a tile, on fabric f
+// (`spec` as --fabric spells it), on the alpha-beta model until the caller sets another.
+run::run_config collective_config(const std::string& spec, const fabric& f, fw::collective coll,
+                                  const std::string& alg, std::uint32_t bytes);
 
 // The cycles of a run, or NaN when it did not verify (its row then fails, naming no value
 // it could not prove). A platform run (tlm, rtl) runs in a child process of its own:

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "papers.hpp"
+#include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/isolated.hpp"
@@ -20,6 +21,22 @@ nlohmann::json pick(const run::run_result& res, const std::vector<std::string>& 
 
 }  // namespace
 
+run::run_config collective_config(const std::string& spec, const fabric& f, fw::collective coll,
+                                  const std::string& alg, std::uint32_t bytes) {
+  run::run_config cfg;
+  cfg.fabric_spec = spec;
+  cfg.c.f = f;
+  cfg.c.coll = coll;
+  cfg.c.bytes = bytes;
+  cfg.c.type = elem_type::i32;
+  cfg.algorithm = alg;
+  const bool known = coll == fw::collective::alltoall
+                         ? fw::parse_a2a_algorithm(alg, cfg.c.a2a)
+                         : fw::parse_tb_algorithm(coll, alg, cfg.c.alg);
+  if (!known) throw input_error("reproduce: no algorithm '" + alg + "' for this collective");
+  return cfg;
+}
+
 nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& keys) {
   if (cfg.model != "tlm" && cfg.model != "rtl") return pick(*run::run(std::move(cfg)), keys);
   // The child prints the picked JSON, or "refused <why>" for an input error.
@@ -31,8 +48,7 @@ nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& key
     }
   });
   if (!child.ok() || child.exit_status != 0) {
-    throw std::runtime_error("a " + cfg.model + " run on " + cfg.fabric_spec +
-                             " did not finish: " +
+    throw std::runtime_error("a " + cfg.model + " run on " + cfg.fabric_spec + " did not finish: " +
                              (child.failure.empty() ? child.text : child.failure));
   }
   if (child.text.rfind("refused ", 0) == 0) throw input_error(child.text.substr(8));
