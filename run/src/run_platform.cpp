@@ -31,8 +31,8 @@ std::string machine_names() {
 // tiles, their processor's too.
 nlohmann::ordered_json params_json(const tlmm::platform_options& o, bool cpu = false) {
   static constexpr std::string_view common[] = {"unforced_threshold"};
-  static constexpr std::string_view with_cpu[] = {"unforced_threshold", "cpu_mhz", "fabric_mhz",
-                                                  "cpi", "quantum", "untimed_max"};
+  static constexpr std::string_view with_cpu[] = {
+      "unforced_threshold", "cpu_mhz", "fabric_mhz", "cpi", "quantum", "untimed_max"};
   if (cpu) return models::params_json(o, o.sw, with_cpu);
   return models::params_json(o, o.sw, common);
 }
@@ -437,8 +437,8 @@ class platform_collective {
       }
       os << "  tiles       cortex-m4 (" << firmware_ << "): " << sum.instructions
          << " instructions, " << sum.compute_cycles << " cycles computing, " << sum.wait_cycles
-         << " cycles waiting on the NIC, summed over the tiles (and "
-         << sum.setup_instructions << " instructions making their data and reports)\n";
+         << " cycles waiting on the NIC, summed over the tiles (and " << sum.setup_instructions
+         << " instructions making their data and reports)\n";
     }
   }
   [[nodiscard]] bool verified() const { return po_.run.verified; }

@@ -185,7 +185,9 @@ TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]"
 
   const auto bad = tessera::test::run_cli({"reproduce", "fox"});
   CHECK(bad.code == 2);
-  CHECK(bad.err == "tessera: paper 'fox' has nothing to reproduce yet (available: thakur, bokhari, boppana, bermond, grama, all)\n");
+  CHECK(bad.err ==
+        "tessera: paper 'fox' has nothing to reproduce yet (available: thakur, bokhari, boppana, "
+        "bermond, grama, all)\n");
 }
 
 TEST_CASE("reproduce thakur --table keeps those tables' rows, with the same fit and values",

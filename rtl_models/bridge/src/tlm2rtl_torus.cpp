@@ -168,7 +168,8 @@ class rtl_torus_engine final : public clocked_bridge {
                         " holds packet " + std::to_string(h.seq) + " of tile " +
                         std::to_string(h.src) + " to " + std::to_string(h.dst) + ", waiting for";
         for (unsigned o = 0; o < tb::torus_ports; ++o)
-          if (((static_cast<unsigned>(mm.wait_ports_o[t][in]) >> o) & 1U) != 0) s += std::string(" ") + port_names[o];
+          if (((static_cast<unsigned>(mm.wait_ports_o[t][in]) >> o) & 1U) != 0)
+            s += std::string(" ") + port_names[o];
         out.push_back(s);
       }
     }

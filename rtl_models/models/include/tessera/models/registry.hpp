@@ -32,10 +32,10 @@ enum class switching : std::uint8_t { ideal, circuit, store_forward, wormhole };
 // the tables below read them back, so a default is written once.
 // The processor model of ISS tiles (--tiles cortex-m4, docs/tiles.md).
 struct cpu_params {
-  std::uint64_t cpu_mhz{100};     // the core clock
-  std::uint64_t fabric_mhz{0};    // the fabric clock; 0: the machine preset's, else 1000
-  std::uint64_t cpi{1};           // core cycles per instruction
-  std::uint64_t quantum{10000};   // instructions before a core catches the fabric up
+  std::uint64_t cpu_mhz{100};    // the core clock
+  std::uint64_t fabric_mhz{0};   // the fabric clock; 0: the machine preset's, else 1000
+  std::uint64_t cpi{1};          // core cycles per instruction
+  std::uint64_t quantum{10000};  // instructions before a core catches the fabric up
   // Instructions a tile may run untimed, outside its program (before its start command,
   // after its program_end); past them, they count as program time.
   std::uint64_t untimed_max{std::uint64_t{1} << 28};

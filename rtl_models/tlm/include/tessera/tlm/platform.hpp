@@ -52,10 +52,10 @@ struct platform_options : models::engine_params {
 
 // What a tile's processor did, for tiles that model one (--tiles cortex-m4).
 struct tile_cpu {
-  std::uint64_t instructions{0};    // retired by its program (from its start to its end)
+  std::uint64_t instructions{0};        // retired by its program (from its start to its end)
   std::uint64_t setup_instructions{0};  // before (its initial data) and after (its report)
-  std::uint64_t compute_cycles{0};  // fabric cycles the instructions took
-  std::uint64_t wait_cycles{0};     // fabric cycles idle (wfi) waiting for the NIC
+  std::uint64_t compute_cycles{0};      // fabric cycles the instructions took
+  std::uint64_t wait_cycles{0};         // fabric cycles idle (wfi) waiting for the NIC
 };
 
 struct platform_outcome {
