@@ -1043,4 +1043,105 @@ TEST_CASE("bad inject_gap, vcs and credit_delay are input errors naming the valu
   CHECK(message_of({.credit_delay = 0}) == "no error");
   CHECK(message_of({.credit_delay = 16}) == "no error");
   CHECK(wormhole_params{}.credit_delay == 1);  // the default is the RTL router's
+  CHECK(message_of({.duplex_window = 1'000'000'000'001}) ==
+        "wormhole: duplex_window 1000000000001 is out of range 0..1000000000000");
+  CHECK(!wormhole_params{}.half_duplex);  // full duplex unless asked
+}
+
+// One byte per flit, r = 1, B = 4 >= r + 1 + d: lone worms run at zero load. Half duplex
+// with a window of 10 cycles.
+namespace {
+wormhole_params half_duplex_line() {
+  return {.width = 1,
+          .router_delay = 1,
+          .buffer = 4,
+          .credit_delay = 1,
+          .half_duplex = true,
+          .duplex_window = 10};
+}
+}  // namespace
+
+TEST_CASE("half duplex: a receive that starts late at a transmitting tile completes after it",
+          "[wormhole]") {
+  // Bokhari, "Complete Exchange on the iPSC-860" §5: a receive and a transmit at one node
+  // overlap only when they start nearly together. With B = 4 >= r + 1 + d a lone worm
+  // is at zero load: its header crosses channel k at t + k(r + 1), its tail leaves the
+  // NIC at t + F - 1 and crosses the ejection at t + (h + 1)(r + 1) + F - 1.
+  const fabric f = fabric::mesh(1, 3);
+  const cycle_t r1 = 2;  // r + 1
+  wormhole_params p{.width = 1, .router_delay = 1, .buffer = 4, .credit_delay = 1};
+  // Tile 1 transmits 100 flits to tile 2 from 0: its transmit lasts 0..99.
+  // Tile 0 sends 20 flits to tile 1 at 50: the receive starts at 50 + 2(r + 1) = 54.
+  const std::vector<job> jobs{{1, 2, 100, 0}, {0, 1, 20, 50}};
+  const auto full = run_engine(f, p, jobs);
+  CHECK(full[0].delivered == 2 * r1 + 100);
+  CHECK(full[1].delivered == 50 + 2 * r1 + 20);
+  p.half_duplex = true;
+  p.duplex_window = 10;
+  const auto half = run_engine(f, p, jobs);
+  // 54 > 0 + 10 and the transmit still runs: the receive (54..73, 20 cycles) is carried
+  // out after the transmit's last flit at 99: it completes at 99 + 19 = 118.
+  CHECK(half[0].delivered == 2 * r1 + 100);
+  CHECK(half[1].delivered == 99 + (20 - 1) + 1);
+  // Within the window the two overlap: tile 0 sends at 6, the receive starts at 10.
+  const auto near = run_engine(f, p, {{1, 2, 100, 0}, {0, 1, 20, 6}});
+  CHECK(near[1].delivered == 6 + 2 * r1 + 20);
+}
+
+TEST_CASE("half duplex: a transmit that starts late at a receiving tile waits for the receive",
+          "[wormhole]") {
+  const fabric f = fabric::mesh(1, 3);
+  const cycle_t r1 = 2;  // r + 1
+  const wormhole_params p = half_duplex_line();
+  // Tile 0 sends 100 flits to tile 1 at 0: the receive lasts 4..103, delivered at 104.
+  // Tile 1 posts 20 flits to tile 2 at 50 > 4 + 10: its header waits until the receive
+  // is delivered (104), then goes at zero load: 104 + 2(r + 1) + 20.
+  const auto t = run_engine(f, p, {{0, 1, 100, 0}, {1, 2, 20, 50}});
+  CHECK(t[0].delivered == 2 * r1 + 100);
+  CHECK(t[1].started == 50);
+  CHECK(t[1].delivered == 2 * r1 + 100 + 2 * r1 + 20);
+  // Posted at 12 (the receive started at 4, 12 <= 14), it overlaps the receive.
+  const auto near = run_engine(f, p, {{0, 1, 100, 0}, {1, 2, 20, 12}});
+  CHECK(near[1].delivered == 12 + 2 * r1 + 20);
+}
+
+TEST_CASE("half duplex: an exchange's transmit and receive always overlap (Thakur's beta_ex)",
+          "[wormhole]") {
+  // Thakur, Choudhary, Fox §2: beta_ex for an exchange, beta_sr to send to one tile and
+  // receive from another. Tiles 0 and 1 exchange 100 flits, tile 1 starting 50 later:
+  // far outside the window, yet the transfers are with one peer, so neither waits.
+  const fabric f = fabric::mesh(1, 3);
+  const cycle_t r1 = 2;  // r + 1
+  const wormhole_params p = half_duplex_line();
+  const auto t = run_engine(f, p, {{0, 1, 100, 0}, {1, 0, 100, 50}});
+  CHECK(t[0].delivered == 2 * r1 + 100);
+  CHECK(t[1].delivered == 50 + 2 * r1 + 100);
+  // The same skew with a third tile as tile 1's destination: tile 1 waits (as above).
+  const auto other = run_engine(f, p, {{0, 1, 100, 0}, {1, 2, 100, 50}});
+  CHECK(other[1].delivered == 2 * r1 + 100 + 2 * r1 + 100);
+}
+
+TEST_CASE("half duplex: a ring of late receives never deadlocks and every message arrives",
+          "[wormhole]") {
+  // Every tile of a 4x4 mesh sends to tile + i for every i, posted with skews larger than
+  // the window: receives are serialized behind transmits and transmits behind receives,
+  // but the network is never held, so everything is delivered.
+  const fabric f = fabric::mesh(4, 4);
+  const wormhole_params p{.width = 1,
+                          .router_delay = 1,
+                          .buffer = 4,
+                          .inject_gap = 2,
+                          .vcs = 2,
+                          .credit_delay = 1,
+                          .half_duplex = true,
+                          .duplex_window = 5};
+  std::vector<job> jobs;
+  std::mt19937 rng(7);
+  for (std::uint32_t i = 1; i < 16; ++i)
+    for (std::uint32_t s = 0; s < 16; ++s)
+      jobs.push_back({s, (s + i) % 16, 64 + rng() % 64, i * 50 + rng() % 200});
+  const auto t = run_engine(f, p, jobs);
+  REQUIRE(t.size() == jobs.size());
+  for (std::size_t k = 0; k < t.size(); ++k)
+    CHECK(t[k].delivered > jobs[k].at);
 }

@@ -329,7 +329,8 @@ std::unique_ptr<net::engine> make_mesh(const fabric& f, const net::wormhole_para
 
 std::string mesh_configurations() {
   return "mesh: Vtsr_mesh_8x8 (meshes up to 8x8, vcs 1) and Vtsr_mesh_4x4_vc4 (meshes up to "
-         "4x4, vcs 1..4); both buffer 1..8, credit_delay 1, router_delay 0..255, alpha and "
+         "4x4, vcs 1..4); both buffer 1..8, credit_delay 1, full duplex, router_delay 0..255, "
+         "alpha and "
          "inject_gap up to 65535, messages and packet_bytes up to 65535 flits, packet_bytes a "
          "multiple of width";
 }
@@ -340,6 +341,10 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
   if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh", built);
   if (p.credit_delay != 1)
     refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's 1", built);
+  if (p.half_duplex) {
+    refuse("param half_duplex 1: the RTL network interface is full duplex (--param half_duplex=0)",
+           built);
+  }
   if (p.buffer > tb::mesh_dut_8x8::buffer)
     refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's 8 slots per VC", built);
   if (p.router_delay > 255)

@@ -74,7 +74,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-const std::array<param, 8> wormhole_params{{
+const std::array<param, 10> wormhole_params{{
     {"width", param_kind::count, 1, 4096, "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {"router_delay", param_kind::count, 0, 1'000'000, "cycles",
@@ -94,6 +94,12 @@ const std::array<param, 8> wormhole_params{{
     {"credit_delay", param_kind::count, 0, 16, "cycles",
      "a freed FIFO slot serves its sender d cycles later (1: the RTL router's)", {},
      TESSERA_FIELD(wormhole.credit_delay, std::uint32_t)},
+    {"half_duplex", param_kind::flag, 0, 1, "",
+     "a tile's transmit and receive overlap only if they start within duplex_window", {},
+     TESSERA_FIELD(wormhole.half_duplex, bool)},
+    {"duplex_window", param_kind::count, 0, 1'000'000'000'000, "cycles",
+     "half_duplex: how close a transmit's and a receive's starts must be to overlap", {},
+     TESSERA_FIELD(wormhole.duplex_window, net::cycle_t)},
 }};
 
 const std::array<param, 3> common{{

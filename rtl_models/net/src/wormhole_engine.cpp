@@ -164,6 +164,7 @@ void validate(const wormhole_params& p) {
   check_range("inject_gap", p.inject_gap, 1, 1024);
   check_range("vcs", p.vcs, 1, 16);
   check_range("credit_delay", p.credit_delay, 0, 16);
+  check_range("duplex_window", p.duplex_window, 0, 1'000'000'000'000);
 }
 
 std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width) {
@@ -305,6 +306,16 @@ struct wormhole_engine::impl {
     std::uint64_t tails_left{1};  // packets whose ejection tail time is not known yet
     cycle_t latest{0};            // latest ejection tail among those known
     worm* current{nullptr};       // newest packet, for stuck()
+    // Half duplex: the receive started (first header into the ejection) at rx_start; a
+    // serial one completes one receive length after its tile's transmit, which ends at
+    // tx_end once known.
+    cycle_t rx_start{0};
+    bool receiving{false};
+    bool serial{false};
+    bool tx_end_known{false};
+    bool tail_known{false};
+    cycle_t tx_end{0};
+    cycle_t rx_tail{0};
   };
 
   struct nic {
@@ -312,6 +323,15 @@ struct wormhole_engine::impl {
     bool busy{false};                 // a message is injecting and its last tail time is not known
     bool scheduled{false};            // a nic event is pending
     cycle_t free_at{0};
+    // Half duplex (params.half_duplex).
+    bool tx_started{false};  // the current transmit's first header is in the injection
+    bool tx_end_known{false};
+    cycle_t tx_start{0};
+    cycle_t tx_end{0};
+    std::uint32_t tx_peer{0};
+    std::vector<std::uint32_t> rx_active;  // receives started and not delivered (slots)
+    worm* parked{nullptr};                 // a transmit waiting for the receives to finish
+    std::vector<std::uint32_t> after_tx;   // serial receives waiting for tx_end
   };
 
   wormhole_engine& owner;
@@ -904,16 +924,61 @@ struct wormhole_engine::impl {
         n.busy = false;
         n.free_at = t + 1;
         if (!n.queue.empty()) schedule_nic(m.x.src, n.free_at);
+        if (p.half_duplex) {
+          n.tx_end_known = true;
+          n.tx_end = t;
+          for (const std::uint32_t slot : n.after_tx) {
+            message& r = msgs[slot];
+            r.tx_end_known = true;
+            r.tx_end = t;
+            if (r.tail_known) deliver_serial(slot);
+          }
+          n.after_tx.clear();
+        }
       }
     }
     if (k == w.hops + 1 && nvc == 1) {
-      if (w.last) events.push(t + 1, {ev_kind::deliver, 0, w.msg, nullptr});
+      if (w.last) deliver_at(w.msg, t);
     } else if (k == w.hops + 1) {
       // On different VCs a later packet can arrive first: deliver after the latest tail.
       message& m = msgs[w.msg];
       m.latest = std::max(m.latest, t);
-      if (--m.tails_left == 0) events.push(m.latest + 1, {ev_kind::deliver, 0, w.msg, nullptr});
+      if (--m.tails_left == 0) deliver_at(w.msg, m.latest);
     }
+  }
+
+  // The last tail of message `slot` crosses the ejection at t.
+  void deliver_at(std::uint32_t slot, cycle_t t) {
+    message& m = msgs[slot];
+    if (!m.serial) {
+      events.push(t + 1, {ev_kind::deliver, 0, slot, nullptr});
+      return;
+    }
+    m.tail_known = true;
+    m.rx_tail = t;
+    if (m.tx_end_known) deliver_serial(slot);
+  }
+
+  // A serial receive is carried out after its tile's transmit, at its own length.
+  void deliver_serial(std::uint32_t slot) {
+    const message& m = msgs[slot];
+    const cycle_t done = std::max(m.rx_tail, m.tx_end + (m.rx_tail - m.rx_start));
+    events.push(std::max(done + 1, now_), {ev_kind::deliver, 0, slot, nullptr});
+  }
+
+  // Half duplex: a transmit to `peer` starting at `now` waits for a receive that started
+  // more than the window before, unless that receive comes from `peer` (an exchange).
+  [[nodiscard]] bool must_wait(const nic& n, std::uint32_t peer, cycle_t now) const {
+    for (const std::uint32_t slot : n.rx_active) {
+      const message& r = msgs[slot];
+      if (now > r.rx_start + p.duplex_window && r.x.src != peer) return true;
+    }
+    return false;
+  }
+
+  // Half duplex: the transmit at tile `t` is under way at `now`.
+  [[nodiscard]] bool transmitting(const nic& n, cycle_t now) const {
+    return n.tx_started && (!n.tx_end_known || n.tx_end >= now);
   }
 
   void finish(worm& w) {
@@ -1026,6 +1091,15 @@ struct wormhole_engine::impl {
 
   [[gnu::always_inline]] void request(worm& w, cycle_t now) {
     const std::size_t j = w.t0.size();
+    if (p.half_duplex && j == 0 && w.index == 0) {
+      // A transmit that starts more than the window after a receive waits for it.
+      const message& m = msgs[w.msg];
+      nic& n = nics[m.x.src];
+      if (must_wait(n, m.x.dst, now)) {
+        n.parked = &w;
+        return;
+      }
+    }
     const std::uint32_t c = w.chan[j];
     const std::uint32_t in =
         j == 0 ? local_input * nvc : input_of(w.chan[j - 1]) * nvc + w.vc[j - 1];
@@ -1072,6 +1146,7 @@ struct wormhole_engine::impl {
       cont.blocked_cycles += waited;
       cont.max_blocked = std::max(cont.max_blocked, waited);
     }
+    if (p.half_duplex && w.index == 0 && (k == 0 || k == w.hops + 1)) half_duplex_grant(w, k, now);
     w.t0.push_back(now);
     const std::int64_t here = as_i64(now) - k;
     w.pre.push_back(k == 0 ? here : std::max(w.pre.back(), here));
@@ -1095,6 +1170,33 @@ struct wormhole_engine::impl {
     }
     progress(w);
     wake(w);
+  }
+
+  // A message's first header enters the injection (a transmit starts) or the ejection
+  // (a receive starts) at `now`.
+  void half_duplex_grant(const worm& w, std::uint32_t k, cycle_t now) {
+    message& m = msgs[w.msg];
+    if (k == 0) {
+      nic& n = nics[m.x.src];
+      n.tx_started = true;
+      n.tx_end_known = false;
+      n.tx_start = now;
+      n.tx_peer = m.x.dst;
+      return;
+    }
+    nic& n = nics[m.x.dst];
+    m.receiving = true;
+    m.rx_start = now;
+    if (transmitting(n, now) && now > n.tx_start + p.duplex_window && n.tx_peer != m.x.src) {
+      m.serial = true;
+      if (n.tx_end_known) {
+        m.tx_end_known = true;
+        m.tx_end = n.tx_end;
+      } else {
+        n.after_tx.push_back(w.msg);
+      }
+    }
+    n.rx_active.push_back(w.msg);
   }
 
   // At most one header crosses a physical channel per cycle (it is one flit); with VCs
@@ -1231,6 +1333,7 @@ struct wormhole_engine::impl {
         case ev_kind::deliver: {
           message& m = msgs[e.id];
           const std::uint64_t id = m.x.id;
+          if (m.receiving) receive_done(m.x.dst, e.id, now);
           m.live = false;
           m.current = nullptr;
           free_msgs.push_back(e.id);
@@ -1241,6 +1344,17 @@ struct wormhole_engine::impl {
       }
       drain_retry();
     }
+  }
+
+  // Half duplex: a receive at `tile` completed; a transmit parked behind the receives
+  // goes once none is left.
+  void receive_done(std::uint32_t tile, std::uint32_t slot, cycle_t now) {
+    nic& n = nics[tile];
+    std::erase(n.rx_active, slot);
+    if (n.parked == nullptr || must_wait(n, msgs[n.parked->msg].x.dst, now)) return;
+    worm* w = n.parked;
+    n.parked = nullptr;
+    request(*w, now);
   }
 
   void inject(const xfer& x, cycle_t now) {
@@ -1327,7 +1441,11 @@ struct wormhole_engine::impl {
         s += " is draining into tile " + std::to_string(m.x.dst);
       } else {
         const worm& w = *m.current;
-        s += " packet " + std::to_string(w.index) + " waits for " + describe(w.chan[w.t0.size()]);
+        if (nics[m.x.src].parked == &w) {
+          s += " waits for tile " + std::to_string(m.x.src) + " to finish receiving (half duplex)";
+        } else {
+          s += " packet " + std::to_string(w.index) + " waits for " + describe(w.chan[w.t0.size()]);
+        }
       }
       out.push_back(std::move(s));
     }

@@ -58,7 +58,9 @@ inline const std::vector<machine>& machines() {
        "002 Bermond, Michallon, Trystram §4: beta = 628 us, tau = 2.2 us/byte"},
       // 000 Thakur et al.: a wormhole mesh, one byte per flit, one cycle = beta_sat.
       // alpha and beta_sat fitted with the platform to Table 2's 4 x 4 column
-      // (tlm/delta.hpp, docs/delta.md).
+      // (tlm/delta.hpp, docs/delta.md). The NIC is half duplex (Bokhari §5, Thakur §2's
+      // beta_sr): a send to one tile and a receive from another overlap only when they
+      // start within 100 cycles (12 us); an exchange's always do (docs/delta.md).
       {"delta",
        fabric_kind::mesh,
        "wormhole",
@@ -68,7 +70,9 @@ inline const std::vector<machine>& machines() {
         {"buffer", "4"},
         {"inject_gap", "2"},
         {"vcs", "2"},
-        {"alpha", "2618"}},
+        {"alpha", "2618"},
+        {"half_duplex", "1"},
+        {"duplex_window", "100"}},
        "000 Thakur, Choudhary, Fox Table 2 (4 x 4 column), fitted: T = alpha + L max(beta, "
        "f beta_sat), beta = 2 beta_sat"},
   };
