@@ -160,6 +160,7 @@ inline fw::collective_params collective(const abi::boot_block& b) {
   c.rop = static_cast<reduce_op>(b.rop);
   c.shift = b.shift;
   c.packets = b.packets;
+  c.pair_sync = b.pair_sync != 0;
   return c;
 }
 

@@ -85,7 +85,8 @@ class alphabeta_collective {
     opt_.transfers = &transfers_;
     edst_ = plan_edst(r_, static_cast<double>(opt_.prm.ts), static_cast<double>(opt_.prm.tw));
     o_ = ab::run_collective(r_.c, opt_);
-    grama_ = analytic::grama_cycles(r_.c, opt_.prm.ts, opt_.prm.tw);
+    // Grama's forms have no pairwise synchronization: no closed form for such a run.
+    if (!r_.c.pair_sync) grama_ = analytic::grama_cycles(r_.c, opt_.prm.ts, opt_.prm.tw);
   }
   [[nodiscard]] nlohmann::ordered_json json() const {
     nlohmann::ordered_json j = header(r_);

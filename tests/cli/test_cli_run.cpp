@@ -111,6 +111,32 @@ TEST_CASE("UNFORCED adds a reserve/ack exchange above the threshold only", "[cli
   CHECK(cycles("100", "unforced") == cycles("100", "raw"));
 }
 
+TEST_CASE("pair sync (--pair-sync) puts a zero-byte pair message before every exchange", "[cli]") {
+  // Bokhari §5's pairwise synchronization on the alpha-beta model (ts = 100, tw = 1):
+  // a step is now the pair message (ts, no bytes) then the data (ts + m), back to back
+  // on every tile's single port, and every tile sends one pair message per exchange.
+  const auto run_json = [](const std::string& alg, const std::string& fab, bool sync) {
+    std::vector<std::string> args{"--fabric", fab,       "--collective", "alltoall", "--algorithm",
+                                  alg,        "--bytes", "64",           "--json"};
+    if (sync) args.push_back("--pair-sync");
+    const auto r = run(args);
+    REQUIRE(r.code == 0);
+    return json::parse(r.out);
+  };
+  const json plain = run_json("pairwise", "hypercube:3", false);
+  const json synced = run_json("pairwise", "hypercube:3", true);
+  CHECK(plain["cycles"] == 7 * (100 + 64));
+  CHECK(synced["cycles"] == 7 * (100 + 100 + 64));
+  CHECK(synced["verified"] == true);
+  CHECK(synced["messages"] == plain["messages"]);
+  CHECK(synced["control_messages"] == 8 * 7);
+  // The standard exchange: log2(16) = 4 exchanges of 8 blocks, one pair message each.
+  const json standard = run_json("standard", "hypercube:4", true);
+  CHECK(standard["verified"] == true);
+  CHECK(standard["control_messages"] == 16 * 4);
+  CHECK(standard["cycles"] == 4 * (100 + 100 + 8 * 64));
+}
+
 TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   const auto err = [](std::vector<std::string> args) {
     const auto r = run(std::move(args));
@@ -118,6 +144,12 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
     CHECK(one_line(r.err));
     return r.err;
   };
+  CHECK(err({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm", "linear",
+             "--pair-sync"}) ==
+        "tessera: --pair-sync: alltoall algorithm linear has no exchanges to synchronize "
+        "(pairwise, pex, pex-gen, pex-gen-shift, standard, aap, aap-prime have)\n");
+  CHECK(err({"--fabric", "hypercube:3", "--collective", "bcast", "--pair-sync"}) ==
+        "tessera: --pair-sync goes with --collective alltoall\n");
   CHECK(err({"--fabric", "mesh:4x4", "--collective", "teleport"}) ==
         "tessera: --collective 'teleport' is not known (available: bcast, reduce, allgather, "
         "reduce-scatter, allreduce, prefix, scatter, gather, alltoall, shift)\n");

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tessera/firmware/complete_exchange.hpp"
@@ -129,3 +130,58 @@ static_assert(ops_of(a2a_algorithm::standard, fabric::hypercube(4), 9) == 8);
 static_assert(ops_of(a2a_algorithm::stable, fabric::hypercube(3), 2) == 8);
 static_assert(ops_of(a2a_algorithm::naive, fabric::mesh(3, 3), 4) == 16);
 static_assert(ops_of(a2a_algorithm::pex_gen, fabric::mesh(4, 5), 19) == 19);
+
+TEST_CASE("pair_sync: every exchange is preceded by a pair_sync with its peer in its step",
+          "[a2a]") {
+  // Bokhari §5: pairwise_F and standard_F exchange two zero-byte messages before each
+  // exchange. The synchronized stream is the plain one with a pair_sync inserted before
+  // each exchange, and nothing else changes.
+  const std::vector<std::pair<a2a_algorithm, fabric>> cases{
+      {a2a_algorithm::pairwise, fabric::hypercube(3)},
+      {a2a_algorithm::standard, fabric::hypercube(4)},
+      {a2a_algorithm::pex, fabric::mesh(4, 4)},
+      {a2a_algorithm::pex_gen, fabric::mesh(4, 5)},
+      {a2a_algorithm::pex_gen_shift, fabric::mesh(4, 5)},
+      {a2a_algorithm::aap, fabric::hypercube(3)},
+      {a2a_algorithm::aap_prime, fabric::hypercube(3)}};
+  for (const auto& [alg, f] : cases) {
+    REQUIRE(fw::a2a_has_exchanges(alg));
+    for (std::uint32_t me = 0; me < f.tiles(); ++me) {
+      INFO(fw::info(alg).name << " tile " << me);
+      fw::a2a_generator plain(alg, f, tile_id{me});
+      fw::a2a_generator synced(alg, f, tile_id{me}, true);
+      std::vector<block_id> s1(plain.max_blocks()), r1(plain.max_blocks());
+      std::vector<block_id> s2(plain.max_blocks()), r2(plain.max_blocks());
+      op a;
+      op b;
+      std::uint32_t exchanges = 0;
+      while (plain.next(a, s1, r1)) {
+        REQUIRE(synced.next(b, s2, r2));
+        if (a.kind == op_kind::exchange) {
+          ++exchanges;
+          CHECK(b.kind == op_kind::pair_sync);
+          CHECK(b.to == a.to);
+          CHECK(b.step == a.step);
+          CHECK(b.send_count == 0);
+          CHECK(b.recv_count == 0);
+          REQUIRE(synced.next(b, s2, r2));
+        }
+        CHECK(b.kind == a.kind);
+        CHECK(b.step == a.step);
+        CHECK(b.to == a.to);
+        CHECK(b.from == a.from);
+        REQUIRE(b.send_count == a.send_count);
+        REQUIRE(b.recv_count == a.recv_count);
+        for (std::uint32_t i = 0; i < a.send_count; ++i)
+          CHECK(s2[i] == s1[i]);
+        for (std::uint32_t i = 0; i < a.recv_count; ++i)
+          CHECK(r2[i] == r1[i]);
+      }
+      CHECK_FALSE(synced.next(b, s2, r2));
+      CHECK(exchanges > 0);
+    }
+  }
+  CHECK_FALSE(fw::a2a_has_exchanges(a2a_algorithm::linear));
+  CHECK_FALSE(fw::a2a_has_exchanges(a2a_algorithm::stable));
+  CHECK_FALSE(fw::a2a_has_exchanges(a2a_algorithm::naive));
+}

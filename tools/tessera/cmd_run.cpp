@@ -29,7 +29,7 @@ std::string run_help() {
                    [--tiles native|cortex-m4] [--firmware FILE.elf]
                    [--param key=value ...] [--root R] [--bytes M]
                    [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
-                   [--fault F ...] [--fault-file FILE]
+                   [--pair-sync] [--fault F ...] [--fault-file FILE]
                    [--type T] [--op O] [--shift Q] [--packets Q] [--transfers] [--json]
 
 Simulation: every tile runs the collective's op stream on the tile runtime, data
@@ -90,6 +90,8 @@ moves through the network model, and every byte every tile ends with is checked.
   --prepost        post every receive, then a global barrier, before the first op
   --send-ahead     post the next op's send while the current one is in flight
                    (implied by presetup=1)
+  --pair-sync      alltoall: before every exchange the two tiles exchange zero-byte
+                   messages (Bokhari's pairwise synchronization)
   --routes FILE    tlm store-forward: explicit forwarding entries, JSON
                    {"routes": [{"tile", "dst", "port"}]} (port E, W, S, N, +1, -1);
                    tiles without an entry keep dimension order
@@ -126,6 +128,14 @@ timeout (the reason names the tile and block, or the fault), 2 bad input.
 }
 
 namespace {
+
+// The alltoall algorithms with exchanges, for --pair-sync's refusal.
+std::string exchange_algorithms() {
+  std::string out;
+  for (const auto& a : fw::a2a_algorithms)
+    if (fw::a2a_has_exchanges(a.alg)) out += (out.empty() ? "" : ", ") + std::string(a.name);
+  return out;
+}
 
 std::string list_algorithms(fw::collective c) {
   std::string out;
@@ -202,6 +212,13 @@ void parse_collective(const args& a, run::run_config& r) {
     r.algorithm = std::string(fw::tb_algorithm_name(r.c.alg));
   }
 
+  r.c.pair_sync = a.flag("pair-sync");
+  if (r.c.pair_sync && r.c.coll != fw::collective::alltoall)
+    throw input_error("--pair-sync goes with --collective alltoall");
+  if (r.c.pair_sync && !fw::a2a_has_exchanges(r.c.a2a)) {
+    throw input_error("--pair-sync: alltoall algorithm " + r.algorithm +
+                      " has no exchanges to synchronize (" + exchange_algorithms() + " have)");
+  }
   if (r.c.coll == fw::collective::alltoall) {
     require_a2a_supported(r.c.a2a, r.c.f, r.fabric_spec);
     if (p > max_alltoall_tiles) {

@@ -39,6 +39,7 @@ constexpr std::array table{
     run_option{"protocol", true, false, runtime, false, false},
     run_option{"prepost", false, false, work, false, false},
     run_option{"send-ahead", false, false, work, false, false},
+    run_option{"pair-sync", false, false, collective, false, false},
     run_option{"fault", true, true, runtime, false, false},
     run_option{"fault-file", true, false, runtime, false, false},
     run_option{"transfers", false, false, any, false, false},

@@ -41,6 +41,7 @@ void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
   b.rop = static_cast<std::uint32_t>(c.rop);
   b.shift = c.shift;
   b.packets = c.packets;
+  b.pair_sync = c.pair_sync ? 1 : 0;
   b.proto = static_cast<std::uint32_t>(cfg.proto);
   b.prepost = cfg.prepost ? 1 : 0;
   b.send_ahead = cfg.send_ahead ? 1 : 0;

@@ -237,6 +237,7 @@ struct collective_params {
   reduce_op rop{reduce_op::sum};
   std::uint32_t shift{1};    // q of the circular shift
   std::uint32_t packets{1};  // q of an edst broadcast: packets per tree
+  bool pair_sync{false};     // alltoall: a pair_sync before every exchange (Bokhari §5)
 };
 
 // Whether a collective is an edst broadcast, and its family.

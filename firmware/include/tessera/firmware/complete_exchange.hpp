@@ -96,12 +96,37 @@ constexpr block_id a2a_block(std::uint32_t src, std::uint32_t dst, std::uint32_t
   return block_id{src * p + dst};
 }
 
+// Algorithms whose ops include exchanges (a send to and a receive from one peer), the
+// ones a pair_sync can precede.
+constexpr bool a2a_has_exchanges(a2a_algorithm alg) {
+  switch (alg) {
+    case a2a_algorithm::pairwise:
+    case a2a_algorithm::pex:
+    case a2a_algorithm::pex_gen:
+    case a2a_algorithm::pex_gen_shift:
+    case a2a_algorithm::standard:
+    case a2a_algorithm::aap:
+    case a2a_algorithm::aap_prime:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Yields one tile's ops. The caller supplies block buffers of max_blocks() ids each.
 // Precondition: a2a_supported(alg, f).
 class a2a_generator {
  public:
-  constexpr a2a_generator(a2a_algorithm alg, const fabric& f, tile_id me)
-      : alg_{alg}, f_{f}, me_{me.value()}, p_{f.tiles()}, q_{ceil_pow2(f.tiles())} {}
+  // pair_sync: every exchange is preceded by a pair_sync op with the same peer in the
+  // same step (Bokhari §5: two zero-byte messages make the exchange's transmit and
+  // receive start together).
+  constexpr a2a_generator(a2a_algorithm alg, const fabric& f, tile_id me, bool pair_sync = false)
+      : alg_{alg},
+        f_{f},
+        me_{me.value()},
+        p_{f.tiles()},
+        q_{ceil_pow2(f.tiles())},
+        pair_sync_{pair_sync} {}
 
   // The algorithm's number of rounds (Thakur's and Bokhari's "steps").
   [[nodiscard]] constexpr std::uint32_t rounds() const {
@@ -140,6 +165,28 @@ class a2a_generator {
 
   // Produces the next op; false when the tile's stream is over.
   constexpr bool next(op& out, std::span<block_id> send, std::span<block_id> recv) {
+    if (pair_sync_ && !synced_) {
+      // Look at the next op on a copy; an exchange gets its pair_sync first.
+      a2a_generator ahead = *this;
+      ahead.pair_sync_ = false;
+      if (!ahead.next(out, send, recv)) return false;
+      if (out.kind == op_kind::exchange) {
+        const std::uint32_t peer = out.to;
+        const std::uint32_t step = out.step;
+        out = op{};
+        out.kind = op_kind::pair_sync;
+        out.step = step;
+        out.to = peer;
+        synced_ = true;
+        return true;
+      }
+    }
+    synced_ = false;
+    return next_op(out, send, recv);
+  }
+
+ private:
+  constexpr bool next_op(op& out, std::span<block_id> send, std::span<block_id> recv) {
     out = op{};
     switch (alg_) {
       case a2a_algorithm::naive:
@@ -170,7 +217,6 @@ class a2a_generator {
     return false;
   }
 
- private:
   // An op moving one block each way: mine for `to`, and `from`'s for me.
   constexpr bool one_block(op& out, op_kind kind, std::uint32_t step, std::uint32_t to,
                            std::uint32_t from, std::span<block_id> send,
@@ -414,6 +460,8 @@ class a2a_generator {
   std::uint32_t q_;
   std::uint32_t k_{0};  // ops produced so far
   std::uint32_t j_{0};  // PEX-GEN loop variable
+  bool pair_sync_{false};
+  bool synced_{false};  // the pair_sync of the next exchange was produced
 };
 
 }  // namespace tessera::fw

@@ -34,7 +34,7 @@ class collective_program {
         p_{c.f.tiles()},
         rows_{c.f.is_2d() ? c.f.rows : 1},
         cols_{c.f.is_2d() ? c.f.cols : c.f.tiles()},
-        a2a_{c.a2a, c.f, me} {
+        a2a_{c.a2a, c.f, me, c.pair_sync} {
     if (is_edst(c, fam_)) {
       edst_ = true;
       tree_ = edst_program{fam_, c.f, c.root, me.value(), c.packets};

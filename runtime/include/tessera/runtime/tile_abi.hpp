@@ -69,7 +69,7 @@ inline constexpr std::uint32_t result = 0x084;
 }  // namespace reg
 
 inline constexpr std::uint32_t nic_magic = 0x4E52'5354U;  // "TSRN"
-inline constexpr std::uint32_t abi_version = 1;
+inline constexpr std::uint32_t abi_version = 2;
 
 enum class command : std::uint32_t {
   none = 0,
@@ -137,6 +137,7 @@ struct boot_block {
   std::uint32_t rop;
   std::uint32_t shift;
   std::uint32_t packets;
+  std::uint32_t pair_sync;
   // The executor (executor_config).
   std::uint32_t proto;
   std::uint32_t prepost;
@@ -153,7 +154,7 @@ struct boot_block {
   // The tile's memory plan (tile_plan, from a walk of its program on the host): what
   // its arena must hold (arena_layout below).
   tile_plan_words plan;
-  std::uint32_t reserved[32 - sizeof(tile_plan_words) / 4];
+  std::uint32_t reserved[31 - sizeof(tile_plan_words) / 4];
   // ---- the tile's result ----
   std::uint32_t state;  // tile_state_code
   // A failed tile's tile_fault (executor.hpp), field by field.
