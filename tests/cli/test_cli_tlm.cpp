@@ -178,8 +178,8 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
         "tessera: circuit switching needs a hypercube fabric, not a torus of 16 tiles\n");
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param beta=3") ==
         "tessera: --param 'beta' is not a parameter of circuit switching (xi, xi_held, tau, "
-        "width, control_xi, arbitration, blocking, retry, presetup, unforced_threshold, "
-        "max_cycles, max_retries)\n");
+        "width, control_xi, arbitration, blocking, retry, presetup, half_duplex, "
+        "duplex_window, duplex_exchange, unforced_threshold, max_cycles, max_retries)\n");
 }
 
 TEST_CASE("tlm run: wormhole distance costs little and zero load is the closed form",

@@ -1112,13 +1112,34 @@ TEST_CASE("half duplex: an exchange's transmit and receive always overlap (Thaku
   // far outside the window, yet the transfers are with one peer, so neither waits.
   const fabric f = fabric::mesh(1, 3);
   const cycle_t r1 = 2;  // r + 1
-  const wormhole_params p = half_duplex_line();
+  wormhole_params p = half_duplex_line();
+  p.duplex_exchange = true;
   const auto t = run_engine(f, p, {{0, 1, 100, 0}, {1, 0, 100, 50}});
   CHECK(t[0].delivered == 2 * r1 + 100);
   CHECK(t[1].delivered == 50 + 2 * r1 + 100);
+  // Without duplex_exchange (Bokhari's iPSC, no pairwise synchronization) the exchange
+  // is serialized like any other pair: tile 1's transmit waits for its receive (4..103,
+  // delivered at 104), then takes 2(r + 1) + 100.
+  p.duplex_exchange = false;
+  const auto serial = run_engine(f, p, {{0, 1, 100, 0}, {1, 0, 100, 50}});
+  CHECK(serial[0].delivered == 2 * r1 + 100);
+  CHECK(serial[1].delivered == 2 * r1 + 100 + 2 * r1 + 100);
   // The same skew with a third tile as tile 1's destination: tile 1 waits (as above).
   const auto other = run_engine(f, p, {{0, 1, 100, 0}, {1, 2, 100, 50}});
   CHECK(other[1].delivered == 2 * r1 + 100 + 2 * r1 + 100);
+}
+
+TEST_CASE("half duplex: control messages neither wait nor make others wait", "[wormhole]") {
+  // The receive of tile 0's 100 flits at tile 1 lasts 4..103. A one-flit control message
+  // tile 1 posts at 50 goes at once (delivered 50 + 2(r + 1) + 1), and tile 1's data
+  // posted at 60 still waits for the receive: the control message did not count as a
+  // transmit that began before it.
+  const fabric f = fabric::mesh(1, 3);
+  const cycle_t r1 = 2;  // r + 1
+  const wormhole_params p = half_duplex_line();
+  const auto t = run_engine(f, p, {{0, 1, 100, 0}, {1, 2, 0, 50, true}, {1, 2, 20, 60}});
+  CHECK(t[1].delivered == 50 + 2 * r1 + 1);
+  CHECK(t[2].delivered == 2 * r1 + 100 + 2 * r1 + 20);
 }
 
 TEST_CASE("half duplex: a ring of late receives never deadlocks and every message arrives",

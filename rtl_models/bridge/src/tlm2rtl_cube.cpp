@@ -442,7 +442,7 @@ class rtl_cube_engine final : public clocked_bridge {
 std::string cube_configurations() {
   return "hypercube: Vtsr_cube_7 (hypercube:1 to hypercube:7, a sub-cube of the 7-cube); xi, "
          "xi_held and control_xi 0..65535, tau 1..255, arbitration lowest-id or round-robin, "
-         "blocking hold-wait, presetup 0 or 1, messages up to 65535 elements";
+         "blocking hold-wait, presetup 0 or 1, full duplex, messages up to 65535 elements";
 }
 
 std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p) {
@@ -464,6 +464,10 @@ std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::ci
     refuse("param arbitration fifo is not the RTL's (lowest-id, round-robin)", built);
   if (p.blocking != net::circuit_blocking::hold_wait)
     refuse("param blocking release-retry is not the RTL's (hold-wait)", built);
+  if (p.half_duplex) {
+    refuse("param half_duplex 1: the RTL cube interface is full duplex (--param half_duplex=0)",
+           built);
+  }
   return std::make_unique<rtl_cube_engine>(f, p);
 }
 

@@ -35,7 +35,7 @@ const std::array<param, 2> ideal_params{{
      "time per byte (Grama's t_w)", {}, TESSERA_FIELD(ideal.tw, net::cycle_t)},
 }};
 
-const std::array<param, 9> circuit_params{{
+const std::array<param, 12> circuit_params{{
     {"xi", param_kind::count, 0, big, "cycles", "start-up of a data message (Boppana's xi)", {},
      TESSERA_FIELD(circuit.xi, net::cycle_t)},
     {"xi_held", param_kind::count, 0, big, "cycles",
@@ -59,6 +59,15 @@ const std::array<param, 9> circuit_params{{
     {"presetup", param_kind::flag, 0, 1, "",
      "set up the next path while the current message streams (Boppana's AAP')", {},
      TESSERA_FIELD(circuit.presetup, bool)},
+    {"half_duplex", param_kind::flag, 0, 1, "",
+     "a tile's transmit and receive streams overlap only if they start within duplex_window",
+     {}, TESSERA_FIELD(circuit.half_duplex, bool)},
+    {"duplex_window", param_kind::count, 0, big, "cycles",
+     "half_duplex: how close a transmit's and a receive's starts must be to overlap", {},
+     TESSERA_FIELD(circuit.duplex_window, net::cycle_t)},
+    {"duplex_exchange", param_kind::flag, 0, 1, "",
+     "half_duplex: a transmit to and a receive from one tile always overlap", {},
+     TESSERA_FIELD(circuit.duplex_exchange, bool)},
 }};
 
 const std::array<param, 4> torus_params{{
@@ -74,7 +83,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-const std::array<param, 10> wormhole_params{{
+const std::array<param, 11> wormhole_params{{
     {"width", param_kind::count, 1, 4096, "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {"router_delay", param_kind::count, 0, 1'000'000, "cycles",
@@ -100,6 +109,9 @@ const std::array<param, 10> wormhole_params{{
     {"duplex_window", param_kind::count, 0, 1'000'000'000'000, "cycles",
      "half_duplex: how close a transmit's and a receive's starts must be to overlap", {},
      TESSERA_FIELD(wormhole.duplex_window, net::cycle_t)},
+    {"duplex_exchange", param_kind::flag, 0, 1, "",
+     "half_duplex: a transmit to and a receive from one tile always overlap", {},
+     TESSERA_FIELD(wormhole.duplex_exchange, bool)},
 }};
 
 const std::array<param, 3> common{{

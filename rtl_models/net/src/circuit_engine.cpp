@@ -24,6 +24,9 @@ void validate(const circuit_params& p) {
                       std::to_string(p.xi));
   if (p.retry == 0 || p.retry > big)
     throw input_error("circuit retry " + std::to_string(p.retry) + " is not 1..2^40 cycles");
+  if (p.duplex_window > big)
+    throw input_error("circuit duplex_window " + std::to_string(p.duplex_window) +
+                      " exceeds 2^40 cycles");
 }
 
 circuit_engine::circuit_engine(const fabric& f, circuit_params p) : f_{f}, p_{p}, src_(f.tiles()) {
@@ -166,9 +169,21 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   if (on_setup_) on_setup_(m.x.id, now);
   // S': the held part of the start-up, and (pre-setup) the previous message's last
   // element, come first.
-  const cycle_t first = std::max(now + (m.x.control ? 0 : p_.xi_held), s.free_at);
   const cycle_t k = elements(m.x);
   const cycle_t hops = m.path.size() - 1;
+  cycle_t first = std::max(now + (m.x.control ? 0 : p_.xi_held), s.free_at);
+  if (p_.half_duplex && !m.x.control && m.x.src != m.x.dst) {
+    first = duplex_start(m, first, hops);
+    s.tx = true;
+    s.tx_first = first;
+    s.tx_last = first + k - 1;
+    s.tx_peer = m.x.dst;
+    source& d = src_[m.x.dst];
+    d.rx = true;
+    d.rx_first = first + hops;
+    d.rx_last = first + hops + k - 1;
+    d.rx_peer = m.x.src;
+  }
   s.free_at = first + k;
   events_.push(first + hops + k - 1, event{ev_kind::tail, slot, 0});
   // The tail crosses hop position j in first + k - 1 + j: teardown starts one cycle
@@ -176,6 +191,30 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   events_.push(first + k, event{ev_kind::release, slot, 0});
   // Pre-setup may take the tile's next message from the next cycle on.
   if (p_.presetup) events_.push(now + 1, event{ev_kind::wake, m.x.src, 0});
+}
+
+// A stream that would start more than the window after the other direction's stream at
+// the same tile began, while that one runs, starts after its last element instead: the
+// transmit at the source, and the receive at the destination (hops cycles later). One
+// deferral can run into the other, so repeat until neither applies.
+cycle_t circuit_engine::duplex_start(const message& m, cycle_t first, cycle_t hops) const {
+  const source& s = src_[m.x.src];
+  const source& d = src_[m.x.dst];
+  const auto overlap_ok = [&](bool same_peer) { return p_.duplex_exchange && same_peer; };
+  for (;;) {
+    cycle_t f = first;
+    if (s.rx && s.rx_first <= f && f <= s.rx_last && f > s.rx_first + p_.duplex_window &&
+        !overlap_ok(s.rx_peer == m.x.dst)) {
+      f = s.rx_last + 1;
+    }
+    const cycle_t r = f + hops;
+    if (d.tx && d.tx_first <= r && r <= d.tx_last && r > d.tx_first + p_.duplex_window &&
+        !overlap_ok(d.tx_peer == m.x.src)) {
+      f = d.tx_last + 1 - hops;
+    }
+    if (f == first) return f;
+    first = f;
+  }
 }
 
 void circuit_engine::free_resource(std::uint32_t r, cycle_t now) {

@@ -967,11 +967,13 @@ struct wormhole_engine::impl {
   }
 
   // Half duplex: a transmit to `peer` starting at `now` waits for a receive that started
-  // more than the window before, unless that receive comes from `peer` (an exchange).
+  // more than the window before, unless that receive comes from `peer` and
+  // duplex_exchange holds (an exchange).
   [[nodiscard]] bool must_wait(const nic& n, std::uint32_t peer, cycle_t now) const {
     for (const std::uint32_t slot : n.rx_active) {
       const message& r = msgs[slot];
-      if (now > r.rx_start + p.duplex_window && r.x.src != peer) return true;
+      if (now > r.rx_start + p.duplex_window && !(p.duplex_exchange && r.x.src == peer))
+        return true;
     }
     return false;
   }
@@ -1091,7 +1093,7 @@ struct wormhole_engine::impl {
 
   [[gnu::always_inline]] void request(worm& w, cycle_t now) {
     const std::size_t j = w.t0.size();
-    if (p.half_duplex && j == 0 && w.index == 0) {
+    if (p.half_duplex && j == 0 && w.index == 0 && !msgs[w.msg].x.control) {
       // A transmit that starts more than the window after a receive waits for it.
       const message& m = msgs[w.msg];
       nic& n = nics[m.x.src];
@@ -1146,7 +1148,8 @@ struct wormhole_engine::impl {
       cont.blocked_cycles += waited;
       cont.max_blocked = std::max(cont.max_blocked, waited);
     }
-    if (p.half_duplex && w.index == 0 && (k == 0 || k == w.hops + 1)) half_duplex_grant(w, k, now);
+    if (p.half_duplex && w.index == 0 && !msgs[w.msg].x.control && (k == 0 || k == w.hops + 1))
+      half_duplex_grant(w, k, now);
     w.t0.push_back(now);
     const std::int64_t here = as_i64(now) - k;
     w.pre.push_back(k == 0 ? here : std::max(w.pre.back(), here));
@@ -1187,7 +1190,8 @@ struct wormhole_engine::impl {
     nic& n = nics[m.x.dst];
     m.receiving = true;
     m.rx_start = now;
-    if (transmitting(n, now) && now > n.tx_start + p.duplex_window && n.tx_peer != m.x.src) {
+    if (transmitting(n, now) && now > n.tx_start + p.duplex_window &&
+        !(p.duplex_exchange && n.tx_peer == m.x.src)) {
       m.serial = true;
       if (n.tx_end_known) {
         m.tx_end_known = true;

@@ -100,6 +100,14 @@ struct circuit_params {
   circuit_blocking blocking{circuit_blocking::hold_wait};
   cycle_t retry{1};  // release_retry: cycles before the header tries again
   bool presetup{false};
+  // Half-duplex interface (Bokhari §5): a tile's transmit and receive streams overlap
+  // only when they start within duplex_window cycles of each other; otherwise the later
+  // stream starts after the earlier one's last element, its circuit held meanwhile.
+  // With duplex_exchange a transmit to a tile and a receive from the same tile always
+  // overlap. Control messages neither wait nor make others wait. Off by default.
+  bool half_duplex{false};
+  cycle_t duplex_window{0};
+  bool duplex_exchange{false};
 };
 
 // Throws input_error naming the offending value.
@@ -166,6 +174,15 @@ class circuit_engine final : public engine {
     std::uint32_t in_setup{none};     // the message taken and not yet set up, if any
     cycle_t free_at{0};               // S' + k of the latest message set up
     cycle_t set_up_at{0};             // S of the latest message set up
+    // Half duplex: the latest transmit and receive streams, cycles first..last.
+    bool tx{false};
+    bool rx{false};
+    cycle_t tx_first{0};
+    cycle_t tx_last{0};
+    cycle_t rx_first{0};
+    cycle_t rx_last{0};
+    std::uint32_t tx_peer{0};
+    std::uint32_t rx_peer{0};
   };
   // ask: the header asks for path[held]. release frees path[hop] and schedules hop + 1
   // a cycle later, so a circuit has one teardown event pending; hop 0 also hands the
@@ -187,6 +204,8 @@ class circuit_engine final : public engine {
   void request(std::uint32_t slot, cycle_t now);
   void grant(std::uint32_t r, std::uint32_t slot, cycle_t now);
   void setup_complete(std::uint32_t slot, cycle_t now);
+  // Half duplex: the first cycle >= first in which message `m` may stream.
+  [[nodiscard]] cycle_t duplex_start(const message& m, cycle_t first, cycle_t hops) const;
   void free_resource(std::uint32_t r, cycle_t now);
   void release_all(std::uint32_t slot, cycle_t now);
   void settle(std::uint32_t r, cycle_t now);

@@ -33,15 +33,17 @@ struct wormhole_params {
   // channel has no FIFO and no credit.
   std::uint32_t credit_delay{1};
   // Half-duplex NIC (Bokhari §5; Thakur §2's beta_sr against beta_ex): a tile's transmit
-  // to one tile and receive from another proceed together only when they start within
-  // duplex_window cycles of each other; otherwise the later one is carried out after
-  // the earlier. A transmit to and a receive from the same tile (an exchange) always
+  // and receive proceed together only when they start within duplex_window cycles of
+  // each other; otherwise the later one is carried out after the earlier. With
+  // duplex_exchange a transmit to and a receive from the same tile (an exchange) always
   // overlap. A transmit that would start late waits before its header enters the
   // injection channel; a receive that starts late still drains from the network at full
   // speed (the network is not held), but it completes, and the sender's send with it,
-  // one receive length after the transmit ends. docs/delta.md. Off by default.
+  // one receive length after the transmit ends. Control messages neither wait nor make
+  // others wait. docs/delta.md. Off by default.
   bool half_duplex{false};
   cycle_t duplex_window{0};
+  bool duplex_exchange{false};
 };
 
 // Throws tessera::input_error naming the first value out of range.

@@ -72,7 +72,8 @@ inline const std::vector<machine>& machines() {
         {"vcs", "2"},
         {"alpha", "2618"},
         {"half_duplex", "1"},
-        {"duplex_window", "100"}},
+        {"duplex_window", "100"},
+        {"duplex_exchange", "1"}},
        "000 Thakur, Choudhary, Fox Table 2 (4 x 4 column), fitted: T = alpha + L max(beta, "
        "f beta_sat), beta = 2 beta_sat"},
   };
