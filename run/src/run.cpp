@@ -23,9 +23,14 @@ ab::run_options alphabeta_options(const run_config& r) {
   // The alphabeta model drives the registry's ideal engine on the host.
   models::engine_params prm;
   for (const auto& [key, val] : r.params) {
+    if (key == "jitter" || key == "jitter_seed") {
+      throw input_error("--param " + key +
+                        " goes with --model tlm or rtl (the alpha-beta model has no operating "
+                        "system to delay messages)");
+    }
     if (models::find_param(models::switching::ideal, key) == nullptr) {
       throw input_error("--param '" + shown(key) + "' is not a parameter of the alphabeta model (" +
-                        models::param_keys(models::switching::ideal) + ")");
+                        models::param_keys(models::switching::ideal, false) + ")");
     }
     models::set_param(prm, models::switching::ideal, key, val);
   }

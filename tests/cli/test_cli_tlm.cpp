@@ -179,7 +179,8 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
   CHECK(err("run --model tlm --fabric hypercube:3 --collective bcast --param beta=3") ==
         "tessera: --param 'beta' is not a parameter of circuit switching (xi, xi_held, tau, "
         "width, control_xi, arbitration, blocking, retry, presetup, half_duplex, "
-        "duplex_window, duplex_exchange, unforced_threshold, max_cycles, max_retries)\n");
+        "duplex_window, duplex_exchange, unforced_threshold, max_cycles, max_retries, jitter, "
+        "jitter_seed)\n");
 }
 
 TEST_CASE("tlm run: wormhole distance costs little and zero load is the closed form",
@@ -409,4 +410,29 @@ TEST_CASE("crosscheck: bad input is refused with the run's own reason", "[cli][c
                          "ring; built: torus: Vtsr_torus_4x4"));
   CHECK(err("crosscheck --models tlm,tlm --tolerance 5x --fabric mesh:2x2 --collective bcast") ==
         "tessera: --tolerance '5x' is not a non-negative integer\n");
+}
+
+TEST_CASE("tlm run: operating-system jitter is seeded, verified and off by default",
+          "[cli][tlm][jitter]") {
+  // Bokhari §6 measures the maximum of 100-1000 runs because run times vary; --param
+  // jitter makes the platform vary the same way, reproducibly per seed.
+  const std::string base =
+      "run --model tlm --machine ipsc860 --fabric hypercube:4 --collective alltoall "
+      "--algorithm pairwise --bytes 256";
+  const auto cycles = [&](const std::string& extra) {
+    const auto j = run_json(base + extra);
+    CHECK(j["verified"] == true);
+    return j["cycles"].get<std::uint64_t>();
+  };
+  const std::uint64_t plain = cycles("");
+  const std::uint64_t a = cycles(" --param jitter=300 --param jitter_seed=1");
+  CHECK(a == cycles(" --param jitter=300 --param jitter_seed=1"));
+  CHECK(a != cycles(" --param jitter=300 --param jitter_seed=2"));
+  CHECK(a > plain);  // delays only ever add
+  CHECK(cycles(" --param jitter=0") == plain);
+  const auto r = run_binary_err("run --fabric hypercube:3 --collective alltoall --param jitter=5");
+  CHECK(r.code == 2);
+  CHECK(r.err ==
+        "tessera: --param jitter goes with --model tlm or rtl (the alpha-beta model has no "
+        "operating system to delay messages)\n");
 }

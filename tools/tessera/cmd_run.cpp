@@ -340,6 +340,14 @@ void load_schedule_file(const std::string& file, run::run_config& r) {
 
 }  // namespace
 
+namespace {
+bool has_param(const run::run_config& r, std::string_view key) {
+  for (const auto& [k, v] : r.params)
+    if (k == key) return true;
+  return false;
+}
+}  // namespace
+
 run_request parse_request(const args& a) {
   run_request q;
   run::run_config& r = q.config;
@@ -396,6 +404,13 @@ run_request parse_request(const args& a) {
       throw input_error("--param max_retries goes with --protocol reliable");
     if (key == "unforced_threshold" && r.proto != protocol::unforced)
       throw input_error("--param unforced_threshold goes with --protocol unforced");
+    if ((key == "jitter" || key == "jitter_seed") && r.model == "alphabeta") {
+      throw input_error("--param " + key +
+                        " goes with --model tlm or rtl (the alpha-beta model has no operating "
+                        "system to delay messages)");
+    }
+    if (key == "jitter_seed" && !has_param(r, "jitter"))
+      throw input_error("--param jitter_seed goes with --param jitter");
     for (const models::param& cp : models::cpu_params_table()) {
       if (cp.key == key && r.tiles != "cortex-m4")
         throw input_error("--param " + key + " goes with --tiles cortex-m4");

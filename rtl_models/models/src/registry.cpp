@@ -126,6 +126,16 @@ const std::array<param, 3> common{{
      TESSERA_FIELD(max_retries, std::uint32_t)},
 }};
 
+// Read by the SystemC platform (--model tlm and rtl), not by the alpha-beta model.
+const std::array<param, 2> platform_table{{
+    {"jitter", param_kind::count, 0, big, "cycles",
+     "mean of an exponential operating-system delay before each posted message; 0: none", {},
+     TESSERA_FIELD(jitter, std::uint64_t)},
+    {"jitter_seed", param_kind::count, 0, ~std::uint64_t{0}, "",
+     "jitter: the seed of its draws (same seed, same run)", {},
+     TESSERA_FIELD(jitter_seed, std::uint64_t)},
+}};
+
 const std::array<param, 5> cpu_table{{
     {"cpu_mhz", param_kind::count, 1, 1'000'000'000, "MHz",
      "--tiles cortex-m4: the core clock (a huge one makes compute time vanish)", {},
@@ -255,12 +265,16 @@ const std::array<model_info, 3> model_table{{
 
 }  // namespace
 
-std::string param_keys(switching sw) {
+std::string param_keys(switching sw, bool platform) {
   std::string out;
   for (const param& q : engine(sw).params)
     out += (out.empty() ? "" : ", ") + std::string(q.key);
   for (const param& q : common)
     out += ", " + std::string(q.key);
+  if (platform) {
+    for (const param& q : platform_table)
+      out += ", " + std::string(q.key);
+  }
   return out;
 }
 
@@ -360,6 +374,8 @@ const param* find_param(switching sw, std::string_view key) {
   for (const param& q : engine(sw).params)
     if (q.key == key) return &q;
   for (const param& q : common)
+    if (q.key == key) return &q;
+  for (const param& q : platform_table)
     if (q.key == key) return &q;
   for (const param& q : cpu_table)
     if (q.key == key) return &q;
@@ -484,6 +500,9 @@ std::string params_help() {
   out += std::string(key_col - 2, ' ') + "every timed model:\n";
   for (const param& q : common)
     line(q);
+  out += std::string(key_col - 2, ' ') + "the SystemC platform (--model tlm, rtl):\n";
+  for (const param& q : platform_table)
+    line(q);
   out += std::string(key_col - 2, ' ') + "Cortex-M4 tiles (--tiles cortex-m4):\n";
   for (const param& q : cpu_table)
     line(q);
@@ -504,6 +523,7 @@ std::string params_markdown() {
   for (const engine_info& e : engine_table)
     table(std::string(e.name) + " switching (" + std::string(e.summary) + ")", e.params);
   table("Every timed model", common);
+  table("The SystemC platform (--model tlm, rtl)", platform_table);
   table("Cortex-M4 tiles (--tiles cortex-m4, docs/tiles.md)", cpu_table);
   return out;
 }

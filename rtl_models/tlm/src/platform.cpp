@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <string>
 
+#include "tessera/net/jitter_engine.hpp"
 #include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/tlm/platform_run.hpp"
 
 namespace tessera::tlm_models {
 
-std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
+namespace {
+
+std::unique_ptr<net::engine> make_model(const fabric& f, const platform_options& o) {
   if (!o.forwarding.empty() && o.sw != switching::store_forward)
     throw input_error("forwarding tables (--routes) apply to store-forward switching");
   if (o.model_engine != nullptr) {
@@ -21,6 +24,14 @@ std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options
   std::unique_ptr<net::engine> e = models::engine(o.sw).make(f, o);
   if (!o.forwarding.empty()) static_cast<net::torus_engine&>(*e).set_forwarding(o.forwarding);
   return e;
+}
+
+}  // namespace
+
+std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
+  std::unique_ptr<net::engine> e = make_model(f, o);
+  if (o.jitter == 0) return e;
+  return std::make_unique<net::jitter_engine>(std::move(e), f.tiles(), o.jitter, o.jitter_seed);
 }
 
 std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {

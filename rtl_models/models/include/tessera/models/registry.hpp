@@ -49,6 +49,10 @@ struct engine_params {
   std::uint64_t unforced_threshold{100};
   std::uint64_t max_cycles{std::uint64_t{1} << 50};
   std::uint32_t max_retries{10};
+  // Operating-system jitter (net/jitter_engine.hpp): the mean delay in cycles before a
+  // posted message reaches the NIC, exponential; 0: none. Its draws' seed.
+  std::uint64_t jitter{0};
+  std::uint64_t jitter_seed{1};
   cpu_params cpu{};
 };
 
@@ -120,8 +124,9 @@ bool drives(const model_info& m, switching sw);
 
 // The parameter `key` of the engine, or a common one; nullptr when neither has it.
 const param* find_param(switching sw, std::string_view key);
-// The engine's keys, then the common ones: "ts, tw, unforced_threshold, ...".
-std::string param_keys(switching sw);
+// The engine's keys, then the common ones: "ts, tw, unforced_threshold, ...", then
+// (platform) the SystemC platform's (jitter, jitter_seed).
+std::string param_keys(switching sw, bool platform = true);
 // Sets `key` from its --param text; input_error names the key and value, or lists the
 // engine's keys when it has no such key.
 void set_param(engine_params& p, switching sw, std::string_view key, std::string_view value);
