@@ -13,19 +13,11 @@
 #include "tessera/net/jitter_engine.hpp"
 #include "tessera/net/replay.hpp"
 
+#include "timed_msg.hpp"
+
 namespace net = tessera::net;
 
-namespace {
-
-net::timed_xfer msg(std::uint64_t id, std::uint32_t src, std::uint32_t dst, std::uint64_t bytes,
-                    net::cycle_t at = 0) {
-  net::timed_xfer t;
-  t.x = net::xfer{id, src, dst, bytes, false, 0};
-  t.at = at;
-  return t;
-}
-
-}  // namespace
+using tessera::test::msg;
 
 TEST_CASE("jitter: the delays are exponential with the given mean", "[jitter]") {
   // floor of an exponential with mean m: P(D >= k) = exp(-k / m), E[D] = 1/(e^{1/m} - 1),
