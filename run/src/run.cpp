@@ -23,7 +23,7 @@ ab::run_options alphabeta_options(const run_config& r) {
   // The alphabeta model drives the registry's ideal engine on the host.
   models::engine_params prm;
   for (const auto& [key, val] : r.params) {
-    if (key == "jitter" || key == "jitter_seed") {
+    if (key == "jitter" || key == "jitter_seed" || key == "jitter_percent") {
       throw input_error("--param " + key +
                         " goes with --model tlm or rtl (the alpha-beta model has no operating "
                         "system to delay messages)");

@@ -127,13 +127,16 @@ const std::array<param, 3> common{{
 }};
 
 // Read by the SystemC platform (--model tlm and rtl), not by the alpha-beta model.
-const std::array<param, 2> platform_table{{
+const std::array<param, 3> platform_table{{
     {"jitter", param_kind::count, 0, big, "cycles",
      "mean of an exponential operating-system delay before each posted message; 0: none", {},
      TESSERA_FIELD(jitter, std::uint64_t)},
     {"jitter_seed", param_kind::count, 0, ~std::uint64_t{0}, "",
      "jitter: the seed of its draws (same seed, same run)", {},
      TESSERA_FIELD(jitter_seed, std::uint64_t)},
+    {"jitter_percent", param_kind::count, 1, 100, "%",
+     "jitter: the share of messages the delay hits (the others go at once)", {},
+     TESSERA_FIELD(jitter_percent, std::uint32_t)},
 }};
 
 const std::array<param, 5> cpu_table{{

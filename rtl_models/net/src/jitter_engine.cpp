@@ -25,9 +25,21 @@ cycle_t jitter_delay(std::uint64_t seed, std::uint32_t src, std::uint64_t n, std
   return static_cast<cycle_t>(std::floor(d));
 }
 
+bool jitter_hit(std::uint64_t seed, std::uint32_t src, std::uint64_t n, std::uint32_t percent) {
+  if (percent >= 100) return true;
+  // An independent stream: the seed's complement.
+  const std::uint64_t h = mix(mix(mix(~seed) ^ src) ^ n);
+  return static_cast<double>(h >> 11) * 0x1.0p-53 * 100.0 < static_cast<double>(percent);
+}
+
 jitter_engine::jitter_engine(std::unique_ptr<engine> inner, std::uint32_t tiles, std::uint64_t mean,
-                             std::uint64_t seed)
-    : inner_{std::move(inner)}, mean_{mean}, seed_{seed}, posted_(tiles, 0), released_(tiles, 0) {
+                             std::uint64_t seed, std::uint32_t percent)
+    : inner_{std::move(inner)},
+      mean_{mean},
+      seed_{seed},
+      percent_{percent},
+      posted_(tiles, 0),
+      released_(tiles, 0) {
   inner_->set_listener(this);
 }
 
@@ -36,7 +48,9 @@ void jitter_engine::inject(const xfer& x, cycle_t now) {
     inner_->inject(x, now);  // the inner engine names the bad tile
     return;
   }
-  const cycle_t d = jitter_delay(seed_, x.src, posted_[x.src]++, mean_);
+  const std::uint64_t n = posted_[x.src]++;
+  const cycle_t d =
+      jitter_hit(seed_, x.src, n, percent_) ? jitter_delay(seed_, x.src, n, mean_) : 0;
   total_ += d;
   const cycle_t at = std::max(now + d, released_[x.src]);
   released_[x.src] = at;

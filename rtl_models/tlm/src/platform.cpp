@@ -31,7 +31,8 @@ std::unique_ptr<net::engine> make_model(const fabric& f, const platform_options&
 std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
   std::unique_ptr<net::engine> e = make_model(f, o);
   if (o.jitter == 0) return e;
-  return std::make_unique<net::jitter_engine>(std::move(e), f.tiles(), o.jitter, o.jitter_seed);
+  return std::make_unique<net::jitter_engine>(std::move(e), f.tiles(), o.jitter, o.jitter_seed,
+                                              o.jitter_percent);
 }
 
 std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {

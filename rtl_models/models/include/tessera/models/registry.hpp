@@ -53,6 +53,7 @@ struct engine_params {
   // posted message reaches the NIC, exponential; 0: none. Its draws' seed.
   std::uint64_t jitter{0};
   std::uint64_t jitter_seed{1};
+  std::uint32_t jitter_percent{100};  // the share of messages hit, percent
   cpu_params cpu{};
 };
 

@@ -1,9 +1,11 @@
 // Operating-system jitter in front of any engine (Bokhari, "Complete Exchange on the
 // iPSC-860" §6: run times vary from run to run, which his Figures 12 and 13 show as
-// envelopes of 100 to 1000 runs). Every message a tile posts waits a random delay
-// before its NIC may take it: D = floor(-mean ln(1 - U)) cycles, exponential with the
-// given mean, U uniform in [0, 1) from a counter-based hash of (seed, source tile, the
-// message's number at that source). The draws depend only on the seed and on what
+// envelopes of 100 to 1000 runs). A message a tile posts is hit by the operating system
+// with probability percent/100 (an interrupt, a timer tick) and then waits a random
+// delay before its NIC may take it: D = floor(-mean ln(1 - U)) cycles, exponential with
+// the given mean, U uniform in [0, 1). Both draws come from a counter-based hash of
+// (seed, source tile, the message's number at that source). The draws depend only on
+// the seed and on what
 // each tile posts, not on the order the simulation happens to visit tiles, so a run
 // is reproducible; a tile's messages still reach its NIC in the order posted (a
 // message waits at least until the one posted before it is released).
@@ -19,14 +21,17 @@
 
 namespace tessera::net {
 
-// The delay of the n-th message tile `src` posts, for a mean in cycles.
+// The delay of the n-th message tile `src` posts, for a mean in cycles, when it is hit.
 [[nodiscard]] cycle_t jitter_delay(std::uint64_t seed, std::uint32_t src, std::uint64_t n,
                                    std::uint64_t mean);
+// Whether the n-th message of `src` is hit, with probability percent / 100.
+[[nodiscard]] bool jitter_hit(std::uint64_t seed, std::uint32_t src, std::uint64_t n,
+                              std::uint32_t percent);
 
 class jitter_engine final : public engine, private listener {
  public:
   jitter_engine(std::unique_ptr<engine> inner, std::uint32_t tiles, std::uint64_t mean,
-                std::uint64_t seed);
+                std::uint64_t seed, std::uint32_t percent = 100);
 
   void inject(const xfer& x, cycle_t now) override;
   void arbitrate(cycle_t now) override { inner_->arbitrate(now); }
@@ -39,7 +44,7 @@ class jitter_engine final : public engine, private listener {
   [[nodiscard]] std::string failure() const override { return inner_->failure(); }
 
   [[nodiscard]] engine& inner() { return *inner_; }
-  // Cycles of delay drawn so far, summed, and the number of messages delayed.
+  // Cycles of delay drawn so far, summed.
   [[nodiscard]] cycle_t total_delay() const { return total_; }
 
  private:
@@ -49,6 +54,7 @@ class jitter_engine final : public engine, private listener {
   std::unique_ptr<engine> inner_;
   std::uint64_t mean_;
   std::uint64_t seed_;
+  std::uint32_t percent_;
   std::vector<std::uint64_t> posted_;  // per source: messages posted so far
   std::vector<cycle_t> released_;      // per source: release time of its latest message
   event_queue<xfer> held_;
