@@ -50,10 +50,10 @@ paper_report bokhari(const bokhari_options& o) {
   r.title =
       "Bokhari, \"Complete Exchange on the iPSC-860\" (ICASE 91-4): message times and edge "
       "contention";
-  r.model =
-      "tlm, circuit switching, preset ipsc860 (0.394 us a byte, xi 242, tau 25, "
-      "control_xi 88, xi_held 242); the charts of sections 3-4 on the analytic slot "
-      "model (unit slots, the lowest-numbered source wins a conflict)";
+  r.model = o.model +
+            ", circuit switching, preset ipsc860 (0.394 us a byte, xi 242, tau 25, "
+            "control_xi 88, xi_held 242); the charts of sections 3-4 on the analytic slot "
+            "model (unit slots, the lowest-numbered source wins a conflict)";
 
   // §3-4, Figures 6-9: the schedules' link-usage charts on the d-cube, n = 2^d.
   for (std::uint32_t d = 1; d <= 7; ++d) {
@@ -115,7 +115,7 @@ paper_report bokhari(const bokhari_options& o) {
 
   auto pattern_us = [&](const std::vector<nic::pattern_transfer>& t, protocol proto) {
     run::run_config cfg;
-    cfg.model = "tlm";
+    cfg.model = o.model;
     cfg.machine = "ipsc860";
     cfg.workload = run::workload_kind::pattern;
     cfg.fabric_spec = "hypercube:7";

@@ -40,14 +40,14 @@ paper_report boppana(const boppana_options& o) {
   r.title =
       "Boppana, Raghavendra, \"Optimal and Practical Routing Methods for a Massive Data "
       "Movement Operation on Hypercubes\" (1990): AAP, AAP' and the lower bounds of Table 1";
-  r.model = std::string("tlm, circuit switching, preset ") + machine +
-            " (0.425 us a unit, xi 154, tau 23)";
+  r.model =
+      o.model + ", circuit switching, preset " + machine + " (0.425 us a unit, xi 154, tau 23)";
 
   auto simulate = [&](std::uint32_t n, fw::collective coll, const char* alg, std::uint32_t k,
                       bool presetup) -> double {
     run::run_config cfg =
         collective_config("hypercube:" + std::to_string(n), fabric::hypercube(n), coll, alg, k);
-    cfg.model = "tlm";
+    cfg.model = o.model;
     cfg.machine = machine;
     if (presetup) cfg.params = {{"presetup", "1"}};
     return simulate_cycles(std::move(cfg));

@@ -21,7 +21,7 @@
 namespace tessera::cli {
 
 const char* const reproduce_help =
-    R"(usage: tessera reproduce <paper>|all [--model analytic|tlm] [--table N[,N...]]
+    R"(usage: tessera reproduce <paper>|all [--model analytic|tlm|rtl] [--table N[,N...]]
                          [--plots DIR] [--html FILE] [--json]
 
 A seed paper's measured results recomputed beside the paper's values. Every row holds
@@ -36,12 +36,14 @@ papers:
            the TLM circuit-switched 7-cube with the ipsc860 preset; the step counts of
            the naive (3n/2 - 2), linear, pairwise and stable charts (section 4,
            Figures 6-9). (The six complete-exchange implementations of section 6 are
-           still to come.)
+           still to come.) --model rtl: the same rows on the Verilated cube (about a
+           minute).
   boppana  Boppana, Raghavendra, "Optimal and Practical Routing Methods for a Massive
            Data Movement Operation on Hypercubes" (1990): T_aap for n = 1..7 (k = 100)
            on the TLM circuit-switched hypercube with the paper's iPSC/860 constants
            (the ipsc860-boppana preset), eta at n = 7, T_aap' (k = 1000), and the
-           lower bounds of Table 1 against the simulated operations.
+           lower bounds of Table 1 against the simulated operations. --model rtl:
+           the same rows on the Verilated cube (about three minutes).
   bermond  Bermond, Michallon, Trystram, "Broadcasting in wraparound meshes with
            parallel monodirectional links" (1992): the pipelined broadcast on the five
            tree families for n x n tori, n = 4..16, on the TLM store-and-forward torus
@@ -65,6 +67,8 @@ papers:
            tables, each table a fifth of that).
 
 options:
+  --model M          bokhari, boppana: tlm (default) or rtl; thakur: analytic (default)
+                     or tlm; the other papers have one model
   --table N[,N...]   thakur: only these tables (2..6; default all); the fit is the same
   --plots DIR        write the paper's figures as DIR/<figure>.svg (not thakur yet)
   --html FILE        one self-contained page: the rows with pass/fail, the figures
@@ -127,13 +131,13 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
       model_given = true;
       if (a == "--model") {
-        if (i + 1 >= argv.size()) throw input_error("--model needs a value (analytic, tlm)");
+        if (i + 1 >= argv.size()) throw input_error("--model needs a value (analytic, tlm, rtl)");
         model = argv[++i];
       } else {
         model = a.substr(8);
       }
-      if (model != "analytic" && model != "tlm")
-        throw input_error("--model '" + model + "' is not analytic or tlm");
+      if (model != "analytic" && model != "tlm" && model != "rtl")
+        throw input_error("--model '" + model + "' is not analytic, tlm or rtl");
     } else if (a == "--plots" || a.rfind("--plots=", 0) == 0) {
       if (a == "--plots") {
         if (i + 1 >= argv.size()) throw input_error("--plots needs a directory");
@@ -189,10 +193,22 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   const auto& lib = reproduce::papers();
   const bool all = rest[0] == "all";
   if (all || std::find(lib.begin(), lib.end(), rest[0]) != lib.end()) {
-    if (model_given || !tables.empty()) {
-      throw input_error("reproduce " + rest[0] + " takes no " +
-                        (model_given ? "--model" : "--table") +
-                        " (its rows run on the model its paper's figures need)");
+    // Bokhari's and Boppana's rows run on the circuit-switched hypercube, which the
+    // TLM engine and the Verilated cube both model; the others have one model.
+    const bool on_cube = rest[0] == "bokhari" || rest[0] == "boppana";
+    if (!tables.empty())
+      throw input_error("reproduce " + rest[0] + " takes no --table (Thakur's tables only)");
+    if (model_given && !on_cube) {
+      throw input_error("reproduce " + rest[0] +
+                        " takes no --model (its rows run on the model its paper's figures "
+                        "need; bokhari and boppana take tlm or rtl)");
+    }
+    if (model_given && model != "tlm" && model != "rtl")
+      throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not tlm or rtl");
+    reproduce::options opts;
+    if (model_given) {
+      opts.bokhari.model = model;
+      opts.boppana.model = model;
     }
     // The page's file is checked before the papers run (they take seconds).
     std::ofstream page;
@@ -203,9 +219,9 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     std::vector<reproduce::paper_report> reports;
     if (all) {
       for (const auto p : lib)
-        reports.push_back(reproduce::run(p, reproduce::options{}));
+        reports.push_back(reproduce::run(p, opts));
     } else {
-      reports.push_back(reproduce::run(rest[0], reproduce::options{}));
+      reports.push_back(reproduce::run(rest[0], opts));
     }
     bool pass = true;
     std::size_t total = 0;
@@ -256,6 +272,11 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   if (!plots_dir.empty() || !html_file.empty()) {
     throw input_error(std::string(plots_dir.empty() ? "--html" : "--plots") +
                       ": reproduce thakur has no figures or page yet (the other papers do)");
+  }
+  if (model == "rtl") {
+    throw input_error(
+        "reproduce thakur: --model rtl is not supported (the RTL meshes are built up to 8x8, "
+        "4x4 with virtual channels; Thakur's reach 16x32): use analytic or tlm");
   }
   if (model == "tlm") return reproduce_thakur_tlm(tables, json_out, out, err);
 

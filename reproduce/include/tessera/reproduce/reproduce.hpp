@@ -20,6 +20,7 @@ struct grama_options {
 
 // Boppana and Raghavendra on the iPSC/860 preset.
 struct boppana_options {
+  std::string model{"tlm"};     // the circuit engine, or "rtl": the Verilated cube
   std::uint32_t k{100};         // bytes a message for AAP and Table 1 (the paper's example)
   std::uint32_t k_prime{1000};  // for AAP': the paper needs k > xi + (n-1) tau = 292
 };
@@ -35,6 +36,7 @@ struct bermond_options {
 
 // Bokhari on the ipsc860 preset.
 struct bokhari_options {
+  std::string model{"tlm"};  // the circuit engine, or "rtl": the Verilated cube
   std::vector<std::uint32_t> message_bytes{0, 100, 101, 200, 400, 700, 1000};  // Figure 2
   std::vector<std::uint32_t> contention_bytes{0, 250, 500, 750, 1000};         // Figure 4
 };
