@@ -6,16 +6,13 @@
 #include <cmath>
 #include <string>
 
+#include "find_row.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 
 using namespace tessera::reproduce;
+using tessera::test::find_row;
 
 namespace {
-const row* find(const paper_report& r, const std::string& what) {
-  for (const row& x : r.rows)
-    if (x.what == what) return &x;
-  return nullptr;
-}
 double b(double L, double h, double d) {
   const double root = std::sqrt((h - 1) * 628.0) + std::sqrt(2.2 * L / d);
   return root * root;
@@ -42,18 +39,18 @@ TEST_CASE("reproduce bermond: b(L, h, d), the depths and L0 as the paper states 
        {want{"single tree, 7x7", 6}, want{"Saad-Schultz, 7x7", 6}, want{"Simmen, 7x7", 13},
         want{"depth 3D/2, 7x7", 9}, want{"optimal, depth n, 7x7", 7}}) {
     INFO(w.what);
-    const row* x = find(r, w.what);
+    const row* x = find_row(r, w.what);
     REQUIRE(x != nullptr);
     CHECK(x->paper == w.depth);
     CHECK(x->simulated == w.depth);  // on odd n the trees have the paper's depth
   }
   // The times: b(L, h, d) in microseconds, and the runs at most a whole-packet margin
   // above (the row's own tolerance is checked by pass()).
-  const row* opt = find(r, "optimal, depth n, 8x8, L = 4096");
+  const row* opt = find_row(r, "optimal, depth n, 8x8, L = 4096");
   REQUIRE(opt != nullptr);
   CHECK(opt->paper == Approx(b(4096, 8, 2)).epsilon(1e-12));
   CHECK(opt->simulated >= opt->paper);
-  const row* single = find(r, "single tree, 7x7, L = 4096");
+  const row* single = find_row(r, "single tree, 7x7, L = 4096");
   REQUIRE(single != nullptr);
   CHECK(single->paper == Approx(b(4096, 6, 1)).epsilon(1e-12));
   // L0 = beta D^2 / (2 tau (D - 1)) on 8 x 8 (D = 8): 628 x 64 / (4.4 x 7) = 1304.9 bytes.
@@ -63,9 +60,9 @@ TEST_CASE("reproduce bermond: b(L, h, d), the depths and L0 as the paper states 
   const std::string above =
       "Saad-Schultz, 8x8, L = " + std::to_string(static_cast<int>(std::ceil(4 * L0))) +
       " = 4 L0: the fill-in outlasts the pipeline";
-  REQUIRE(find(r, below) != nullptr);
-  REQUIRE(find(r, above) != nullptr);
-  CHECK(find(r, below)->pass());
-  CHECK(find(r, above)->pass());
+  REQUIRE(find_row(r, below) != nullptr);
+  REQUIRE(find_row(r, above) != nullptr);
+  CHECK(find_row(r, below)->pass());
+  CHECK(find_row(r, above)->pass());
   CHECK(r.figures.size() == 2);
 }

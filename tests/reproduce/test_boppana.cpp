@@ -5,17 +5,11 @@
 #include <cmath>
 #include <string>
 
+#include "find_row.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 
 using namespace tessera::reproduce;
-
-namespace {
-const row* find(const paper_report& r, const std::string& source, const std::string& what) {
-  for (const row& x : r.rows)
-    if (x.source == source && x.what == what) return &x;
-  return nullptr;
-}
-}  // namespace
+using tessera::test::find_row;
 
 TEST_CASE("reproduce boppana: T_aap, eta, T_aap' and Table 1 as the paper states them",
           "[reproduce]") {
@@ -32,27 +26,27 @@ TEST_CASE("reproduce boppana: T_aap, eta, T_aap' and Table 1 as the paper states
       choose = choose * (n - i) / (i + 1);
     }
     const row* x =
-        find(r, "§3.2, T_aap", "AAP, n = " + std::to_string(n) + ", k = 100, xi 154, tau 23");
+        find_row(r, "§3.2, T_aap", "AAP, n = " + std::to_string(n) + ", k = 100, xi 154, tau 23");
     INFO("n = " << n);
     REQUIRE(x != nullptr);
     CHECK(x->paper == sum);
     CHECK(x->simulated == sum);  // the engine is held to the paper's step times exactly
   }
   // §3.2's example: 128 processors, 100-byte messages, eta = 3.37.
-  const row* eta = find(r, "§3.2, eta at n = 7", "T_aap / k(N-1), n = 7, k = 100");
+  const row* eta = find_row(r, "§3.2, eta at n = 7", "T_aap / k(N-1), n = 7, k = 100");
   REQUIRE(eta != nullptr);
   CHECK(eta->paper == 3.37);
   CHECK(eta->simulated == Approx(3.37).epsilon(0.01));
   // §3.3 on the 2-cube: (k-1)(N-1) + nN/2 + 2(xi + n tau) - tau = 999 x 3 + 4 + 2 x 200 - 23.
-  const row* prime = find(r, "§3.3, T_aap'", "AAP', n = 2, k = 1000, xi 154, tau 23");
+  const row* prime = find_row(r, "§3.3, T_aap'", "AAP', n = 2, k = 1000, xi 154, tau 23");
   REQUIRE(prime != nullptr);
   CHECK(prime->paper == 999 * 3 + 4 + 2 * (154 + 2 * 23) - 23);
   CHECK(prime->simulated == prime->paper);
   // Table 1 on the 7-cube: the all-to-all personalized send/receive bound k(N-1) = 12700
   // and bandwidth bound kN/2 = 6400.
   const std::string a2a = "all-to-all personalized (aap), n = 7, k = 100";
-  const row* sr = find(r, "Table 1, send/receive argument", a2a);
-  const row* bw = find(r, "Table 1, bandwidth argument", a2a);
+  const row* sr = find_row(r, "Table 1, send/receive argument", a2a);
+  const row* bw = find_row(r, "Table 1, bandwidth argument", a2a);
   REQUIRE(sr != nullptr);
   REQUIRE(bw != nullptr);
   CHECK(sr->paper == 12700);

@@ -5,17 +5,11 @@
 #include <set>
 #include <string>
 
+#include "find_row.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 
 using namespace tessera::reproduce;
-
-namespace {
-const row* find(const paper_report& r, const std::string& what) {
-  for (const row& x : r.rows)
-    if (x.what == what) return &x;
-  return nullptr;
-}
-}  // namespace
+using tessera::test::find_row;
 
 TEST_CASE("reproduce grama: every row within its tolerance, on every fabric family",
           "[reproduce]") {
@@ -73,7 +67,7 @@ TEST_CASE("reproduce grama: the slides' formulas, evaluated here", "[reproduce]"
   };
   for (const want& w : cases) {
     INFO(w.what);
-    const row* x = find(r, w.what);
+    const row* x = find_row(r, w.what);
     REQUIRE(x != nullptr);
     CHECK(x->paper == w.cycles);
     CHECK(x->pass());

@@ -404,12 +404,6 @@ run_request parse_request(const args& a) {
       throw input_error("--param max_retries goes with --protocol reliable");
     if (key == "unforced_threshold" && r.proto != protocol::unforced)
       throw input_error("--param unforced_threshold goes with --protocol unforced");
-    if ((key == "jitter" || key == "jitter_seed" || key == "jitter_percent") &&
-        r.model == "alphabeta") {
-      throw input_error("--param " + key +
-                        " goes with --model tlm or rtl (the alpha-beta model has no operating "
-                        "system to delay messages)");
-    }
     if ((key == "jitter_seed" || key == "jitter_percent") && !has_param(r, "jitter"))
       throw input_error("--param " + key + " goes with --param jitter");
     for (const models::param& cp : models::cpu_params_table()) {
