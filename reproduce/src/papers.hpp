@@ -38,4 +38,9 @@ run::run_config collective_config(const std::string& spec, const fabric& f, fw::
 // SystemC elaborates once per process. Throws input_error for a config a model refuses.
 double simulate_cycles(run::run_config cfg);
 
+// simulate_cycles of every config, `jobs` at a time (each platform run a child process;
+// the order of the results is the order of cfgs, whatever finishes first). The first
+// config, in order, that threw has its exception rethrown once all have ended.
+std::vector<double> simulate_cycles_all(const std::vector<run::run_config>& cfgs, unsigned jobs);
+
 }  // namespace tessera::reproduce

@@ -1,5 +1,10 @@
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "papers.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
@@ -37,22 +42,66 @@ run::run_config collective_config(const std::string& spec, const fabric& f, fw::
   return cfg;
 }
 
-nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& keys) {
-  if (cfg.model != "tlm" && cfg.model != "rtl") return pick(*run::run(std::move(cfg)), keys);
+namespace {
+
+nlohmann::json simulate_in_child(const run::run_config& cfg, const std::vector<std::string>& keys,
+                                 bool close_inherited) {
   // The child prints the picked JSON, or "refused <why>" for an input error.
-  const isolated_result child = run_isolated_process([&]() -> std::string {
-    try {
-      return pick(*run::run(cfg), keys).dump();
-    } catch (const input_error& e) {
-      return std::string("refused ") + e.what();
-    }
-  });
+  const isolated_result child = run_isolated_process(
+      [&]() -> std::string {
+        try {
+          return pick(*run::run(cfg), keys).dump();
+        } catch (const input_error& e) {
+          return std::string("refused ") + e.what();
+        }
+      },
+      std::size_t{1} << 30, close_inherited);
   if (!child.ok() || child.exit_status != 0) {
     throw std::runtime_error("a " + cfg.model + " run on " + cfg.fabric_spec + " did not finish: " +
                              (child.failure.empty() ? child.text : child.failure));
   }
   if (child.text.rfind("refused ", 0) == 0) throw input_error(child.text.substr(8));
   return nlohmann::json::parse(child.text);
+}
+
+}  // namespace
+
+nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& keys) {
+  if (cfg.model != "tlm" && cfg.model != "rtl") return pick(*run::run(std::move(cfg)), keys);
+  return simulate_in_child(cfg, keys, false);
+}
+
+std::vector<double> simulate_cycles_all(const std::vector<run::run_config>& cfgs, unsigned jobs) {
+  std::vector<double> out(cfgs.size(), NAN);
+  std::vector<std::exception_ptr> errors(cfgs.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < cfgs.size(); i = next++) {
+      try {
+        const nlohmann::json j = cfgs[i].model == "tlm" || cfgs[i].model == "rtl"
+                                     ? simulate_in_child(cfgs[i], {}, true)
+                                     : pick(*run::run(cfgs[i]), {});
+        if (j["verified"].get<bool>()) out[i] = j["cycles"].get<double>();
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  // Only children run at once: the parent never runs two models side by side.
+  const bool children = std::all_of(cfgs.begin(), cfgs.end(), [](const run::run_config& c) {
+    return c.model == "tlm" || c.model == "rtl";
+  });
+  const std::size_t threads =
+      children ? std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(cfgs.size(), 1)) : 1;
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t)
+    pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool)
+    t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
 }
 
 double simulate_cycles(run::run_config cfg) {

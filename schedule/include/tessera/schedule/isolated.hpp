@@ -34,8 +34,12 @@ struct isolated_result {
 
 // f() returns the text, or a std::pair<std::string, int> of the text and an exit
 // status. An exception in f becomes the text "error: <what>" with exit status 70.
+// With close_inherited, the child first closes every descriptor above 2 but its own
+// pipe: children forked at once from several threads then hold no copy of another's
+// pipe, and each parent thread sees its own child's end of output when that child ends.
 template <typename F>
-isolated_result run_isolated_process(F&& f, std::size_t max_bytes = std::size_t{1} << 30) {
+isolated_result run_isolated_process(F&& f, std::size_t max_bytes = std::size_t{1} << 30,
+                                     bool close_inherited = false) {
   isolated_result r;
   std::array<int, 2> fds{};
   if (::pipe(fds.data()) != 0) {
@@ -52,6 +56,11 @@ isolated_result run_isolated_process(F&& f, std::size_t max_bytes = std::size_t{
   }
   if (pid == 0) {
     ::close(fds[0]);
+    if (close_inherited) {
+      const auto own = static_cast<unsigned>(fds[1]);
+      if (own > 3) ::close_range(3, own - 1, 0);
+      ::close_range(own + 1, ~0U, 0);
+    }
     std::string text;
     int status = 0;
     try {
