@@ -165,6 +165,7 @@ std::string to_svg(const figure& f) {
 
   // The series: simulated as lines, the paper's as open marks.
   std::vector<std::string> groups;  // the colour of a group is its index here
+  std::vector<std::size_t> lines;   // per group: simulated series drawn so far
   std::size_t ungrouped = 0;
   double legend_y = top + 8;
   for (const series& s : f.curves) {
@@ -178,7 +179,19 @@ std::string to_svg(const figure& f) {
     } else {
       const auto it = std::find(groups.begin(), groups.end(), s.group);
       index = static_cast<std::size_t>(it - groups.begin()) + ungrouped;
-      if (it == groups.end()) groups.push_back(s.group);
+      if (it == groups.end()) {
+        groups.push_back(s.group);
+        lines.push_back(0);
+      }
+    }
+    // The second and third line of a group (an envelope's average and minimum) are
+    // dashed and dotted, so one colour still tells its lines apart.
+    const char* dash = "";
+    if (!s.group.empty() && !s.paper) {
+      const std::size_t g = static_cast<std::size_t>(
+          std::find(groups.begin(), groups.end(), s.group) - groups.begin());
+      const std::size_t k = lines[g]++;
+      dash = k == 0 ? "" : k == 1 ? R"( stroke-dasharray="7 4")" : R"( stroke-dasharray="2 3")";
     }
     const char* colour = palette[index % palette.size()];
     os << R"(<g class="series" data-name=")" << escape_markup(s.name) << R"(" data-kind=")"
@@ -190,7 +203,8 @@ std::string to_svg(const figure& f) {
            << R"(stroke=")" << colour << R"(" stroke-width="1.5"/>)" << '\n';
       }
     } else {
-      os << R"(<polyline fill="none" stroke=")" << colour << R"(" stroke-width="2" points=")";
+      os << R"(<polyline fill="none" stroke=")" << colour << R"(" stroke-width="2")" << dash
+         << R"( points=")";
       for (const auto& [px, py] : pts)
         os << num(px) << ',' << num(py) << ' ';
       os << R"("/>)" << '\n';
@@ -204,7 +218,7 @@ std::string to_svg(const figure& f) {
     } else {
       os << R"(<line x1=")" << num(lx) << R"(" y1=")" << num(legend_y) << R"(" x2=")"
          << num(lx + 20) << R"(" y2=")" << num(legend_y) << R"(" stroke=")" << colour
-         << R"(" stroke-width="2"/>)";
+         << R"(" stroke-width="2")" << dash << "/>";
     }
     os << R"(<text x=")" << num(lx + 26) << R"(" y=")" << num(legend_y + 4)
        << R"(" font-size="11">)" << escape_markup(s.name) << "</text>\n";

@@ -47,3 +47,26 @@ TEST_CASE("reproduce svg: escaped text, marks for the paper, a line for the mode
   for (const char* t : {">1<", ">10<", ">100<", ">1000<"})
     CHECK(svg.find(t) != std::string::npos);
 }
+
+TEST_CASE("reproduce svg: an envelope's three lines share a colour, solid, dashed, dotted",
+          "[reproduce]") {
+  figure f;
+  f.id = "envelope";
+  f.title = "envelope";
+  f.x_label = "block, bytes";
+  f.y_label = "time, us";
+  f.curves.push_back({"a maximum", false, {{1, 30}, {2, 60}}, "a"});
+  f.curves.push_back({"a average", false, {{1, 20}, {2, 40}}, "a"});
+  f.curves.push_back({"a minimum", false, {{1, 10}, {2, 20}}, "a"});
+  f.curves.push_back({"b maximum", false, {{1, 5}, {2, 6}}, "b"});
+  const std::string svg = to_svg(f);
+  // Each style twice (the line and its legend entry); group b starts solid again.
+  CHECK(count(svg, R"(stroke-dasharray="7 4")") == 2);
+  CHECK(count(svg, R"(stroke-dasharray="2 3")") == 2);
+  CHECK(count(svg, "stroke-dasharray") == 4);
+  CHECK(count(svg, "#0072B2") == 6);  // group a: three lines, three legend lines
+  CHECK(count(svg, "#D55E00") == 2);  // group b
+  const std::size_t avg = svg.find(R"(data-name="a average")");
+  REQUIRE(avg != std::string::npos);
+  CHECK(svg.find(R"(stroke-dasharray="7 4")", avg) < svg.find(R"(data-name="a minimum")"));
+}

@@ -1,12 +1,15 @@
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +25,7 @@ namespace tessera::cli {
 
 const char* const reproduce_help =
     R"(usage: tessera reproduce <paper>|all [--model analytic|tlm|rtl] [--table N[,N...]]
+                         [--seeds N] [--envelope-seeds N] [--jobs N]
                          [--plots DIR] [--html FILE] [--json]
 
 A seed paper's measured results recomputed beside the paper's values. Every row holds
@@ -35,9 +39,14 @@ papers:
            Figure 2) and the eight paths through one edge of section 2.3 (Figure 4), on
            the TLM circuit-switched 7-cube with the ipsc860 preset; the step counts of
            the naive (3n/2 - 2), linear, pairwise and stable charts (section 4,
-           Figures 6-9). (The six complete-exchange implementations of section 6 are
-           still to come.) --model rtl: the same rows on the Verilated cube (about a
-           minute).
+           Figures 6-9); the six complete-exchange implementations of section 6
+           (linear, stable, pairwise_F, standard_F, pairwise_U, standard_U) on
+           d = 1..7 for blocks of 2^0..2^12 bytes with seeded operating-system jitter,
+           each point the maximum of --seeds runs (Figures 10-11): the hull of
+           optimality, the UNFORCED jumps, and the envelopes of Figures 12-13 on the
+           5-cube (--envelope-seeds runs); about a minute on two cores. --model rtl:
+           the rows of sections 2-4 on the Verilated cube (about a minute); section 6
+           needs the circuit engine's half-duplex interface and is left out.
   boppana  Boppana, Raghavendra, "Optimal and Practical Routing Methods for a Massive
            Data Movement Operation on Hypercubes" (1990): T_aap for n = 1..7 (k = 100)
            on the TLM circuit-switched hypercube with the paper's iPSC/860 constants
@@ -70,6 +79,11 @@ options:
   --model M          bokhari, boppana: tlm (default) or rtl; thakur: analytic (default)
                      or tlm; the other papers have one model
   --table N[,N...]   thakur: only these tables (2..6; default all); the fit is the same
+  --seeds N          bokhari, all: runs a point of Figures 10-11, jitter seeds 1..N
+                     (default 8; the paper: 100 to 1000)
+  --envelope-seeds N bokhari, all: runs a point of Figures 12-13 (default 20)
+  --jobs N           bokhari, all: section 6's runs at once, each a child process
+                     (default: the machine's cores, at most 16)
   --plots DIR        write the paper's figures as DIR/<figure>.svg (not thakur yet)
   --html FILE        one self-contained page: the rows with pass/fail, the figures
                      inline (not thakur yet)
@@ -120,8 +134,44 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   std::string plots_dir;
   std::string html_file;
   std::set<std::uint32_t> tables;  // empty: every table
+  // Bokhari's section 6 (bokhari and all only).
+  std::optional<std::uint32_t> seeds;
+  std::optional<std::uint32_t> envelope_seeds;
+  std::optional<std::uint32_t> jobs;
+  auto count = [&](std::size_t& i, const std::string& a, const std::string& name, std::uint32_t lo,
+                   std::uint32_t hi) {
+    std::string v;
+    if (a == name) {
+      if (i + 1 >= argv.size()) throw input_error(name + " needs a number");
+      v = argv[++i];
+    } else {
+      v = a.substr(name.size() + 1);
+    }
+    std::uint32_t n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc{} || end != v.data() + v.size() || v.empty() || n < lo || n > hi) {
+      throw input_error(name + " '" + v + "' is not a whole number from " + std::to_string(lo) +
+                        " to " + std::to_string(hi));
+    }
+    return n;
+  };
+  auto is = [](const std::string& a, const std::string& name) {
+    return a == name || a.rfind(name + "=", 0) == 0;
+  };
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
+    if (is(a, "--seeds")) {
+      seeds = count(i, a, "--seeds", 1, 1000);
+      continue;
+    }
+    if (is(a, "--envelope-seeds")) {
+      envelope_seeds = count(i, a, "--envelope-seeds", 2, 1000);
+      continue;
+    }
+    if (is(a, "--jobs")) {
+      jobs = count(i, a, "--jobs", 1, 256);
+      continue;
+    }
     if (a == "--help" || a == "-h") {
       out << reproduce_help;
       return 0;
@@ -179,7 +229,8 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     } else if (a.rfind("--", 0) == 0) {
       throw input_error(
           "option " + a +
-          " is not known to reproduce (options: --model, --table, --plots, --html, --json)");
+          " is not known to reproduce (options: --model, --table, --seeds, --envelope-seeds, "
+          "--jobs, --plots, --html, --json)");
     } else {
       rest.push_back(a);
     }
@@ -205,11 +256,24 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     }
     if (model_given && model != "tlm" && model != "rtl")
       throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not tlm or rtl");
+    const bool section6 = (rest[0] == "bokhari" || all) && !(model_given && model == "rtl");
+    for (const auto& [given, name] : {std::pair{seeds.has_value(), "--seeds"},
+                                      std::pair{envelope_seeds.has_value(), "--envelope-seeds"},
+                                      std::pair{jobs.has_value(), "--jobs"}}) {
+      if (given && !section6) {
+        throw input_error(std::string(name) +
+                          " goes with reproduce bokhari or all on the tlm "
+                          "model (the runs of Bokhari's section 6)");
+      }
+    }
     reproduce::options opts;
     if (model_given) {
       opts.bokhari.model = model;
       opts.boppana.model = model;
     }
+    if (seeds) opts.bokhari.seeds = *seeds;
+    if (envelope_seeds) opts.bokhari.envelope_seeds = *envelope_seeds;
+    opts.bokhari.jobs = jobs ? *jobs : std::clamp(std::thread::hardware_concurrency(), 1U, 16U);
     // The page's file is checked before the papers run (they take seconds).
     std::ofstream page;
     if (!html_file.empty()) {
@@ -269,6 +333,13 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
                       "' has nothing to reproduce yet (available: " + available + ")");
   }
 
+  if (seeds || envelope_seeds || jobs) {
+    throw input_error(std::string(seeds            ? "--seeds"
+                                  : envelope_seeds ? "--envelope-seeds"
+                                                   : "--jobs") +
+                      " goes with reproduce bokhari or all on the tlm model (the runs of "
+                      "Bokhari's section 6)");
+  }
   if (!plots_dir.empty() || !html_file.empty()) {
     throw input_error(std::string(plots_dir.empty() ? "--html" : "--plots") +
                       ": reproduce thakur has no figures or page yet (the other papers do)");

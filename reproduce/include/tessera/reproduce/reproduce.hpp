@@ -39,6 +39,17 @@ struct bokhari_options {
   std::string model{"tlm"};  // the circuit engine, or "rtl": the Verilated cube
   std::vector<std::uint32_t> message_bytes{0, 100, 101, 200, 400, 700, 1000};  // Figure 2
   std::vector<std::uint32_t> contention_bytes{0, 250, 500, 750, 1000};         // Figure 4
+  // §6 (tlm only: the RTL cube is full duplex): the six implementations on d-cubes,
+  // d = 1..d_max, blocks 2^0..2^12 bytes, each point the maximum of `seeds` runs with
+  // operating-system jitter of mean `jitter` cycles, seeds 1..seeds (Figures 10-11);
+  // the envelopes of Figures 12-13 on the 5-cube over `envelope_seeds` runs.
+  bool implementations{true};
+  std::uint32_t d_max{7};
+  std::uint32_t seeds{8};
+  std::uint32_t envelope_seeds{20};
+  std::vector<std::uint32_t> envelope_bytes{1000, 2000, 3000, 4000};
+  std::uint64_t jitter{25};
+  unsigned jobs{1};  // runs at once (each a child process)
 };
 
 struct options {
