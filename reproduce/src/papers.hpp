@@ -9,6 +9,7 @@ paper_report grama(const grama_options& o);
 paper_report boppana(const boppana_options& o);
 paper_report bermond(const bermond_options& o);
 paper_report bokhari(const bokhari_options& o);
+paper_report thakur(const thakur_options& o);
 
 }  // namespace tessera::reproduce
 
@@ -37,6 +38,12 @@ run::run_config collective_config(const std::string& spec, const fabric& f, fw::
 // it could not prove). A platform run (tlm, rtl) runs in a child process of its own:
 // SystemC elaborates once per process. Throws input_error for a config a model refuses.
 double simulate_cycles(run::run_config cfg);
+
+// simulate of every config with the same keys, `jobs` at a time (each platform run a
+// child process), in the order of cfgs. The first config, in order, that threw has its
+// exception rethrown once all have ended.
+std::vector<nlohmann::json> simulate_all(const std::vector<run::run_config>& cfgs,
+                                         const std::vector<std::string>& keys, unsigned jobs);
 
 // simulate_cycles of every config, `jobs` at a time (each platform run a child process;
 // the order of the results is the order of cfgs, whatever finishes first). The first

@@ -199,12 +199,15 @@ nlohmann::ordered_json to_json(const paper_report& r) {
     figs.push_back(std::move(o));
   }
   j["figures"] = std::move(figs);
+  for (const auto& [k, v] : r.extra.items())
+    j[k] = v;
   return j;
 }
 
 void write_text(std::ostream& os, const paper_report& r) {
   os << r.title << "\n"
      << "model: " << r.model << "\n";
+  if (!r.detail.empty()) os << "\n" << r.detail;
   // Rows grouped by source, in the order the sources first appear.
   std::vector<std::string> sources;
   for (const row& x : r.rows)

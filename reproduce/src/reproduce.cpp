@@ -6,11 +6,13 @@
 namespace tessera::reproduce {
 
 const std::vector<std::string_view>& papers() {
-  static const std::vector<std::string_view> names{"bokhari", "boppana", "bermond", "grama"};
+  static const std::vector<std::string_view> names{"thakur", "bokhari", "boppana", "bermond",
+                                                   "grama"};
   return names;
 }
 
 paper_report run(std::string_view paper, const options& o) {
+  if (paper == "thakur") return thakur(o.thakur);
   if (paper == "grama") return grama(o.grama);
   if (paper == "boppana") return boppana(o.boppana);
   if (paper == "bermond") return bermond(o.bermond);

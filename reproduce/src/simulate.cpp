@@ -71,17 +71,22 @@ nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& key
   return simulate_in_child(cfg, keys, false);
 }
 
-std::vector<double> simulate_cycles_all(const std::vector<run::run_config>& cfgs, unsigned jobs) {
-  std::vector<double> out(cfgs.size(), NAN);
+double simulate_cycles(run::run_config cfg) {
+  const nlohmann::json j = simulate(std::move(cfg), {});
+  return j["verified"].get<bool>() ? j["cycles"].get<double>() : NAN;
+}
+
+std::vector<nlohmann::json> simulate_all(const std::vector<run::run_config>& cfgs,
+                                         const std::vector<std::string>& keys, unsigned jobs) {
+  std::vector<nlohmann::json> out(cfgs.size());
   std::vector<std::exception_ptr> errors(cfgs.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < cfgs.size(); i = next++) {
       try {
-        const nlohmann::json j = cfgs[i].model == "tlm" || cfgs[i].model == "rtl"
-                                     ? simulate_in_child(cfgs[i], {}, true)
-                                     : pick(*run::run(cfgs[i]), {});
-        if (j["verified"].get<bool>()) out[i] = j["cycles"].get<double>();
+        out[i] = cfgs[i].model == "tlm" || cfgs[i].model == "rtl"
+                     ? simulate_in_child(cfgs[i], keys, true)
+                     : pick(*run::run(cfgs[i]), keys);
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -104,9 +109,11 @@ std::vector<double> simulate_cycles_all(const std::vector<run::run_config>& cfgs
   return out;
 }
 
-double simulate_cycles(run::run_config cfg) {
-  const nlohmann::json j = simulate(std::move(cfg), {});
-  return j["verified"].get<bool>() ? j["cycles"].get<double>() : NAN;
+std::vector<double> simulate_cycles_all(const std::vector<run::run_config>& cfgs, unsigned jobs) {
+  std::vector<double> out;
+  for (const nlohmann::json& j : simulate_all(cfgs, {}, jobs))
+    out.push_back(j["verified"].get<bool>() ? j["cycles"].get<double>() : NAN);
+  return out;
 }
 
 }  // namespace tessera::reproduce

@@ -2,6 +2,7 @@
 // exit codes, the FORCED/UNFORCED protocols of Bokhari §2.1 and §5
 // (../shared/seeds/001_7cf2891e56d981e0.txt) and one-line errors for bad input.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include <unistd.h>
 
@@ -199,21 +200,46 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
             .find("tessera: the run needs more than 4096 MiB of tile memory") == 0);
 }
 
-TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]") {
+TEST_CASE("reproduce thakur prints paper, simulated and deviation cells", "[cli]") {
   const auto res = tessera::test::run_cli({"reproduce", "thakur", "--json"});
-  REQUIRE(res.code == 0);
+  // The analytic model misses the Delta's 10 % target (docs/delta.md): exit 1, and
+  // the report says which rows fail.
+  REQUIRE(res.code == 1);
   const auto j = json::parse(res.out);
-  REQUIRE(j["rows"].size() == 125);  // Tables 2-6, 5 x 5 cells each
-  for (const auto& r : j["rows"]) {
-    CHECK(r.contains("paper"));
-    CHECK(r.contains("simulated"));
+  CHECK(j["paper"] == "thakur");
+  CHECK_FALSE(j["pass"].get<bool>());
+  CHECK(j["rows_failed"].get<int>() > 0);
+  REQUIRE(j["cells"].size() == 125);  // Tables 2-6, 5 x 5 cells each
+  int fitted = 0;
+  for (const auto& r : j["cells"]) {
     const double dev = r["deviation"];
     const double paper = r["paper"];
     const double sim = r["simulated"];
     CHECK(dev == Approx((sim - paper) / paper));
+    fitted += r["fitted"].get<bool>() ? 1 : 0;
   }
+  CHECK(fitted == 5);
   CHECK(j["tables"].size() == 5);
   CHECK(j["fit"]["alpha_us"].get<double>() > 0);
+  // Each table's row is the mean |deviation| of its predicted cells, in percent.
+  for (const auto& t : j["tables"]) {
+    double sum = 0;
+    int n = 0;
+    for (const auto& r : j["cells"]) {
+      if (r["table"] != t["table"] || r["fitted"].get<bool>()) continue;
+      sum += std::fabs(r["deviation"].get<double>());
+      ++n;
+    }
+    CHECK(t["mean_abs_deviation"].get<double>() == Approx(sum / n));
+    bool found = false;
+    for (const auto& row : j["rows"]) {
+      if (row["source"] != "Table " + std::to_string(t["table"].get<int>())) continue;
+      found = true;
+      CHECK(row["simulated"].get<double>() == Approx(100 * sum / n));
+      CHECK(row["pass"].get<bool>() == (100 * sum / n <= 10));
+    }
+    CHECK(found);
+  }
 
   const auto bad = tessera::test::run_cli({"reproduce", "fox"});
   CHECK(bad.code == 2);
@@ -222,27 +248,35 @@ TEST_CASE("reproduce thakur prints paper, simulated and deviation rows", "[cli]"
         "bermond, grama, all)\n");
 }
 
-TEST_CASE("reproduce thakur --table keeps those tables' rows, with the same fit and values",
+TEST_CASE("reproduce thakur --table keeps those tables' cells, with the same fit and values",
           "[cli]") {
   const auto all = json::parse(tessera::test::run_cli({"reproduce", "thakur", "--json"}).out);
   const auto res = tessera::test::run_cli({"reproduce", "thakur", "--table", "5,3", "--json"});
-  REQUIRE(res.code == 0);
+  REQUIRE(res.code == 1);
   const auto j = json::parse(res.out);
   CHECK(j["fit"] == all["fit"]);
   std::vector<json> expected;
-  for (const auto& r : all["rows"])
+  for (const auto& r : all["cells"])
     if (r["table"] == 3 || r["table"] == 5) expected.push_back(r);
   REQUIRE(expected.size() == 50);
-  REQUIRE(j["rows"].size() == expected.size());
+  REQUIRE(j["cells"].size() == expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i)
-    CHECK(j["rows"][i] == expected[i]);
+    CHECK(j["cells"][i] == expected[i]);
   REQUIRE(j["tables"].size() == 2);
   CHECK(j["tables"][0] == all["tables"][1]);  // table 3
   CHECK(j["tables"][1] == all["tables"][3]);  // table 5
+  for (const auto& row : j["rows"]) {
+    const std::string src = row["source"];
+    CHECK(src.find("Table 2 ") == std::string::npos);
+    CHECK(src != "Table 4");
+    CHECK(src != "Table 6");
+  }
 
   const auto text = tessera::test::run_cli({"reproduce", "thakur", "--table=2"});
-  REQUIRE(text.code == 0);
-  CHECK(text.out.rfind("Thakur Table 2 (Touchstone Delta)", 0) == 0);
+  REQUIRE(text.code == 1);
+  CHECK(text.out.rfind("Thakur, Choudhary, Fox, \"Complete Exchange on a Wormhole Routed Mesh\" "
+                       "(1993): Table 2 on the Touchstone Delta",
+                       0) == 0);
   CHECK(text.out.find("Table 3") == std::string::npos);
 
   for (const char* bad : {"1", "7", "2,", "", "23", "2,x"}) {

@@ -13,7 +13,6 @@
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/schedule/errors.hpp"
-#include "tessera/tlm/delta.hpp"
 #include "tessera/tlm/isolated.hpp"
 #include "tessera/tlm/machines.hpp"
 #include "tessera/tlm/platform.hpp"
@@ -405,34 +404,4 @@ TEST_CASE("traffic: light load delivers every packet at zero-load latency or lat
   CHECK(max_lat >= min_lat);
   CHECK(std::abs(offered - 0.001) < 0.0002);  // 1600 expected packets
   CHECK(std::abs(accepted - offered) < 0.0001);
-}
-
-TEST_CASE("delta: the preset is the least-squares fit to Table 2's 4x4 column", "[tlm][delta]") {
-  // 000 Thakur Table 2, PEX on 4 x 4: the platform at alpha = 0 gives X(L) byte cycles;
-  // T(L) = 15 alpha + beta_sat X(L) is fitted to the five measured times. The preset
-  // must hold that fit (alpha to the cycle, beta_sat to 0.1 %).
-  const tlmm::machine* m = tlmm::find_machine("delta");
-  REQUIRE(m != nullptr);
-  tlmm::platform_options o;
-  o.sw = tlmm::switching::wormhole;
-  for (const auto& [k, v] : m->params) {
-    const std::uint64_t n = std::stoull(std::string(v));
-    if (k == "width") o.wormhole.width = static_cast<std::uint32_t>(n);
-    if (k == "router_delay") o.wormhole.router_delay = static_cast<std::uint32_t>(n);
-    if (k == "buffer") o.wormhole.buffer = static_cast<std::uint32_t>(n);
-    if (k == "alpha") o.wormhole.alpha = n;
-    if (k == "inject_gap") o.wormhole.inject_gap = static_cast<std::uint32_t>(n);
-    if (k == "vcs") o.wormhole.vcs = static_cast<std::uint32_t>(n);
-  }
-  const tlmm::delta_tlm_fit fit = tlmm::fit_delta_tlm(o);
-  INFO("fit alpha " << fit.alpha_us << " us = " << fit.alpha_cycles << " cycles, beta_sat "
-                    << fit.beta_sat_us);
-  CHECK(fit.alpha_cycles == o.wormhole.alpha);
-  CHECK(std::abs(fit.beta_sat_us - m->us_per_cycle) / m->us_per_cycle < 1e-3);
-  CHECK(fit.rms_s < 0.005);
-  // The preset's cells verify, and the fitted 16 KB cell is within 10 % of the paper.
-  const tlmm::cell_run r = tlmm::run_delta_cell(fw::a2a_algorithm::pex, 4, 4, 16384, o);
-  CHECK(r.ok);
-  const double t = static_cast<double>(r.cycles) * m->us_per_cycle * 1e-6;
-  CHECK(std::abs(t - 0.064) / 0.064 < 0.10);
 }

@@ -65,15 +65,17 @@ papers:
            collective run on the alpha-beta model (ts 100, tw 2): exact, and within
            the slides' upper bound where they give one.
   thakur   Tables 2-6 of Thakur, Choudhary, Fox, "Complete Exchange on a Wormhole
-           Routed Mesh" (1993): complete exchange on the Touchstone Delta (PEX, PEX-GEN, PEX-GEN-SHIFT, GEN), against
-           the paper's model T = sum over steps of alpha + L max(beta, f beta_sat) with
-           gamma = 1 and f the exact per-step link load. alpha and beta are fitted by
-           least squares on Table 2's 4 x 4 column (the `delta` fit); every other cell
-           is a prediction. --model analytic (default): that formula.
-           --model tlm: every cell a complete exchange on the TLM wormhole mesh
-           with the delta preset (docs/delta.md), alpha and beta_sat fitted the
-           same way with the platform; slow (about two minutes for all five
-           tables, each table a fifth of that).
+           Routed Mesh" (1993): complete exchange on the Touchstone Delta (PEX,
+           PEX-GEN, PEX-GEN-SHIFT, GEN), alpha and beta fitted by least squares on
+           Table 2's 4 x 4 column (the delta fit), every other cell a prediction. The
+           rows: each table's mean error against the Delta model's 10 % target, PEX
+           against GEN at 4 KB and more, and the paper's comparisons (sections 4-5)
+           cell by cell where the measurement separates them. --model analytic
+           (default): the paper's model T = sum over steps of alpha + L max(beta,
+           f beta_sat), gamma = 1, f the exact per-step link load. --model tlm: every
+           cell a complete exchange on the TLM wormhole mesh with the delta preset
+           (docs/delta.md), fitted the same way with the platform (about half a
+           minute on two cores).
 
 options:
   --model M          bokhari, boppana: tlm (default) or rtl; thakur: analytic (default)
@@ -82,31 +84,24 @@ options:
   --seeds N          bokhari, all: runs a point of Figures 10-11, jitter seeds 1..N
                      (default 8; the paper: 100 to 1000)
   --envelope-seeds N bokhari, all: runs a point of Figures 12-13 (default 20)
-  --jobs N           bokhari, all: section 6's runs at once, each a child process
-                     (default: the machine's cores, at most 16)
-  --plots DIR        write the paper's figures as DIR/<figure>.svg (not thakur yet)
+  --jobs N           bokhari and all (section 6), thakur --model tlm: runs at once, each
+                     a child process (default: the machine's cores, at most 16)
+  --plots DIR        write the paper's figures as DIR/<figure>.svg
   --html FILE        one self-contained page: the rows with pass/fail, the figures
-                     inline (not thakur yet)
+                     inline
 
-all: every paper above but thakur, which joins when it moves to the reproduce library.
-Exit 1 when any row fails.
+all: every paper above, each on its default model. Exit 1 when any row fails.
 
-JSON: {"paper", "model", "fit", "rows": [{"table", "algorithm", "mesh", "bytes",
-"paper", "simulated", "deviation", "fitted"}], "tables": [{"table", "mean_abs_deviation",
-"max_abs_deviation"}]}; times in seconds, deviation = (simulated - paper) / paper.
+JSON: {"command", "paper", "title", "model", "rows_total", "rows_failed", "pass",
+"rows": [{"source", "what", "unit", "paper", "simulated", "deviation", "tolerance":
+{"kind", "value", "why"}, "pass", "formula"}], "figures": [{"id", "title", "source",
+"x_label", "y_label", "log_x", "log_y", "series": [{"name", "paper", "points"}]}]};
+all: {"rows_total", "rows_failed", "pass", "papers": [one per paper]}. thakur adds
+"fit", "cells": [{"table", "algorithm", "mesh", "bytes", "paper", "simulated",
+"deviation", "fitted"}] (tlm: "cycles", "verified") and "tables": [{"table",
+"mean_abs_deviation", "max_abs_deviation"}]; its times are in seconds, deviation =
+(simulated - paper) / paper.
 )";
-
-const char* const thakur_source =
-    "Thakur, Choudhary, Fox, \"Complete Exchange on a Wormhole Routed Mesh\" (1993), "
-    "Tables 2-6";
-
-std::string thakur_tables_name(const std::set<std::uint32_t>& tables) {
-  if (tables.empty()) return "Tables 2-6";
-  std::string s = tables.size() == 1 ? "Table " : "Tables ";
-  for (auto it = tables.begin(); it != tables.end(); ++it)
-    s += (it == tables.begin() ? "" : ", ") + std::to_string(*it);
-  return s;
-}
 
 namespace {
 
@@ -126,7 +121,7 @@ void write_plots(const std::string& dir, const reproduce::paper_report& r) {
 
 }  // namespace
 
-int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& /*err*/) {
   std::vector<std::string> rest;
   bool json_out = false;
   std::string model = "analytic";
@@ -235,45 +230,64 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
       rest.push_back(a);
     }
   }
-  std::string available = "thakur";
+  std::string available;
   for (const auto p : reproduce::papers())
-    available += ", " + std::string(p);
-  available += ", all";
+    available += std::string(p) + ", ";
+  available += "all";
   if (rest.empty()) throw input_error("reproduce needs a paper (available: " + available + ")");
   if (rest.size() > 1) throw input_error("reproduce takes one paper, got '" + rest[1] + "' too");
   const auto& lib = reproduce::papers();
   const bool all = rest[0] == "all";
-  if (all || std::find(lib.begin(), lib.end(), rest[0]) != lib.end()) {
-    // Bokhari's and Boppana's rows run on the circuit-switched hypercube, which the
-    // TLM engine and the Verilated cube both model; the others have one model.
-    const bool on_cube = rest[0] == "bokhari" || rest[0] == "boppana";
-    if (!tables.empty())
-      throw input_error("reproduce " + rest[0] + " takes no --table (Thakur's tables only)");
-    if (model_given && !on_cube) {
-      throw input_error("reproduce " + rest[0] +
-                        " takes no --model (its rows run on the model its paper's figures "
-                        "need; bokhari and boppana take tlm or rtl)");
+  if (!all && std::find(lib.begin(), lib.end(), rest[0]) == lib.end()) {
+    throw input_error("paper '" + rest[0] +
+                      "' has nothing to reproduce yet (available: " + available + ")");
+  }
+  const bool thakur = rest[0] == "thakur";
+  // Bokhari's and Boppana's rows run on the circuit-switched hypercube, which the TLM
+  // engine and the Verilated cube both model; Thakur's on his step model or the TLM
+  // mesh; the others have one model.
+  const bool on_cube = rest[0] == "bokhari" || rest[0] == "boppana";
+  if (!tables.empty() && !thakur)
+    throw input_error("reproduce " + rest[0] + " takes no --table (Thakur's tables only)");
+  if (model_given && !on_cube && !thakur) {
+    throw input_error("reproduce " + rest[0] +
+                      " takes no --model (its rows run on the model its paper's figures "
+                      "need; bokhari and boppana take tlm or rtl)");
+  }
+  if (model_given && on_cube && model != "tlm" && model != "rtl")
+    throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not tlm or rtl");
+  if (thakur && model == "rtl") {
+    throw input_error(
+        "reproduce thakur: --model rtl is not supported (the RTL meshes are built up to 8x8, "
+        "4x4 with virtual channels; Thakur's reach 16x32): use analytic or tlm");
+  }
+  const bool section6 = (rest[0] == "bokhari" || all) && !(model_given && model == "rtl");
+  for (const auto& [given, name] : {std::pair{seeds.has_value(), "--seeds"},
+                                    std::pair{envelope_seeds.has_value(), "--envelope-seeds"}}) {
+    if (given && !section6) {
+      throw input_error(std::string(name) +
+                        " goes with reproduce bokhari or all on the tlm model (the runs of "
+                        "Bokhari's section 6)");
     }
-    if (model_given && model != "tlm" && model != "rtl")
-      throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not tlm or rtl");
-    const bool section6 = (rest[0] == "bokhari" || all) && !(model_given && model == "rtl");
-    for (const auto& [given, name] : {std::pair{seeds.has_value(), "--seeds"},
-                                      std::pair{envelope_seeds.has_value(), "--envelope-seeds"},
-                                      std::pair{jobs.has_value(), "--jobs"}}) {
-      if (given && !section6) {
-        throw input_error(std::string(name) +
-                          " goes with reproduce bokhari or all on the tlm "
-                          "model (the runs of Bokhari's section 6)");
-      }
-    }
+  }
+  if (jobs && !section6 && !(thakur && model == "tlm")) {
+    throw input_error(
+        "--jobs goes with reproduce bokhari or all on the tlm model, or thakur --model tlm "
+        "(the runs it spreads over processes)");
+  }
+  {
     reproduce::options opts;
-    if (model_given) {
+    if (model_given && on_cube) {
       opts.bokhari.model = model;
       opts.boppana.model = model;
     }
+    if (thakur) opts.thakur.model = model;
+    opts.thakur.tables = tables;
     if (seeds) opts.bokhari.seeds = *seeds;
     if (envelope_seeds) opts.bokhari.envelope_seeds = *envelope_seeds;
-    opts.bokhari.jobs = jobs ? *jobs : std::clamp(std::thread::hardware_concurrency(), 1U, 16U);
+    const unsigned n = jobs ? *jobs : std::clamp(std::thread::hardware_concurrency(), 1U, 16U);
+    opts.bokhari.jobs = n;
+    opts.thakur.jobs = n;
     // The page's file is checked before the papers run (they take seconds).
     std::ofstream page;
     if (!html_file.empty()) {
@@ -328,108 +342,6 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     }
     return pass ? 0 : 1;
   }
-  if (rest[0] != "thakur") {
-    throw input_error("paper '" + rest[0] +
-                      "' has nothing to reproduce yet (available: " + available + ")");
-  }
-
-  if (seeds || envelope_seeds || jobs) {
-    throw input_error(std::string(seeds            ? "--seeds"
-                                  : envelope_seeds ? "--envelope-seeds"
-                                                   : "--jobs") +
-                      " goes with reproduce bokhari or all on the tlm model (the runs of "
-                      "Bokhari's section 6)");
-  }
-  if (!plots_dir.empty() || !html_file.empty()) {
-    throw input_error(std::string(plots_dir.empty() ? "--html" : "--plots") +
-                      ": reproduce thakur has no figures or page yet (the other papers do)");
-  }
-  if (model == "rtl") {
-    throw input_error(
-        "reproduce thakur: --model rtl is not supported (the RTL meshes are built up to 8x8, "
-        "4x4 with virtual channels; Thakur's reach 16x32): use analytic or tlm");
-  }
-  if (model == "tlm") return reproduce_thakur_tlm(tables, json_out, out, err);
-
-  const analytic::delta_fit fit = analytic::fit_delta();
-  auto rows = analytic::thakur_reproduction(fit);
-  if (!tables.empty()) {
-    std::erase_if(rows, [&](const auto& r) { return tables.count(r.table) == 0; });
-  }
-  struct summary {
-    double sum{0};
-    double max{0};
-    int n{0};
-  };
-  std::map<std::uint32_t, summary> summaries;
-  for (const auto& r : rows) {
-    if (r.fitted) continue;
-    summary& s = summaries[r.table];
-    s.sum += std::fabs(r.deviation);
-    s.max = std::max(s.max, std::fabs(r.deviation));
-    ++s.n;
-  }
-
-  if (json_out) {
-    nlohmann::ordered_json j;
-    j["command"] = "reproduce";
-    j["paper"] = "thakur";
-    j["source"] = thakur_source;
-    j["model"] = "analytic: T = S alpha + L beta sum max(1, f/2) (Thakur §2, gamma = 1)";
-    j["fit"] = {{"cells", "Table 2, 4 x 4 column"},
-                {"alpha_us", fit.alpha_s * 1e6},
-                {"beta_us_per_byte", fit.beta_s * 1e6},
-                {"beta_sat_us_per_byte", fit.beta_s * 0.5e6},
-                {"rms_s", fit.rms_s}};
-    auto arr = nlohmann::ordered_json::array();
-    for (const auto& r : rows) {
-      arr.push_back({{"table", r.table},
-                     {"algorithm", std::string(r.algorithm)},
-                     {"mesh", std::to_string(r.rows) + "x" + std::to_string(r.cols)},
-                     {"bytes", r.bytes},
-                     {"paper", r.paper_s},
-                     {"simulated", r.model_s},
-                     {"deviation", r.deviation},
-                     {"fitted", r.fitted}});
-    }
-    j["rows"] = std::move(arr);
-    auto sum = nlohmann::ordered_json::array();
-    for (const auto& [t, s] : summaries) {
-      sum.push_back(
-          {{"table", t}, {"mean_abs_deviation", s.sum / s.n}, {"max_abs_deviation", s.max}});
-    }
-    j["tables"] = std::move(sum);
-    out << j.dump(2) << '\n';
-    return 0;
-  }
-
-  std::ostringstream os;
-  os << std::fixed;
-  os << "Thakur " << thakur_tables_name(tables)
-     << " (Touchstone Delta) against T = S alpha + L beta sum max(1, f/2)\n";
-  os << "fit on Table 2, 4x4: alpha = " << std::setprecision(1) << fit.alpha_s * 1e6
-     << " us, beta = " << std::setprecision(4) << fit.beta_s * 1e6
-     << " us/byte (beta_sat = beta / 2), rms " << std::setprecision(4) << fit.rms_s << " s\n";
-  std::uint32_t current = 0;
-  for (const auto& r : rows) {
-    if (r.table != current) {
-      current = r.table;
-      os << "\nTable " << r.table << " (" << r.algorithm << ")\n"
-         << "  mesh      bytes     paper s     model s   deviation\n";
-    }
-    os << "  " << std::left << std::setw(8)
-       << (std::to_string(r.rows) + "x" + std::to_string(r.cols)) << std::right << std::setw(7)
-       << r.bytes << std::setw(12) << std::setprecision(3) << r.paper_s << std::setw(12)
-       << r.model_s << std::setw(10) << std::setprecision(1) << r.deviation * 100 << " %"
-       << (r.fitted ? "  (fitted)" : "") << '\n';
-  }
-  os << "\nmean / max |deviation| of the predicted cells:\n";
-  for (const auto& [t, s] : summaries) {
-    os << "  Table " << t << ": " << std::setprecision(1) << s.sum / s.n * 100 << " % / "
-       << s.max * 100 << " %\n";
-  }
-  out << os.str();
-  return 0;
 }
 
 }  // namespace tessera::cli

@@ -22,14 +22,4 @@ struct run_request {
 // switching, --param values) is checked by run::run().
 run_request parse_request(const args& a);
 
-// `tessera reproduce thakur --model tlm`: every cell of Tables 2-6 on the platform with
-// the delta preset (cmd_reproduce_tlm.cpp); input_error without SystemC.
-// Thakur's measured tables by author and title, for the JSON "source".
-extern const char* const thakur_source;
-// "Tables 2-6" for every table (empty), else "Table 2" or "Tables 2, 5".
-std::string thakur_tables_name(const std::set<std::uint32_t>& tables);
-// `tables` empty: every table (2..6).
-int reproduce_thakur_tlm(const std::set<std::uint32_t>& tables, bool json, std::ostream& out,
-                         std::ostream& err);
-
 }  // namespace tessera::cli

@@ -84,6 +84,10 @@ struct paper_report {
   std::string model;  // what simulated the rows
   std::vector<row> rows;
   std::vector<figure> figures;
+  // A paper's own data beyond its rows (Thakur's fit and cells), as extra keys of its
+  // JSON object, and as text printed after the model line.
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+  std::string detail;
 
   [[nodiscard]] bool pass() const;
   [[nodiscard]] std::size_t failed() const;

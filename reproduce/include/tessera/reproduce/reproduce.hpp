@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,7 +53,26 @@ struct bokhari_options {
   unsigned jobs{1};  // runs at once (each a child process)
 };
 
+// Thakur, Choudhary and Fox on the delta fit.
+struct thakur_options {
+  std::string model{"analytic"};   // Thakur's step model, or "tlm": the wormhole mesh
+  std::set<std::uint32_t> tables;  // 2..6; empty: every table
+  unsigned jobs{1};                // tlm: cells run at once (each a child process)
+};
+
+// The delta preset's two free numbers fitted with the TLM platform (docs/delta.md):
+// Table 2's 4 x 4 PEX cells run at alpha = 0 take X(L) cycles, and
+// T(L) = 15 alpha + beta_sat X(L) is fitted by least squares to the measured times.
+struct delta_platform_fit {
+  double alpha_us{0};
+  double beta_sat_us{0};  // us per byte cycle
+  double rms_s{0};        // residual over the five cells, with alpha rounded to cycles
+  std::uint64_t alpha_cycles{0};
+};
+delta_platform_fit fit_delta_platform(unsigned jobs);
+
 struct options {
+  thakur_options thakur;
   grama_options grama;
   bokhari_options bokhari;
   boppana_options boppana;

@@ -69,7 +69,8 @@ inline const std::vector<machine>& machines() {
        "002 Bermond, Michallon, Trystram §4: beta = 628 us, tau = 2.2 us/byte"},
       // 000 Thakur et al.: a wormhole mesh, one byte per flit, one cycle = beta_sat.
       // alpha and beta_sat fitted with the platform to Table 2's 4 x 4 column
-      // (tlm/delta.hpp, docs/delta.md). The NIC is half duplex (Bokhari §5, Thakur §2's
+      // (reproduce fit_delta_platform, docs/delta.md). The NIC is half duplex (Bokhari §5, Thakur
+      // §2's
       // beta_sr): a send to one tile and a receive from another overlap only when they
       // start within 100 cycles (12 us); an exchange's always do (docs/delta.md).
       {"delta",
