@@ -252,7 +252,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   if (model_given && !on_cube && !thakur) {
     throw input_error("reproduce " + rest[0] +
                       " takes no --model (its rows run on the model its paper's figures "
-                      "need; bokhari and boppana take tlm or rtl)");
+                      "need; thakur takes analytic or tlm, bokhari and boppana tlm or rtl)");
   }
   if (model_given && on_cube && model != "tlm" && model != "rtl")
     throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not tlm or rtl");
