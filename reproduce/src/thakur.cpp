@@ -261,7 +261,7 @@ paper_report thakur(const thakur_options& o) {
   for (const auto& [t, v] : dev) {
     row x;
     x.source = "Table " + std::to_string(t);
-    const std::uint32_t table = t;  // a structured binding cannot be captured before C++20
+    const std::uint32_t table = t;  // clang before 16 cannot capture a structured binding
     const auto first =
         std::find_if(cells.begin(), cells.end(), [&](const cell& c) { return c.table == table; });
     x.what = "mean |deviation| of the " + std::to_string(count[t]) + " predicted cells (" +
