@@ -3,7 +3,8 @@
 // of an n x n torus, on the MegaNode (beta = 628 us, tau = 2.2 us/byte, the meganode
 // preset), for the five tree families, n = 4..16, against b(L, h, d) of §2.1 with each
 // family's depth (§2.2-3.2), the Saad-Schultz fill-in threshold L0 (§2.3) and the depths
-// themselves. Every run is the TLM platform's store-and-forward torus.
+// themselves. Every run is the TLM platform's store-and-forward torus, or the Verilated
+// torus (--model rtl) where it is built.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -18,6 +19,9 @@ namespace {
 constexpr double beta_us = 628;
 constexpr double tau_us = 2.2;
 constexpr double us_per_cycle = 0.1;  // the preset's cycle: beta 6280, tau 22 cycles
+// The RTL tori: 4 x 4 and 8 x 8, packets of at most 256 bytes. Up to 512 bytes every
+// family's pipeline packets fit (L = 4096 on 4 x 4 makes packets of 410 bytes).
+constexpr std::uint32_t rtl_max_length = 512;
 
 // §2.1: b(L, h, d) = (sqrt((h - 1) beta) + sqrt(tau L / d))^2.
 double b(double L, double h, double d) {
@@ -60,7 +64,11 @@ paper_report bermond(const bermond_options& o) {
   r.title =
       "Bermond, Michallon, Trystram, \"Broadcasting in wraparound meshes with parallel "
       "monodirectional links\" (1992): pipelined broadcast on edge-disjoint spanning trees";
-  r.model = "tlm, store-and-forward torus, preset meganode (beta 628 us, tau 2.2 us/byte)";
+  const bool rtl = o.model == "rtl";
+  r.model = o.model + ", store-and-forward torus, preset meganode (beta 628 us, tau 2.2 us/byte)" +
+            (rtl ? "; the Verilated tori: n = 4 and 8, L up to 512 bytes, no fill-in threshold "
+                   "rows or figures (their lengths exceed the RTL's packets)"
+                 : "");
 
   struct run_out {
     double cycles{NAN};
@@ -74,7 +82,7 @@ paper_report bermond(const bermond_options& o) {
     run::run_config cfg =
         collective_config("torus:" + std::to_string(n) + "x" + std::to_string(n),
                           fabric::torus(n, n), fw::collective::bcast, f.algorithm, L);
-    cfg.model = "tlm";
+    cfg.model = o.model;
     cfg.machine = "meganode";
     const nlohmann::json j = simulate(std::move(cfg), {"tree_depth", "packets"});
     run_out out;
@@ -87,11 +95,13 @@ paper_report bermond(const bermond_options& o) {
 
   for (const family& f : families) {
     for (std::uint32_t n = o.n_min; n <= o.n_max; ++n) {
+      if (rtl && n != 4 && n != 8) continue;
       const double h = paper_depth(f, n);
       const double D = 2.0 * (n / 2);
       const std::string mesh = std::to_string(n) + "x" + std::to_string(n);
       bool shallower = false;
       for (const std::uint32_t L : o.lengths) {
+        if (rtl && L > rtl_max_length) continue;
         const run_out s = simulate_bcast(f, n, L);
         if (L == o.lengths.front()) {
           // The depth of the trees, against the paper's.
@@ -150,7 +160,7 @@ paper_report bermond(const bermond_options& o) {
       // §2.3: the fill-in hides in the empty phase up to L0 and shows beyond it. Tested at
       // L0 / 2 and 4 L0: at 2 L0 on the smallest tori the excess (219 us on 4 x 4) is
       // still inside the whole-packet bound, so it would prove nothing either way.
-      if (std::string(f.algorithm) == "edst-saad-schultz") {
+      if (std::string(f.algorithm) == "edst-saad-schultz" && !rtl) {
         const double L0 = beta_us / (2 * tau_us) * D * D / (D - 1);
         for (const bool above : {false, true}) {
           const auto L = static_cast<std::uint32_t>(above ? std::ceil(4 * L0) : std::floor(L0 / 2));
@@ -171,6 +181,8 @@ paper_report bermond(const bermond_options& o) {
       }
     }
   }
+
+  if (rtl) return r;  // the figures need n up to 16 and L up to 64 KB
 
   // Figure 13: the time against L for several sizes, the optimal trees.
   figure fig;

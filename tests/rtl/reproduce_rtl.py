@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """`tessera reproduce PAPER --model rtl` against `--model tlm`: every row within its
-tolerance on the Verilated cube, and every simulated value equal to the circuit
-engine's (the engine follows the cube's rules cycle for cycle, docs/rtl.md). The rtl
-report has the rows the cube can run (Bokhari's section 6 needs the engine's half-duplex
-interface); each is compared with the tlm row of the same source and case, and the tlm
-report's own verdict on the rows the cube cannot run is not this test's.
+tolerance on the Verilated RTL, and every simulated value equal to the TLM engine's (the
+engines follow the RTL's rules cycle for cycle, docs/rtl.md). The rtl report has the
+rows the RTL can run (Bokhari's section 6 needs the engine's half-duplex interface;
+Bermond's rows need tori of 4 x 4 or 8 x 8 and packets of 256 bytes at most); each is
+compared with the tlm row of the same source and case, and the tlm report's own verdict
+on the rows the RTL cannot run is not this test's.
 usage: reproduce_rtl.py TESSERA PAPER"""
 import json
 import subprocess

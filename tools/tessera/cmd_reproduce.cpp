@@ -57,7 +57,8 @@ papers:
            parallel monodirectional links" (1992): the pipelined broadcast on the five
            tree families for n x n tori, n = 4..16, on the TLM store-and-forward torus
            with the meganode preset, against b(L, h, d), the trees' depths and the
-           Saad-Schultz fill-in threshold L0.
+           Saad-Schultz fill-in threshold L0. --model rtl: the rows the Verilated
+           tori can run (n = 4 and 8, L = 512; about a minute and a half).
   grama    Grama, Gupta, Karypis, Kumar, "Basic Communication Operations" (slides):
            the cost formula of every operation the runtime implements (broadcast,
            reduce, all-gather, reduce-scatter, all-reduce, prefix, scatter, gather,
@@ -78,8 +79,8 @@ papers:
            minute on two cores).
 
 options:
-  --model M          bokhari, boppana: tlm (default) or rtl; thakur: analytic (default)
-                     or tlm; the other papers have one model
+  --model M          bokhari, boppana, bermond: tlm (default) or rtl; thakur: analytic
+                     (default) or tlm; grama has one model
   --table N[,N...]   thakur: only these tables (2..6; default all); the fit is the same
   --seeds N          bokhari, all: runs a point of Figures 10-11, jitter seeds 1..N
                      (default 8; the paper: 100 to 1000)
@@ -243,16 +244,17 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
                       "' has nothing to reproduce yet (available: " + available + ")");
   }
   const bool thakur = rest[0] == "thakur";
-  // Bokhari's and Boppana's rows run on the circuit-switched hypercube, which the TLM
-  // engine and the Verilated cube both model; Thakur's on his step model or the TLM
-  // mesh; the others have one model.
-  const bool on_cube = rest[0] == "bokhari" || rest[0] == "boppana";
+  // Bokhari's and Boppana's rows run on the circuit-switched hypercube, Bermond's on the
+  // store-and-forward torus, which the TLM engines and the Verilated RTL both model;
+  // Thakur's on his step model or the TLM mesh; Grama's on the alpha-beta model.
+  const bool on_cube = rest[0] == "bokhari" || rest[0] == "boppana" || rest[0] == "bermond";
   if (!tables.empty() && !thakur)
     throw input_error("reproduce " + rest[0] + " takes no --table (Thakur's tables only)");
   if (model_given && !on_cube && !thakur) {
     throw input_error("reproduce " + rest[0] +
                       " takes no --model (its rows run on the model its paper's figures "
-                      "need; thakur takes analytic or tlm, bokhari and boppana tlm or rtl)");
+                      "need; thakur takes analytic or tlm, bokhari, boppana and bermond tlm "
+                      "or rtl)");
   }
   if (model_given && on_cube && model != "tlm" && model != "rtl")
     throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not tlm or rtl");
@@ -280,6 +282,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     if (model_given && on_cube) {
       opts.bokhari.model = model;
       opts.boppana.model = model;
+      opts.bermond.model = model;
     }
     if (thakur) opts.thakur.model = model;
     opts.thakur.tables = tables;

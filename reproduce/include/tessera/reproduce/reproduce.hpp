@@ -28,6 +28,9 @@ struct boppana_options {
 
 // Bermond, Michallon and Trystram on the MegaNode preset.
 struct bermond_options {
+  // The store-and-forward engine, or "rtl": the Verilated tori, which are 4 x 4 and 8 x 8
+  // and carry packets of at most 256 bytes, so only n = 4, 8 and L <= 512 run there.
+  std::string model{"tlm"};
   std::uint32_t n_min{4};  // n x n tori, n_min..n_max
   std::uint32_t n_max{16};
   std::vector<std::uint32_t> lengths{512, 4096, 32768};  // L, bytes, for the rows
