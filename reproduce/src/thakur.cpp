@@ -121,22 +121,15 @@ delta_platform_fit fit_delta_platform(unsigned jobs) {
   }
   const std::vector<double> x = simulate_cycles_all(cfgs, jobs);
   const double s = 15;  // PEX steps on 4 x 4
-  double sxx = 0, sx = 0, sxy = 0, sy = 0;
+  std::vector<double> steps(x.size(), s), y;
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (std::isnan(x[i])) throw std::runtime_error("a 4 x 4 fit run did not verify");
-    const double y = t2.seconds[i][0] * 1e6;
-    sxx += x[i] * x[i];
-    sx += x[i];
-    sxy += x[i] * y;
-    sy += y;
+    y.push_back(t2.seconds[i][0] * 1e6);  // us
   }
-  const double n = static_cast<double>(x.size());
-  // minimise sum (s a + b x - y)^2: [n s^2, s sx; s sx, sxx] [a; b] = [s sy; sxy]
-  const double a11 = n * s * s, a12 = s * sx, a22 = sxx, r1 = s * sy, r2 = sxy;
-  const double det = a11 * a22 - a12 * a12;
+  const analytic::two_term_fit lsq = analytic::least_squares(steps, x, y);
   delta_platform_fit f;
-  f.alpha_us = (r1 * a22 - a12 * r2) / det;
-  f.beta_sat_us = (a11 * r2 - a12 * r1) / det;
+  f.alpha_us = lsq.a;
+  f.beta_sat_us = lsq.b;
   f.alpha_cycles = static_cast<std::uint64_t>(std::llround(f.alpha_us / f.beta_sat_us));
   double rss = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -144,7 +137,7 @@ delta_platform_fit fit_delta_platform(unsigned jobs) {
         (s * static_cast<double>(f.alpha_cycles) + x[i]) * f.beta_sat_us * 1e-6 - t2.seconds[i][0];
     rss += e * e;
   }
-  f.rms_s = std::sqrt(rss / n);
+  f.rms_s = std::sqrt(rss / static_cast<double>(x.size()));
   return f;
 }
 

@@ -73,25 +73,34 @@ step_weights thakur_weights(fw::a2a_algorithm alg, std::uint32_t rows, std::uint
   return w;
 }
 
+two_term_fit least_squares(std::span<const double> x, std::span<const double> y,
+                           std::span<const double> t) {
+  double sxx = 0, sxy = 0, syy = 0, sxt = 0, syt = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxx += x[i] * x[i];
+    sxy += x[i] * y[i];
+    syy += y[i] * y[i];
+    sxt += x[i] * t[i];
+    syt += y[i] * t[i];
+  }
+  const double det = sxx * syy - sxy * sxy;
+  return {(sxt * syy - syt * sxy) / det, (syt * sxx - sxt * sxy) / det};
+}
+
 delta_fit fit_delta() {
   const thakur_table& t2 = thakur_tables()[0];
   const step_weights w = thakur_weights(t2.alg, t2.meshes[0][0], t2.meshes[0][1]);
-  // Minimise sum (S a + L W b - T)^2: the 2 x 2 normal equations.
-  double sxx = 0, sxy = 0, syy = 0, sxt = 0, syt = 0;
+  // T = S alpha + (L W) beta over the five cells.
+  std::array<double, 5> x{}, y{}, t{};
   for (std::size_t row = 0; row < 5; ++row) {
-    const double x = w.steps;
-    const double y = t2.bytes[row] * w.w;
-    const double t = t2.seconds[row][0];
-    sxx += x * x;
-    sxy += x * y;
-    syy += y * y;
-    sxt += x * t;
-    syt += y * t;
+    x[row] = w.steps;
+    y[row] = t2.bytes[row] * w.w;
+    t[row] = t2.seconds[row][0];
   }
-  const double det = sxx * syy - sxy * sxy;
+  const two_term_fit f = least_squares(x, y, t);
   delta_fit fit;
-  fit.alpha_s = (sxt * syy - syt * sxy) / det;
-  fit.beta_s = (syt * sxx - sxt * sxy) / det;
+  fit.alpha_s = f.a;
+  fit.beta_s = f.b;
   double ss = 0;
   for (std::size_t row = 0; row < 5; ++row) {
     const double model = w.steps * fit.alpha_s + t2.bytes[row] * w.w * fit.beta_s;

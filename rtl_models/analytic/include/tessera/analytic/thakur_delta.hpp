@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,15 @@ struct delta_fit {
   double beta_s{0};   // seconds per byte on an uncontended link
   double rms_s{0};    // residual of the fit over its five points
 };
+
+// The a and b that minimise sum over i of (x_i a + y_i b - t_i)^2 (the 2 x 2 normal
+// equations); the fits of the delta model, closed-form here and on the platform.
+struct two_term_fit {
+  double a{0};
+  double b{0};
+};
+two_term_fit least_squares(std::span<const double> x, std::span<const double> y,
+                           std::span<const double> t);
 
 // Least squares of T = S alpha + L beta W over Table 2's 4 x 4 column.
 delta_fit fit_delta();
