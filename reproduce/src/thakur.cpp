@@ -91,7 +91,7 @@ std::vector<cell> table_cells(const thakur_options& o) {
   return out;
 }
 
-run::run_config cell_config(const cell& c, std::uint64_t alpha_cycles) {
+run::run_config cell_config(const cell& c, const delta_platform_fit& f) {
   const std::string spec = "mesh:" + mesh_name(c.rows, c.cols);
   run::run_config cfg =
       collective_config(spec, fabric::mesh(c.rows, c.cols), fw::collective::alltoall,
@@ -100,44 +100,68 @@ run::run_config cell_config(const cell& c, std::uint64_t alpha_cycles) {
   cfg.machine = "delta";
   // A verified 64-byte sample of every block, the wire charged for all of it.
   cfg.payload_bytes = std::min<std::uint32_t>(c.bytes, 64);
-  cfg.params = {{"alpha", std::to_string(alpha_cycles)}};
+  cfg.params = {{"alpha", std::to_string(f.alpha_cycles)},
+                {"alpha_eager", std::to_string(f.alpha_eager_cycles)},
+                {"eager_copy", std::to_string(f.eager_copy)},
+                {"eager_bytes", std::to_string(f.eager_bytes)}};
   return cfg;
 }
 
 }  // namespace
 
-// The platform's fit (tlm): at alpha = 0 the 4 x 4 PEX cells take X(L) cycles, and
-// T(L) = 15 alpha + beta_sat X(L) is fitted by least squares to the five measured times.
 delta_platform_fit fit_delta_platform(unsigned jobs) {
   const analytic::thakur_table& t2 = analytic::thakur_tables()[0];
+  const std::size_t n = t2.bytes.size();
+  if (n != 5 || t2.bytes[1] != 1024 || t2.bytes[2] != 4096)
+    throw std::logic_error("fit_delta_platform: Table 2 is not 256 B .. 16 KB");
   std::vector<run::run_config> cfgs;
-  for (std::size_t i = 0; i < t2.bytes.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     cell c;
     c.alg = t2.alg;
     c.rows = 4;
     c.cols = 4;
     c.bytes = t2.bytes[i];
-    cfgs.push_back(cell_config(c, 0));
+    cfgs.push_back(cell_config(c, delta_platform_fit{}));  // alpha 0, one protocol
   }
   const std::vector<double> x = simulate_cycles_all(cfgs, jobs);
   const double s = 15;  // PEX steps on 4 x 4
-  std::vector<double> steps(x.size(), s), y;
-  for (std::size_t i = 0; i < x.size(); ++i) {
+  std::vector<double> y;
+  for (std::size_t i = 0; i < n; ++i) {
     if (std::isnan(x[i])) throw std::runtime_error("a 4 x 4 fit run did not verify");
     y.push_back(t2.seconds[i][0] * 1e6);  // us
   }
-  const analytic::two_term_fit lsq = analytic::least_squares(steps, x, y);
+  // Rendezvous: the 4, 8 and 16 KB cells.
+  const std::vector<double> steps(3, s), xr(x.begin() + 2, x.end()), yr(y.begin() + 2, y.end());
+  const analytic::two_term_fit lsq = analytic::least_squares(steps, xr, yr);
   delta_platform_fit f;
   f.alpha_us = lsq.a;
   f.beta_sat_us = lsq.b;
+  // Eager: what a step of 256 B and of 1 KB costs beyond the wire, a line in L.
+  const double e0 = (y[0] - f.beta_sat_us * x[0]) / s;
+  const double e1 = (y[1] - f.beta_sat_us * x[1]) / s;
+  const double l0 = t2.bytes[0];
+  const double l1 = t2.bytes[1];
+  f.copy_us_per_byte = (e1 - e0) / (l1 - l0);
+  f.alpha_eager_us = e0 - f.copy_us_per_byte * l0;
+  const double cross = (f.alpha_us - f.alpha_eager_us) / f.copy_us_per_byte;
+  if (!(f.copy_us_per_byte > 0) || !(cross >= l1) || !(cross < t2.bytes[2]))
+    throw std::runtime_error("fit_delta_platform: the protocols do not cross between 1 and 4 KB");
   f.alpha_cycles = static_cast<std::uint64_t>(std::llround(f.alpha_us / f.beta_sat_us));
+  f.alpha_eager_cycles = static_cast<std::uint64_t>(std::llround(f.alpha_eager_us / f.beta_sat_us));
+  f.eager_copy =
+      static_cast<std::uint64_t>(std::llround(f.copy_us_per_byte / f.beta_sat_us * 1024));
+  f.eager_bytes = static_cast<std::uint64_t>(cross);
   double rss = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double e =
-        (s * static_cast<double>(f.alpha_cycles) + x[i]) * f.beta_sat_us * 1e-6 - t2.seconds[i][0];
+  for (std::size_t i = 0; i < n; ++i) {
+    double per_step = static_cast<double>(f.alpha_cycles);
+    if (t2.bytes[i] <= f.eager_bytes) {
+      const std::uint64_t c = std::uint64_t{t2.bytes[i]} * f.eager_copy;
+      per_step = static_cast<double>(f.alpha_eager_cycles + c / 1024 + (c % 1024 != 0 ? 1 : 0));
+    }
+    const double e = (s * per_step + x[i]) * f.beta_sat_us * 1e-6 - t2.seconds[i][0];
     rss += e * e;
   }
-  f.rms_s = std::sqrt(rss / static_cast<double>(x.size()));
+  f.rms_s = std::sqrt(rss / static_cast<double>(n));
   return f;
 }
 
@@ -194,7 +218,7 @@ paper_report thakur(const thakur_options& o) {
     fit = fit_delta_platform(o.jobs);
     std::vector<run::run_config> cfgs;
     for (const cell& c : cells)
-      cfgs.push_back(cell_config(c, fit.alpha_cycles));
+      cfgs.push_back(cell_config(c, fit));
     const std::vector<nlohmann::json> runs = simulate_all(cfgs, {"time_us", "machine"}, o.jobs);
     for (std::size_t i = 0; i < cells.size(); ++i) {
       // The preset's cycle converts; a cell that did not verify has no time (NaN).
@@ -204,13 +228,20 @@ paper_report thakur(const thakur_options& o) {
     }
     if (!runs.empty()) r.extra["us_per_cycle"] = runs.front()["machine"]["us_per_cycle"];
     r.model =
-        "tlm: every cell a complete exchange on the TLM wormhole mesh, machine delta (half-duplex "
-        "NIC, 2 virtual channels, a flit every 2 cycles), a verified 64-byte sample of every "
-        "block; alpha and beta_sat fitted with the platform on Table 2's 4 x 4 column";
+        "tlm: every cell a complete exchange on the TLM wormhole mesh, machine delta (a "
+        "half-duplex NIC whose late streams hold their paths, eager and rendezvous messages, 2 "
+        "virtual channels, a flit every 2 cycles), a verified 64-byte sample of every block; "
+        "the start-ups, the eager copy and beta_sat fitted with the platform on Table 2's 4 x 4 "
+        "column";
     r.extra["fit"] = {{"cells", "Table 2, 4 x 4 column"},
                       {"alpha_us", fit.alpha_us},
                       {"alpha_cycles", fit.alpha_cycles},
                       {"beta_sat_us_per_byte", fit.beta_sat_us},
+                      {"alpha_eager_us", fit.alpha_eager_us},
+                      {"alpha_eager_cycles", fit.alpha_eager_cycles},
+                      {"eager_copy_us_per_byte", fit.copy_us_per_byte},
+                      {"eager_copy_cycles_per_kib", fit.eager_copy},
+                      {"eager_bytes", fit.eager_bytes},
                       {"rms_s", fit.rms_s}};
   }
 

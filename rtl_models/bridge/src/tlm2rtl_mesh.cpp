@@ -345,6 +345,11 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
     refuse("param half_duplex 1: the RTL network interface is full duplex (--param half_duplex=0)",
            built);
   }
+  if (p.eager_bytes != 0) {
+    refuse("param eager_bytes " + std::to_string(p.eager_bytes) +
+               ": the RTL network interface has one message protocol (--param eager_bytes=0)",
+           built);
+  }
   if (p.buffer > tb::mesh_dut_8x8::buffer)
     refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's 8 slots per VC", built);
   if (p.router_delay > 255)

@@ -83,7 +83,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-const std::array<param, 11> wormhole_params{{
+const std::array<param, 15> wormhole_params{{
     {"width", param_kind::count, 1, 4096, "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {"router_delay", param_kind::count, 0, 1'000'000, "cycles",
@@ -112,6 +112,18 @@ const std::array<param, 11> wormhole_params{{
     {"duplex_exchange", param_kind::flag, 0, 1, "",
      "half_duplex: a transmit to and a receive from one tile always overlap", {},
      TESSERA_FIELD(wormhole.duplex_exchange, bool)},
+    {"duplex_hold", param_kind::flag, 0, 1, "",
+     "half_duplex: a receive that must wait holds its path at the ejection", {},
+     TESSERA_FIELD(wormhole.duplex_hold, bool)},
+    {"eager_bytes", param_kind::count, 0, std::uint64_t{1} << 40, "bytes",
+     "messages up to this size go eagerly (alpha_eager, eager_copy); 0: none", {},
+     TESSERA_FIELD(wormhole.eager_bytes, std::uint64_t)},
+    {"alpha_eager", param_kind::count, 0, 1'000'000'000'000, "cycles",
+     "eager_bytes: software start-up of an eager message", {},
+     TESSERA_FIELD(wormhole.alpha_eager, net::cycle_t)},
+    {"eager_copy", param_kind::count, 0, 1'000'000, "cycles/KiB",
+     "eager_bytes: the receiver's copy out of the system buffer", {},
+     TESSERA_FIELD(wormhole.eager_copy, std::uint64_t)},
 }};
 
 const std::array<param, 3> common{{

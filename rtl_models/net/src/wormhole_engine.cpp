@@ -165,6 +165,8 @@ void validate(const wormhole_params& p) {
   check_range("vcs", p.vcs, 1, 16);
   check_range("credit_delay", p.credit_delay, 0, 16);
   check_range("duplex_window", p.duplex_window, 0, 1'000'000'000'000);
+  check_range("alpha_eager", p.alpha_eager, 0, 1'000'000'000'000);
+  check_range("eager_copy", p.eager_copy, 0, 1'000'000);
 }
 
 std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width) {
@@ -173,6 +175,7 @@ std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width) {
 }
 
 struct wormhole_engine::impl {
+  static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
   struct worm;
 
   // The packet whose flits are just ahead of a header in one buffer, and the path
@@ -316,6 +319,14 @@ struct wormhole_engine::impl {
     bool tail_known{false};
     cycle_t tx_end{0};
     cycle_t rx_tail{0};
+    // duplex_hold: the last packet's tail left the injection; the tile whose stream the
+    // first header waits for at the ejection (none: not held).
+    bool injected{false};
+    std::uint32_t held_by{none};
+    // eager_bytes: the receiver's copy out of the system buffer, cycles (0: none), and
+    // whether the NIC side of the receive is over.
+    cycle_t copy{0};
+    bool copied{false};
   };
 
   struct nic {
@@ -332,6 +343,14 @@ struct wormhole_engine::impl {
     std::vector<std::uint32_t> rx_active;  // receives started and not delivered (slots)
     worm* parked{nullptr};                 // a transmit waiting for the receives to finish
     std::vector<std::uint32_t> after_tx;   // serial receives waiting for tx_end
+    // duplex_hold: the transmit streaming since tx_on_at (its first header was granted
+    // the destination's ejection), and the headers held at an ejection until a stream of
+    // this tile ends.
+    bool tx_on{false};
+    cycle_t tx_on_at{0};
+    cycle_t tx_until{0};  // its last tail leaves the injection (never: not known yet)
+    std::uint32_t tx_slot{0};
+    std::vector<worm*> held;
   };
 
   wormhole_engine& owner;
@@ -924,7 +943,16 @@ struct wormhole_engine::impl {
         n.busy = false;
         n.free_at = t + 1;
         if (!n.queue.empty()) schedule_nic(m.x.src, n.free_at);
-        if (p.half_duplex) {
+        if (p.duplex_hold) {
+          m.injected = true;
+          if (n.tx_on && n.tx_slot == w.msg) {
+            n.tx_until = t;
+            std::vector<worm*> h;
+            h.swap(n.held);
+            for (worm* x : h)
+              events.push(t + 1, {ev_kind::ready, 0, 0, x});
+          }
+        } else if (p.half_duplex) {
           n.tx_end_known = true;
           n.tx_end = t;
           for (const std::uint32_t slot : n.after_tx) {
@@ -976,6 +1004,38 @@ struct wormhole_engine::impl {
         return true;
     }
     return false;
+  }
+
+  // eager_bytes: x goes eagerly.
+  [[nodiscard]] bool eager(const xfer& x) const {
+    return p.eager_bytes != 0 && !x.control && x.bytes <= p.eager_bytes;
+  }
+
+  // duplex_hold: the tile whose stream a first header of m must wait for at `now` before
+  // it enters the ejection (none: it may enter). The source's receive or the
+  // destination's transmit, streaming since more than the window, unless it is the
+  // other half of an exchange with duplex_exchange.
+  [[nodiscard]] std::uint32_t hold_blocker(const message& m, cycle_t now) const {
+    for (const std::uint32_t slot : nics[m.x.src].rx_active) {
+      const message& r = msgs[slot];
+      if (now > r.rx_start + p.duplex_window && !(p.duplex_exchange && r.x.src == m.x.dst))
+        return m.x.src;
+    }
+    const nic& d = nics[m.x.dst];
+    if (d.tx_on && now <= d.tx_until && now > d.tx_on_at + p.duplex_window &&
+        !(p.duplex_exchange && msgs[d.tx_slot].x.dst == m.x.src))
+      return m.x.dst;
+    return none;
+  }
+
+  // duplex_hold: a stream of `tile` ended; the headers held for it ask again.
+  void release_held(std::uint32_t tile, cycle_t now) {
+    nic& n = nics[tile];
+    if (n.held.empty()) return;
+    std::vector<worm*> h;
+    h.swap(n.held);
+    for (worm* w : h)
+      request(*w, now);
   }
 
   // Half duplex: the transmit at tile `t` is under way at `now`.
@@ -1076,10 +1136,11 @@ struct wormhole_engine::impl {
     m.started = true;
     if (owner.listener_ != nullptr) owner.listener_->started(m.x.id, now);
     worm* w = make_worm(slot);
-    if (p.alpha == 0) {
+    const cycle_t alpha = eager(m.x) ? p.alpha_eager : p.alpha;
+    if (alpha == 0) {
       request(*w, now);  // competes in this round, like a header that became ready now
     } else {
-      events.push(now + p.alpha, {ev_kind::ready, 0, 0, w});
+      events.push(now + alpha, {ev_kind::ready, 0, 0, w});
     }
   }
 
@@ -1099,6 +1160,19 @@ struct wormhole_engine::impl {
       nic& n = nics[m.x.src];
       if (must_wait(n, m.x.dst, now)) {
         n.parked = &w;
+        return;
+      }
+    }
+    if (p.duplex_hold && j == w.hops + 1 && w.index == 0 && !msgs[w.msg].x.control) {
+      message& m = msgs[w.msg];
+      const std::uint32_t b = hold_blocker(m, now);
+      m.held_by = b;
+      if (b != none) {
+        const nic& n = nics[b];
+        if (b == m.x.dst && n.tx_until != never)
+          events.push(n.tx_until + 1, {ev_kind::ready, 0, 0, &w});  // the transmit's end is known
+        else
+          nics[b].held.push_back(&w);
         return;
       }
     }
@@ -1179,6 +1253,20 @@ struct wormhole_engine::impl {
   // (a receive starts) at `now`.
   void half_duplex_grant(const worm& w, std::uint32_t k, cycle_t now) {
     message& m = msgs[w.msg];
+    if (p.duplex_hold) {
+      if (k == 0) return;
+      m.receiving = true;
+      m.rx_start = now;
+      nics[m.x.dst].rx_active.push_back(w.msg);
+      nic& s = nics[m.x.src];
+      if (!m.injected) {
+        s.tx_on = true;
+        s.tx_until = never;
+        s.tx_on_at = now;
+        s.tx_slot = w.msg;
+      }
+      return;
+    }
     if (k == 0) {
       nic& n = nics[m.x.src];
       n.tx_started = true;
@@ -1337,7 +1425,12 @@ struct wormhole_engine::impl {
         case ev_kind::deliver: {
           message& m = msgs[e.id];
           const std::uint64_t id = m.x.id;
-          if (m.receiving) receive_done(m.x.dst, e.id, now);
+          if (m.receiving && !m.copied) receive_done(m.x.dst, e.id, now);
+          if (m.copy != 0 && !m.copied) {
+            m.copied = true;  // the NIC is done; the copy out of the system buffer follows
+            events.push(now + m.copy, {ev_kind::deliver, 0, e.id, nullptr});
+            break;
+          }
           m.live = false;
           m.current = nullptr;
           free_msgs.push_back(e.id);
@@ -1355,6 +1448,7 @@ struct wormhole_engine::impl {
   void receive_done(std::uint32_t tile, std::uint32_t slot, cycle_t now) {
     nic& n = nics[tile];
     std::erase(n.rx_active, slot);
+    if (p.duplex_hold) release_held(tile, now);
     if (n.parked == nullptr || must_wait(n, msgs[n.parked->msg].x.dst, now)) return;
     worm* w = n.parked;
     n.parked = nullptr;
@@ -1386,6 +1480,10 @@ struct wormhole_engine::impl {
       m.packets = x.bytes / p.packet_bytes + (x.bytes % p.packet_bytes != 0 ? 1 : 0);
     }
     m.tails_left = m.packets;
+    if (eager(x) && p.eager_copy != 0) {
+      const std::uint64_t c = x.bytes * p.eager_copy;  // bytes <= 2^40, eager_copy < 2^20
+      m.copy = c / 1024 + (c % 1024 != 0 ? 1 : 0);
+    }
     ++live_msgs;
     nic& n = nics[x.src];
     n.queue.push_back(slot);
@@ -1447,6 +1545,9 @@ struct wormhole_engine::impl {
         const worm& w = *m.current;
         if (nics[m.x.src].parked == &w) {
           s += " waits for tile " + std::to_string(m.x.src) + " to finish receiving (half duplex)";
+        } else if (m.held_by != none && w.index == 0 && w.t0.size() == w.hops + 1u) {
+          s += " waits at the ejection for tile " + std::to_string(m.held_by) + " to finish " +
+               (m.held_by == m.x.src ? "receiving" : "transmitting") + " (half duplex)";
         } else {
           s += " packet " + std::to_string(w.index) + " waits for " + describe(w.chan[w.t0.size()]);
         }

@@ -63,14 +63,22 @@ struct thakur_options {
   unsigned jobs{1};                // tlm: cells run at once (each a child process)
 };
 
-// The delta preset's two free numbers fitted with the TLM platform (docs/delta.md):
-// Table 2's 4 x 4 PEX cells run at alpha = 0 take X(L) cycles, and
-// T(L) = 15 alpha + beta_sat X(L) is fitted by least squares to the measured times.
+// The delta preset's free numbers fitted with the TLM platform on Table 2's 4 x 4 column
+// (docs/delta.md). At alpha = 0 the PEX cells take X(L) cycles. Rendezvous messages (4,
+// 8 and 16 KB): T(L) = 15 alpha + beta_sat X(L), least squares. Eager messages (256 B
+// and 1 KB): T(L) = 15 (alpha_eager + copy L) + beta_sat X(L), through both cells. The
+// protocols change at the crossover of the two start-ups, which must fall between 1 KB
+// and 4 KB (else the fit throws).
 struct delta_platform_fit {
   double alpha_us{0};
   double beta_sat_us{0};  // us per byte cycle
-  double rms_s{0};        // residual over the five cells, with alpha rounded to cycles
+  double alpha_eager_us{0};
+  double copy_us_per_byte{0};
+  double rms_s{0};  // residual over the five cells, with the cycle values below
   std::uint64_t alpha_cycles{0};
+  std::uint64_t alpha_eager_cycles{0};
+  std::uint64_t eager_copy{0};   // cycles per 1024 bytes
+  std::uint64_t eager_bytes{0};  // the crossover: alpha_eager + copy L = alpha
 };
 delta_platform_fit fit_delta_platform(unsigned jobs);
 

@@ -44,6 +44,20 @@ struct wormhole_params {
   bool half_duplex{false};
   cycle_t duplex_window{0};
   bool duplex_exchange{false};
+  // duplex_hold (with half_duplex): the NIC serves one direction at a time in the
+  // network too. A message's transmit and its receive start when its first header is
+  // granted the destination's ejection; a header whose source is receiving, or whose
+  // destination is transmitting, since more than duplex_window cycles waits at the
+  // ejection holding its path (wormhole back-pressure) until that stream ends. Nothing
+  // completes late: a stream that waits has not started.
+  bool duplex_hold{false};
+  // Two message protocols (eager_bytes > 0): a message of at most eager_bytes goes
+  // eagerly, with start-up alpha_eager instead of alpha, and its receiver copies it out
+  // of a system buffer after the last flit, eager_copy cycles per 1024 bytes, before it
+  // is delivered. Longer messages (rendezvous, zero copy) keep alpha.
+  std::uint64_t eager_bytes{0};
+  cycle_t alpha_eager{0};
+  std::uint64_t eager_copy{0};
 };
 
 // Throws tessera::input_error naming the first value out of range.

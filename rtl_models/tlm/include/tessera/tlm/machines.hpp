@@ -67,27 +67,33 @@ inline const std::vector<machine>& machines() {
        0.1,
        {{"beta", "6280"}, {"tau", "22"}},
        "002 Bermond, Michallon, Trystram §4: beta = 628 us, tau = 2.2 us/byte"},
-      // 000 Thakur et al.: a wormhole mesh, one byte per flit, one cycle = beta_sat.
-      // alpha and beta_sat fitted with the platform to Table 2's 4 x 4 column
-      // (reproduce fit_delta_platform, docs/delta.md). The NIC is half duplex (Bokhari §5, Thakur
-      // §2's
-      // beta_sr): a send to one tile and a receive from another overlap only when they
-      // start within 100 cycles (12 us); an exchange's always do (docs/delta.md).
+      // 000 Thakur et al.: a wormhole mesh, one byte per flit, one cycle = beta_sat. The
+      // NIC is half duplex (Bokhari §5, Thakur §2's beta_sr): a send to one tile and a
+      // receive from another overlap only when they start within 100 cycles (11 us), an
+      // exchange's always do, and a stream that starts late waits in the network holding
+      // its path. Messages up to eager_bytes go eagerly (start-up alpha_eager, then the
+      // receiver's copy out of a system buffer), longer ones by rendezvous (alpha). The
+      // start-ups, the copy and beta_sat are fitted with the platform to Table 2's 4 x 4
+      // column (reproduce fit_delta_platform, docs/delta.md).
       {"delta",
        fabric_kind::mesh,
        "wormhole",
-       0.121411,
+       0.11277,
        {{"width", "1"},
         {"router_delay", "1"},
         {"buffer", "4"},
         {"inject_gap", "2"},
         {"vcs", "2"},
-        {"alpha", "2618"},
+        {"alpha", "4722"},
+        {"alpha_eager", "1569"},
+        {"eager_copy", "1105"},
+        {"eager_bytes", "2921"},
         {"half_duplex", "1"},
         {"duplex_window", "100"},
-        {"duplex_exchange", "1"}},
+        {"duplex_exchange", "1"},
+        {"duplex_hold", "1"}},
        "000 Thakur, Choudhary, Fox Table 2 (4 x 4 column), fitted: T = alpha + L max(beta, "
-       "f beta_sat), beta = 2 beta_sat"},
+       "f beta_sat), beta = 2 beta_sat, eager below 2921 bytes"},
   };
   return table;
 }
