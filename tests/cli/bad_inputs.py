@@ -105,7 +105,7 @@ CASES = [
     (2, "--table", "reproduce grama --table 2"),
     (2, "--html", "reproduce all --html"),
     (2, "'/nonexistent/dir/page.html'", "reproduce all --html /nonexistent/dir/page.html"),
-    (2, "--jobs", "reproduce thakur --jobs 2"),
+    (2, "--jobs", "reproduce thakur --model analytic --jobs 2"),
     (2, "--seeds '0'", "reproduce bokhari --seeds 0"),
     (2, "--seeds '8x'", "reproduce bokhari --seeds 8x"),
     (2, "--envelope-seeds '1'", "reproduce bokhari --envelope-seeds 1"),

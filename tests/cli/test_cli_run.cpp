@@ -201,7 +201,7 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
 }
 
 TEST_CASE("reproduce thakur prints paper, simulated and deviation cells", "[cli]") {
-  const auto res = tessera::test::run_cli({"reproduce", "thakur", "--json"});
+  const auto res = tessera::test::run_cli({"reproduce", "thakur", "--model", "analytic", "--json"});
   // The analytic model misses the Delta's 10 % target (docs/delta.md): exit 1, and
   // the report says which rows fail.
   REQUIRE(res.code == 1);
@@ -250,8 +250,10 @@ TEST_CASE("reproduce thakur prints paper, simulated and deviation cells", "[cli]
 
 TEST_CASE("reproduce thakur --table keeps those tables' cells, with the same fit and values",
           "[cli]") {
-  const auto all = json::parse(tessera::test::run_cli({"reproduce", "thakur", "--json"}).out);
-  const auto res = tessera::test::run_cli({"reproduce", "thakur", "--table", "5,3", "--json"});
+  const auto all = json::parse(
+      tessera::test::run_cli({"reproduce", "thakur", "--model", "analytic", "--json"}).out);
+  const auto res = tessera::test::run_cli(
+      {"reproduce", "thakur", "--model", "analytic", "--table", "5,3", "--json"});
   REQUIRE(res.code == 1);
   const auto j = json::parse(res.out);
   CHECK(j["fit"] == all["fit"]);
@@ -272,7 +274,8 @@ TEST_CASE("reproduce thakur --table keeps those tables' cells, with the same fit
     CHECK(src != "Table 6");
   }
 
-  const auto text = tessera::test::run_cli({"reproduce", "thakur", "--table=2"});
+  const auto text =
+      tessera::test::run_cli({"reproduce", "thakur", "--model=analytic", "--table=2"});
   REQUIRE(text.code == 1);
   CHECK(text.out.rfind("Thakur, Choudhary, Fox, \"Complete Exchange on a Wormhole Routed Mesh\" "
                        "(1993): Table 2 on the Touchstone Delta",

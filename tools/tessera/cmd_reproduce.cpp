@@ -71,21 +71,21 @@ papers:
            Table 2's 4 x 4 column (the delta fit), every other cell a prediction. The
            rows: each table's mean error against the Delta model's 10 % target, PEX
            against GEN at 4 KB and more, and the paper's comparisons (sections 4-5)
-           cell by cell where the measurement separates them. --model analytic
-           (default): the paper's model T = sum over steps of alpha + L max(beta,
-           f beta_sat), gamma = 1, f the exact per-step link load. --model tlm: every
-           cell a complete exchange on the TLM wormhole mesh with the delta preset
-           (docs/delta.md), fitted the same way with the platform (about half a
-           minute on two cores).
+           cell by cell where the measurement separates them. --model tlm (default):
+           every cell a complete exchange on the TLM wormhole mesh with the delta
+           preset (docs/delta.md: a half-duplex NIC, eager and rendezvous messages),
+           fitted with the platform on that column (about half a minute on two
+           cores). --model analytic: the paper's model T = sum over steps of alpha +
+           L max(beta, f beta_sat), gamma = 1, f the exact per-step link load.
 
 options:
-  --model M          bokhari, boppana, bermond: tlm (default) or rtl; thakur: analytic
-                     (default) or tlm; grama has one model
+  --model M          bokhari, boppana, bermond: tlm (default) or rtl; thakur: tlm
+                     (default) or analytic; grama has one model
   --table N[,N...]   thakur: only these tables (2..6; default all); the fit is the same
   --seeds N          bokhari, all: runs a point of Figures 10-11, jitter seeds 1..N
                      (default 8; the paper: 100 to 1000)
   --envelope-seeds N bokhari, all: runs a point of Figures 12-13 (default 20)
-  --jobs N           bokhari and all (section 6), thakur --model tlm: runs at once, each
+  --jobs N           bokhari and all (section 6), thakur on tlm: runs at once, each
                      a child process (default: the machine's cores, at most 16)
   --plots DIR        write the paper's figures as DIR/<figure>.svg
   --html FILE        one self-contained page: the rows with pass/fail, the figures
@@ -125,7 +125,7 @@ void write_plots(const std::string& dir, const reproduce::paper_report& r) {
 int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& /*err*/) {
   std::vector<std::string> rest;
   bool json_out = false;
-  std::string model = "analytic";
+  std::string model = "tlm";
   bool model_given = false;
   std::string plots_dir;
   std::string html_file;
@@ -274,7 +274,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   }
   if (jobs && !section6 && !(thakur && model == "tlm")) {
     throw input_error(
-        "--jobs goes with reproduce bokhari or all on the tlm model, or thakur --model tlm "
+        "--jobs goes with reproduce bokhari, thakur or all on the tlm model "
         "(the runs it spreads over processes)");
   }
   {
