@@ -137,6 +137,33 @@ TEST_CASE("circuit: a control message is one element after control_xi", "[circui
   CHECK(r[0].delivered == boppana(40, 5, 2, 1));
 }
 
+TEST_CASE("circuit: a pairwise synchronization costs a zero-byte message, not control_xi",
+          "[circuit]") {
+  // Bokhari §5 synchronizes a pair with two zero-byte messages of the program; §2.2
+  // measured zero-byte messages at about the FORCED expression at m = 0. So a control
+  // message marked program takes xi like data, and one element: the same time as a
+  // zero-byte data message, where a control message of the message layer takes
+  // control_xi.
+  net::circuit_params p;
+  p.xi = 200;
+  p.control_xi = 40;
+  p.tau = 5;
+  auto run_one = [&](bool control, bool program) {
+    net::circuit_engine e{cube(3), p};
+    auto m = msg(1, 0, 6, 0);
+    m.x.control = control;
+    m.x.program = program;
+    return net::replay(e, {m})[0].delivered;
+  };
+  CHECK(run_one(true, true) == boppana(200, 5, 2, 1));
+  CHECK(run_one(true, true) == run_one(false, false));
+  CHECK(run_one(true, false) == boppana(40, 5, 2, 1));
+  // With part of the start-up run holding the path (xi_held), it is held like data's.
+  p.xi_held = 150;
+  CHECK(run_one(true, true) == run_one(false, false));
+  CHECK(run_one(true, false) == boppana(40, 5, 2, 1));
+}
+
 TEST_CASE("circuit: hold-and-wait keeps the blocked header's links until the link frees",
           "[circuit]") {
   // B = 1->3 takes link 1->3 (its hop position 0) at xi and 3's ejection port at

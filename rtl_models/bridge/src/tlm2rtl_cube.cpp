@@ -7,7 +7,8 @@
 // net::circuit_engine shares with the RTL (docs/tlm.md, docs/rtl.md "Circuit-switched
 // hypercube"): a tile's queue front is offered to its NI from the cycle it is posted,
 // with the message's start-up on the NI's per-tile xi inputs (xi and xi_held for data,
-// control_xi and no held part for a control message); the message has started in the
+// control_xi and no held part for a control message of the message layer, xi and xi_held
+// for a pairwise synchronization, net::xfer::program); the message has started in the
 // cycle the NI takes it (net::circuit_engine's t0). With presetup the NIs' presetup_i is
 // set and the queue front is offered while the NI still sends: the NI takes it beside
 // the message it streams, as the engine's pre-setup rule says. The bridge offers every
@@ -125,6 +126,7 @@ class rtl_cube_engine final : public clocked_bridge {
     m.dst = x.dst;
     m.k = static_cast<std::uint32_t>(k);
     m.control = x.control;
+    m.program = x.program;
     m.seq = next_seq_[x.src];
     next_seq_[x.src] = static_cast<std::uint16_t>(next_seq_[x.src] + 1);
     queue_[x.src].push_back(x.id);
@@ -196,6 +198,7 @@ class rtl_cube_engine final : public clocked_bridge {
     std::uint32_t dst{0};
     std::uint32_t k{1};  // elements
     bool control{false};
+    bool program{false};  // a pairwise synchronization: a zero-byte message's start-up
     std::uint16_t seq{0};
     bool taken{false};
     bool set_up{false};     // the destination's ejection port granted (S)
@@ -240,8 +243,9 @@ class rtl_cube_engine final : public clocked_bridge {
         m.req_valid_i[t] = 1;
         m.req_i[t] = tb::pack_req(static_cast<std::uint16_t>(next.dst), next.seq,
                                   static_cast<std::uint16_t>(next.k));
-        m.xi_i[t] = static_cast<std::uint16_t>(next.control ? p_.control_xi : p_.xi);
-        m.xi_held_i[t] = static_cast<std::uint16_t>(next.control ? 0 : p_.xi_held);
+        const bool layer = next.control && !next.program;
+        m.xi_i[t] = static_cast<std::uint16_t>(layer ? p_.control_xi : p_.xi);
+        m.xi_held_i[t] = static_cast<std::uint16_t>(layer ? 0 : p_.xi_held);
         if (!sending) {
           m.tx_valid_i[t] = 1;
           m.tx_data_i[t] = element_word(t, next.seq, 0);

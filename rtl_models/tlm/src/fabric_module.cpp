@@ -31,6 +31,7 @@ tlm::tlm_sync_enum fabric_module::nb_transport_fw(int port, tlm::tlm_generic_pay
   x.src = h.src;
   x.dst = h.dst;
   x.control = h.kind != msg_kind::data;
+  x.program = h.kind == msg_kind::pair;
   x.bytes = x.control ? 0 : h.bytes * wire_scale_;
   const std::uint64_t now = now_cycles();
   if (faults_ != nullptr && !faults_->admit(h, x.id, now)) {

@@ -22,7 +22,9 @@
 //              idle from the start and from S' + k of the message it took before: the
 //              cycle after it handed over that message's last element.
 //   start-up   the header asks for its first resource in cycle t0 + xi - xi_held
-//              (t0 + control_xi for a control message); with no start-up, in t0 itself.
+//              (t0 + control_xi for a control message of the message layer: reserve,
+//              ack, barrier; a pairwise synchronization, xfer::program, is a zero-byte
+//              message of the program and starts like data); with no start-up, in t0.
 //   setup      a header asking for a resource in cycle c, or waiting for it since an
 //              earlier cycle, is granted it in c if it is free in c and the header wins
 //              among all headers asking for it in c: lowest_id ranks by source (Bokhari
@@ -45,7 +47,8 @@
 //              in that very cycle, from S' + k + j; the ejection port from E + 1. The
 //              source's interface is idle from S' + k (see posting).
 //   control    a control message (x.control: reserve, ack, sync) and a message of no
-//              bytes are one element; a control message uses control_xi and no xi_held.
+//              bytes are one element; a control message uses control_xi and no xi_held
+//              (a pairwise synchronization: xi and xi_held, one element).
 //
 // Unblocked, hop j is granted at t0 + xi - xi_held + j tau, S = t0 + xi - xi_held +
 // i tau and E - t0 is Boppana's formula for every xi_held: xi_held (the last part of
@@ -91,7 +94,7 @@ struct circuit_params {
   cycle_t xi{100};          // start-up cycles of a data message
   cycle_t tau{2};           // setup cycles per hop
   std::uint32_t width{1};   // bytes per element (one element per cycle)
-  cycle_t control_xi{100};  // start-up of a control message (reserve, ack, sync)
+  cycle_t control_xi{100};  // start-up of a control message (reserve, ack, barrier)
   // The part of a data message's start-up that comes after its path is set up, with
   // the path held (0: all of xi precedes the header, as Boppana counts it). One
   // message's time does not depend on it; how long contended links stay held does.

@@ -32,7 +32,12 @@ struct xfer {
   std::uint32_t dst{0};
   std::uint64_t bytes{0};  // payload bytes; 0 for control messages
   bool control{false};     // reserve/ack/sync/pair: header only
-  std::uint32_t tree{0};   // store-forward engines: forwarding table id (0 = unicast)
+  // A control message the program itself sends as a zero-byte message (pairwise
+  // synchronization, Bokhari §5), not one its message layer adds (reserve, ack) or its
+  // barrier: the circuit engine charges it a zero-byte message's start-up (xi, xi_held),
+  // Bokhari §2.2, instead of control_xi.
+  bool program{false};
+  std::uint32_t tree{0};  // store-forward engines: forwarding table id (0 = unicast)
 };
 
 // Receives the engine's reports. Calls happen inside fire() and arbitrate().
