@@ -426,6 +426,8 @@ struct wormhole_engine::impl {
     req_slots.assign(ch.size() * n_inputs * nvc, nullptr);
     vc_last.assign(ch.size() * nvc, ahead_link{});
     nics.resize(tiles);
+    // The hold is a half-duplex rule: full duplex, no stream ever waits.
+    p.duplex_hold = p.duplex_hold && p.half_duplex;
   }
 
   // Channel ids: links tile*4+port, then one injection and one ejection per tile.
