@@ -125,8 +125,7 @@ class rtl_cube_engine final : public clocked_bridge {
     m.src = x.src;
     m.dst = x.dst;
     m.k = static_cast<std::uint32_t>(k);
-    m.control = x.control;
-    m.program = x.program;
+    m.layer_control = x.layer_control();
     m.seq = next_seq_[x.src];
     next_seq_[x.src] = static_cast<std::uint16_t>(next_seq_[x.src] + 1);
     queue_[x.src].push_back(x.id);
@@ -196,9 +195,8 @@ class rtl_cube_engine final : public clocked_bridge {
     std::uint64_t id{0};
     std::uint32_t src{0};
     std::uint32_t dst{0};
-    std::uint32_t k{1};  // elements
-    bool control{false};
-    bool program{false};  // a pairwise synchronization: a zero-byte message's start-up
+    std::uint32_t k{1};         // elements
+    bool layer_control{false};  // control_xi and no held part (net::xfer::layer_control)
     std::uint16_t seq{0};
     bool taken{false};
     bool set_up{false};     // the destination's ejection port granted (S)
@@ -243,9 +241,8 @@ class rtl_cube_engine final : public clocked_bridge {
         m.req_valid_i[t] = 1;
         m.req_i[t] = tb::pack_req(static_cast<std::uint16_t>(next.dst), next.seq,
                                   static_cast<std::uint16_t>(next.k));
-        const bool layer = next.control && !next.program;
-        m.xi_i[t] = static_cast<std::uint16_t>(layer ? p_.control_xi : p_.xi);
-        m.xi_held_i[t] = static_cast<std::uint16_t>(layer ? 0 : p_.xi_held);
+        m.xi_i[t] = static_cast<std::uint16_t>(next.layer_control ? p_.control_xi : p_.xi);
+        m.xi_held_i[t] = static_cast<std::uint16_t>(next.layer_control ? 0 : p_.xi_held);
         if (!sending) {
           m.tx_valid_i[t] = 1;
           m.tx_data_i[t] = element_word(t, next.seq, 0);

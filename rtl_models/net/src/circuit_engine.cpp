@@ -91,8 +91,7 @@ void circuit_engine::try_start(std::uint32_t tile, cycle_t now) {
     s.in_setup = slot;
     m.st = stage::startup;
     if (listener_ != nullptr) listener_->started(m.x.id, now);
-    const bool layer = m.x.control && !m.x.program;  // reserve, ack, barrier: control_xi
-    const cycle_t lead = layer ? p_.control_xi : p_.xi - p_.xi_held;
+    const cycle_t lead = m.x.layer_control() ? p_.control_xi : p_.xi - p_.xi_held;
     // With no start-up the header asks in the cycle the interface takes the message,
     // beside the headers that ask in that cycle anyway (the RTL's xi = 0).
     if (lead == 0) {
@@ -172,8 +171,7 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   // element, come first.
   const cycle_t k = elements(m.x);
   const cycle_t hops = m.path.size() - 1;
-  const bool layer = m.x.control && !m.x.program;
-  cycle_t first = std::max(now + (layer ? 0 : p_.xi_held), s.free_at);
+  cycle_t first = std::max(now + (m.x.layer_control() ? 0 : p_.xi_held), s.free_at);
   if (p_.half_duplex && !m.x.control && m.x.src != m.x.dst) {
     first = duplex_start(m, first, hops);
     s.tx = true;

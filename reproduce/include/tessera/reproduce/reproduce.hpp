@@ -58,8 +58,8 @@ struct bokhari_options {
 
 // Thakur, Choudhary and Fox on the delta fit.
 struct thakur_options {
-  std::string model{
-      "tlm"};  // the wormhole mesh with the delta preset, or "analytic": Thakur's step model
+  // "tlm": the wormhole mesh with the delta preset; "analytic": Thakur's step model.
+  std::string model{"tlm"};
   std::set<std::uint32_t> tables;  // 2..6; empty: every table
   unsigned jobs{1};                // tlm: cells run at once (each a child process)
 };

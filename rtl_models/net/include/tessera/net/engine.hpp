@@ -38,6 +38,10 @@ struct xfer {
   // Bokhari §2.2, instead of control_xi.
   bool program{false};
   std::uint32_t tree{0};  // store-forward engines: forwarding table id (0 = unicast)
+
+  // A control message of the message layer or its barrier (reserve, ack, sync), which
+  // the circuit engine starts after control_xi.
+  [[nodiscard]] bool layer_control() const { return control && !program; }
 };
 
 // Receives the engine's reports. Calls happen inside fire() and arbitrate().
