@@ -320,3 +320,145 @@ TEST_CASE("barrier, pairwise sync and idle complete, and a one-sided sync holds 
   CHECK(lonely.run().code == tile_error::none);
   CHECK_FALSE(lonely.store[1].contains(10));
 }
+
+namespace {
+
+// N tiles on the in-memory machine, every tile with the same executor_config; tile t
+// starts holding block 10 + t.
+template <std::uint32_t N>
+struct tiles_n {
+  using fabric_t = memory_fabric<N, 16, 16, 256, 16>;
+  using ex_t = executor<typename fabric_t::port, list_program>;
+  fabric_t net;
+  block_store_storage<8, 16> mem[N];
+  block_store store[N];
+  block_id ids[N][2][4];
+  std::byte tx[N][256];
+  std::byte rx[N][256];
+  posted_recv posted[N][4];
+  std::vector<list_program::entry> prog[N];
+  std::vector<ex_t> ex;
+
+  // Polls every tile `rounds` times; the fault of the first tile that failed, or none.
+  tile_fault run(bool prepost, std::uint32_t* failed_tile = nullptr, int rounds = 16) {
+    executor_config cfg;
+    cfg.tiles = N;
+    cfg.prepost = prepost;
+    cfg.proto = prepost ? protocol::forced : protocol::raw;
+    ex.clear();
+    ex.reserve(N);
+    for (std::uint32_t t = 0; t < N; ++t) {
+      store[t] = mem[t].make();
+      const std::byte data[4] = {std::byte{1}, std::byte{2}, std::byte{3}, std::byte(t)};
+      REQUIRE(store[t].insert(10 + t, data) == block_store::put_result::ok);
+      ex.emplace_back(tile_id{t}, net_port(t), list_program{&prog[t], 0}, store[t],
+                      typename ex_t::buffers{ids[t][0], ids[t][1], tx[t], rx[t], posted[t]}, cfg);
+    }
+    for (int round = 0; round < rounds; ++round) {
+      for (std::uint32_t t = 0; t < N; ++t) {
+        if (ex[t].poll() == tile_state::failed) {
+          if (failed_tile != nullptr) *failed_tile = t;
+          return ex[t].fault();
+        }
+      }
+    }
+    return {};
+  }
+  typename fabric_t::port& net_port(std::uint32_t t) {
+    ports[t] = net.nic(t);
+    return ports[t];
+  }
+  typename fabric_t::port ports[N];
+};
+
+}  // namespace
+
+// Bokhari §5: a FORCED program posts every receive, synchronizes, then runs a loop of
+// sends; nothing waits for a receive until its blocks are needed or the loop is over.
+TEST_CASE("with prepost an op ends with its send and its receive is stored later") {
+  // Tile 1 sends block 11 only after a pairwise sync that tile 0 reaches after its
+  // first op. If that op waited for its receive, neither tile could go on.
+  auto programs = [](tiles_n<2>& m) {
+    m.prog[0] = {{make(op_kind::sendrecv, 1, 1, 1), {10}, {11}},
+                 {make(op_kind::pair_sync, 1, no_tile, 2), {}, {}}};
+    m.prog[1] = {{make(op_kind::recv, no_tile, 0, 1), {}, {10}},
+                 {make(op_kind::pair_sync, 0, no_tile, 2), {}, {}},
+                 {make(op_kind::send, 0, no_tile, 3), {11}, {}}};
+  };
+  tiles_n<2> detached;
+  programs(detached);
+  CHECK(detached.run(true).code == tile_error::none);
+  CHECK(detached.ex[0].finished());
+  CHECK(detached.ex[1].finished());
+  REQUIRE(detached.store[0].contains(11));
+  CHECK(std::to_integer<int>(detached.store[0].find(11)[3]) == 1);  // tile 1's block
+  CHECK(detached.store[1].contains(10));
+
+  tiles_n<2> waiting;  // without prepost the sendrecv holds tile 0 before the sync
+  programs(waiting);
+  CHECK(waiting.run(false).code == tile_error::none);
+  CHECK_FALSE(waiting.ex[0].finished());
+  CHECK_FALSE(waiting.ex[1].finished());
+  CHECK(waiting.ex[0].waiting().what == wait_kind::data);
+  CHECK(waiting.ex[1].waiting().what == wait_kind::pair);
+}
+
+TEST_CASE("with prepost a send of a block a detached receive brings waits for it") {
+  // Tile 0 forwards block 11 back to tile 1 in its second op; tile 1 gave it away
+  // (release) and takes it back.
+  tiles_n<2> m;
+  op give = make(op_kind::send, 0, no_tile, 2);
+  give.flags = op_flag::release;
+  m.prog[0] = {{make(op_kind::sendrecv, 1, 1, 1), {10}, {11}},
+               {make(op_kind::send, 1, no_tile, 3), {11}, {}}};
+  m.prog[1] = {{make(op_kind::recv, no_tile, 0, 1), {}, {10}},
+               {give, {11}, {}},
+               {make(op_kind::recv, no_tile, 0, 3), {}, {11}}};
+  CHECK(m.run(true).code == tile_error::none);
+  CHECK(m.ex[0].finished());
+  CHECK(m.ex[1].finished());
+  CHECK(m.store[0].contains(11));
+  CHECK(m.store[1].contains(11));
+  CHECK(m.store[1].contains(10));
+}
+
+TEST_CASE("a detached receive's fault names its own op") {
+  // Tile 0's first op expects block 13; tile 1 sends 11 after tile 0 has gone on to
+  // its second op.
+  tiles_n<2> m;
+  m.prog[0] = {{make(op_kind::sendrecv, 1, 1, 1), {10}, {13}},
+               {make(op_kind::pair_sync, 1, no_tile, 2), {}, {}}};
+  m.prog[1] = {{make(op_kind::recv, no_tile, 0, 1), {}, {10}},
+               {make(op_kind::pair_sync, 0, no_tile, 2), {}, {}},
+               {make(op_kind::send, 0, no_tile, 3), {11}, {}}};
+  std::uint32_t t = 9;
+  const tile_fault f = m.run(true, &t);
+  CHECK(t == 0);
+  CHECK(f.code == tile_error::wrong_block);
+  CHECK(f.op_index == 1);
+  CHECK(f.kind == op_kind::sendrecv);
+  CHECK(f.block == 13);
+  CHECK(f.got == 11);
+}
+
+TEST_CASE("the barrier pairs tiles by xor on 2^k tiles and by distance otherwise") {
+  // Tile 3 (of 4) or tile 2 (of 3) never reaches the barrier. Butterfly on 4 tiles:
+  // round 0 pairs 0-1 and 2-3, round 1 pairs 0-2 and 1-3, so tile 0 passes round 0
+  // and waits for tile 2 in round 1. Dissemination on 3 tiles: in round 0 tile 0
+  // hears from 0 - 1 = 2 (mod 3).
+  tiles_n<4> four;
+  for (std::uint32_t t = 0; t < 3; ++t)
+    four.prog[t] = {{make(op_kind::barrier, no_tile, no_tile), {}, {}}};
+  CHECK(four.run(false).code == tile_error::none);
+  CHECK(four.ex[0].waiting().what == wait_kind::sync);
+  CHECK(four.ex[0].waiting().peer == 2);
+  CHECK(four.ex[1].waiting().peer == 3);
+  CHECK(four.ex[2].waiting().peer == 3);
+
+  tiles_n<3> three;
+  for (std::uint32_t t = 0; t < 2; ++t)
+    three.prog[t] = {{make(op_kind::barrier, no_tile, no_tile), {}, {}}};
+  CHECK(three.run(false).code == tile_error::none);
+  CHECK(three.ex[0].waiting().peer == 2);
+  CHECK(three.ex[1].waiting().peer == 2);  // round 0 passed (0 told 1); round 1: 1 - 2
+}

@@ -7,7 +7,11 @@
 // message above the threshold first sends `reserve` and waits for `ack`, which the
 // receiving tile's executor answers from poll() whatever it is doing. With prepost,
 // the tile posts every receive of its program, then joins a global barrier, before
-// its first op: the discipline that makes FORCED messages safe. Reliable (reliable.hpp)
+// its first op: the discipline that makes FORCED messages safe. An op that sends
+// then ends with its send, as the send loop of Bokhari's FORCED programs does (§5:
+// every receive posted at the start, the algorithm a loop of sends): its receive half
+// is detached and checked when the tile needs its blocks, or after the last op. A
+// receive that combines into a held block is never detached. Reliable (reliable.hpp)
 // numbers and checksums every data message, and a send is over when its data_ack is
 // back; the executor retransmits on a timer and acknowledges what its NIC kept.
 //
@@ -132,6 +136,9 @@ struct posted_recv {
   nic_handle handle{no_handle};
   std::uint32_t offset{0};  // landing area in the rx buffer
   std::uint32_t bytes{0};
+  std::uint32_t from{no_tile};  // for wait reports
+  std::uint32_t step{0};
+  bool detached{false};  // its op ended with its send; the blocks are stored later
 };
 
 // A data message the tile sent and has not seen through yet: the NIC's send, and
@@ -172,7 +179,14 @@ class executor {
 
   executor(tile_id me, Nic& nic, Program program, block_store& store, buffers b,
            executor_config cfg)
-      : me_{me.value()}, nic_{&nic}, prog_{program}, store_{&store}, buf_{b}, cfg_{cfg} {
+      : me_{me.value()},
+        nic_{&nic},
+        prog_{program},
+        store_{&store},
+        buf_{b},
+        cfg_{cfg},
+        first_{program},
+        at_op_{program} {
     for (out_msg& m : buf_.pool_sends)
       m = out_msg{};
     // The check sees the tables, not the executor, which may be moved after this.
@@ -204,7 +218,14 @@ class executor {
       case phase::drain:
         return {reliable() ? wait_kind::data_ack : wait_kind::send, op_.to, op_.step};
       case phase::barrier:
-        return {wait_kind::sync, sub(me_, std::uint32_t{1} << barrier_round_), op_.step};
+        return {wait_kind::sync, barrier_from(), op_.step};
+      case phase::settle:
+        for (std::uint32_t i = 0; i < posted_next_; ++i) {
+          const posted_recv& p = buf_.posted[i];
+          if (p.detached && nic_->test(p.handle) == nic_status::pending)
+            return {wait_kind::data, p.from, p.step};
+        }
+        return {};
       case phase::pair:
         return {wait_kind::pair, op_.to, op_.step};
       default:
@@ -239,6 +260,7 @@ class executor {
             break;
           }
           op_ = op{};
+          at_op_ = prog_;
           if (!prog_.next(op_, buf_.send_ids, buf_.recv_ids)) {
             phase_ = phase::drain;
             break;
@@ -272,7 +294,13 @@ class executor {
         case phase::drain:
           if (!reap_async()) return tile_state::failed;
           if (async_busy_ > 0) return tile_state::blocked;
-          phase_ = phase::done;
+          phase_ = detached_ > 0 ? phase::settle : phase::done;
+          break;
+        case phase::settle:
+          if (!detached_arrived()) {
+            return phase_ == phase::failed ? tile_state::failed : tile_state::blocked;
+          }
+          if (!settle_detached()) return tile_state::failed;
           break;
         case phase::done:
           return tile_state::done;
@@ -302,6 +330,7 @@ class executor {
     wait,
     slot_wait,  // an async send waits for a free pool slot
     drain,      // the program is over; async sends are still in flight
+    settle,     // waits for the detached receives, then stores their blocks
     done,
     failed
   };
@@ -385,7 +414,8 @@ class executor {
         op_ = o;
         return fail(tile_error::nic_full);
       }
-      buf_.posted[posted_count_++] = posted_recv{h, offset, static_cast<std::uint32_t>(need)};
+      buf_.posted[posted_count_++] =
+          posted_recv{h, offset, static_cast<std::uint32_t>(need), o.from, o.step, false};
       offset += static_cast<std::uint32_t>(need);
     }
     return true;
@@ -398,16 +428,28 @@ class executor {
     phase_ = phase::barrier;
   }
 
-  // Dissemination barrier: in round r tell me + 2^r and hear from me - 2^r.
+  // On a power-of-two number of tiles a butterfly barrier: in round r the tile and
+  // me xor 2^r tell each other (on a hypercube, the neighbour across dimension r).
+  // Otherwise a dissemination barrier: in round r tell me + 2^r and hear from
+  // me - 2^r. Either takes ceil(log2 p) rounds of one zero-byte message a tile.
+  [[nodiscard]] bool butterfly() const { return (tiles() & (tiles() - 1)) == 0; }
+  [[nodiscard]] std::uint32_t barrier_to() const {
+    const std::uint32_t dist = std::uint32_t{1} << barrier_round_;
+    return butterfly() ? me_ ^ dist : (me_ + dist) % tiles();
+  }
+  [[nodiscard]] std::uint32_t barrier_from() const {
+    const std::uint32_t dist = std::uint32_t{1} << barrier_round_;
+    return butterfly() ? me_ ^ dist : sub(me_, dist);
+  }
+
   bool barrier_progress() {
     while ((std::uint32_t{1} << barrier_round_) < tiles()) {
-      const std::uint32_t dist = std::uint32_t{1} << barrier_round_;
       const std::uint32_t tag = (barrier_seq_ << 5) | barrier_round_;
       if (!barrier_sent_) {
-        if (!post_control(msg_kind::sync, (me_ + dist) % tiles(), tag)) return false;
+        if (!post_control(msg_kind::sync, barrier_to(), tag)) return false;
         barrier_sent_ = true;
       }
-      if (!take_control(msg_kind::sync, sub(me_, dist), tag)) return false;
+      if (!take_control(msg_kind::sync, barrier_from(), tag)) return false;
       ++barrier_round_;
       barrier_sent_ = false;
     }
@@ -417,6 +459,15 @@ class executor {
   void begin_op() {
     send_ = out_msg{};
     recv_ = delay_ = no_handle;
+    if (detached_ > 0 && (op_.sends() || op_.kind == op_kind::combine) && !holds_sends()) {
+      // A block this op reads comes with a detached receive: store those first, then
+      // take the op again.
+      prog_ = at_op_;
+      --op_index_;
+      settle_then_ = phase::fetch;
+      phase_ = phase::settle;
+      return;
+    }
     switch (op_.kind) {
       case op_kind::idle:
         if (cfg_.idle_cycles > 0) {
@@ -471,6 +522,7 @@ class executor {
   bool post_receive() {
     if (cfg_.prepost) {
       if (posted_next_ == posted_count_) return fail(tile_error::prepost_full);
+      recv_posted_ = posted_next_;
       const posted_recv& p = buf_.posted[posted_next_++];
       recv_ = p.handle;
       landing_ = buf_.rx.subspan(p.offset, p.bytes);
@@ -723,12 +775,66 @@ class executor {
       if (st == send_state::pending) return false;
       if (st != send_state::done) return fail_send(st);
     }
+    // prepost: an op that sends ends with its send (see the top of this file).
+    if (cfg_.prepost && recv_ != no_handle && op_.sends() && delay_ == no_handle &&
+        (op_.flags & op_flag::combine_in) == 0 && nic_->test(recv_) == nic_status::pending) {
+      buf_.posted[recv_posted_].detached = true;
+      ++detached_;
+      recv_ = no_handle;
+    }
     for (nic_handle* h : {&recv_, &delay_}) {
       if (*h == no_handle) continue;
       const nic_status s = nic_->test(*h);
       if (s == nic_status::pending) return false;
       if (s == nic_status::failed) return fail(tile_error::nic_failed);
     }
+    return true;
+  }
+
+  // Whether the tile holds every block op_ sends (or, for combine, reads).
+  [[nodiscard]] bool holds_sends() const {
+    for (std::uint32_t i = 0; i < op_.send_count; ++i)
+      if (!store_->contains(buf_.send_ids[i].value())) return false;
+    return true;
+  }
+
+  // Whether every detached receive has arrived; a failed one fails the tile.
+  bool detached_arrived() {
+    for (std::uint32_t i = 0; i < posted_next_; ++i) {
+      const posted_recv& p = buf_.posted[i];
+      if (!p.detached) continue;
+      const nic_status s = nic_->test(p.handle);
+      if (s == nic_status::failed) return fail(tile_error::nic_failed);
+      if (s == nic_status::pending) return false;
+    }
+    return true;
+  }
+
+  // Stores the blocks of every detached receive, checked against its op, found again
+  // by walking the program from the start; then goes on to settle_then_. A fault
+  // names the receive's own op.
+  bool settle_detached() {
+    const std::uint32_t resume = op_index_;
+    Program look = first_;
+    std::uint32_t k = 0;
+    std::uint32_t index = 0;
+    while (detached_ > 0 && look.next(op_, buf_.send_ids, buf_.recv_ids)) {
+      ++index;
+      if (!op_.receives()) continue;
+      posted_recv& p = buf_.posted[k++];
+      if (!p.detached) continue;
+      op_index_ = index;
+      landing_ = buf_.rx.subspan(p.offset, p.bytes);
+      const msg_header h = nic_->header(p.handle);
+      nic_->release(p.handle);
+      p.handle = no_handle;
+      p.detached = false;
+      --detached_;
+      if (!scatter(h)) return false;
+    }
+    op_index_ = resume;
+    phase_ = settle_then_;
+    settle_then_ = phase::done;
     return true;
   }
 
@@ -844,6 +950,11 @@ class executor {
   std::uint32_t async_busy_{0};  // pool slots in flight
   std::uint32_t posted_count_{0};
   std::uint32_t posted_next_{0};
+  std::uint32_t recv_posted_{0};  // prepost: the posted receive of op_
+  std::uint32_t detached_{0};     // detached receives not yet settled
+  Program first_;                 // the program from its first op (settle_detached)
+  Program at_op_;                 // the program before op_ was taken
+  phase settle_then_{phase::done};
   std::uint32_t barrier_seq_{0};
   std::uint32_t barrier_round_{0};
   bool barrier_sent_{false};

@@ -15,7 +15,7 @@ enum class msg_kind : std::uint8_t {
   data,      // blocks of a send op
   reserve,   // UNFORCED: ask the receiver to reserve space for a large message
   ack,       // UNFORCED: space reserved, send the data
-  sync,      // one round of the dissemination barrier
+  sync,      // one round of the global barrier (butterfly or dissemination)
   pair,      // pairwise synchronization (Bokhari §5)
   data_ack,  // reliable: the data message with this sequence number arrived intact
 };

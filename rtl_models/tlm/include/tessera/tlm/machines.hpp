@@ -33,7 +33,7 @@ inline const std::vector<machine>& machines() {
       // (docs/machines.md); the preset holds the path for all of it.
       // §5: "a receive and a transmit occurring nearly simultaneously at a processor can
       // proceed concurrently, while a short delay causes them to be carried out
-      // serially": half duplex, a window of 150 cycles (59 us), chosen with §6's
+      // serially": half duplex, a window of 350 cycles (138 us), chosen with §6's
       // envelopes (docs/reproduction.md); an exchange overlaps only within it too, which
       // is what pairwise synchronization buys.
       {"ipsc860",
@@ -46,7 +46,7 @@ inline const std::vector<machine>& machines() {
         {"width", "1"},
         {"control_xi", "88"},
         {"half_duplex", "1"},
-        {"duplex_window", "150"}},
+        {"duplex_window", "350"}},
        "001 Bokhari §2.2: FORCED t = 95 + 0.394m + 10.3d us; UNFORCED (m > 100) "
        "t = 164 + 0.398m + 29.9d us"},
       // 002 Bermond et al. §4 (MegaNode, transputer links): beta = 628 us per packet
