@@ -422,6 +422,28 @@ TEST_CASE("with prepost a send of a block a detached receive brings waits for it
   CHECK(m.store[1].contains(10));
 }
 
+TEST_CASE("with prepost a send waits only for the detached receive it needs") {
+  // Tile 0 forwards block 12 (from tile 2) to tile 1, which sends block 11 to tile 0
+  // only after that. Waiting for every detached receive, tile 0 would wait for block
+  // 11 before sending 12: a deadlock.
+  tiles_n<3> m;
+  m.prog[0] = {{make(op_kind::sendrecv, 1, 1, 1), {10}, {11}},
+               {make(op_kind::sendrecv, 2, 2, 2), {10}, {12}},
+               {make(op_kind::send, 1, no_tile, 3), {12}, {}}};
+  m.prog[1] = {{make(op_kind::recv, no_tile, 0, 1), {}, {10}},
+               {make(op_kind::recv, no_tile, 0, 3), {}, {12}},
+               {make(op_kind::send, 0, no_tile, 4), {11}, {}}};
+  m.prog[2] = {{make(op_kind::recv, no_tile, 0, 2), {}, {10}},
+               {make(op_kind::send, 0, no_tile, 2), {12}, {}}};
+  CHECK(m.run(true).code == tile_error::none);
+  for (std::uint32_t t = 0; t < 3; ++t)
+    CHECK(m.ex[t].finished());
+  CHECK(m.store[0].contains(11));
+  CHECK(m.store[0].contains(12));
+  CHECK(m.store[1].contains(12));
+  CHECK(m.store[2].contains(10));
+}
+
 TEST_CASE("a detached receive's fault names its own op") {
   // Tile 0's first op expects block 13; tile 1 sends 11 after tile 0 has gone on to
   // its second op.

@@ -297,10 +297,14 @@ class executor {
           phase_ = detached_ > 0 ? phase::settle : phase::done;
           break;
         case phase::settle:
-          if (!detached_arrived()) {
+          // After the last op every detached receive must be in; before an op that
+          // needs a detached block, any that are in are stored and the op tried again.
+          if (!detached_arrived(settle_then_ == phase::done)) {
             return phase_ == phase::failed ? tile_state::failed : tile_state::blocked;
           }
           if (!settle_detached()) return tile_state::failed;
+          phase_ = settle_then_;
+          settle_then_ = phase::done;
           break;
         case phase::done:
           return tile_state::done;
@@ -798,21 +802,24 @@ class executor {
     return true;
   }
 
-  // Whether every detached receive has arrived; a failed one fails the tile.
-  bool detached_arrived() {
+  // Whether every detached receive (all) or at least one (!all) has arrived; a failed
+  // one fails the tile.
+  bool detached_arrived(bool all) {
+    bool any = false;
     for (std::uint32_t i = 0; i < posted_next_; ++i) {
       const posted_recv& p = buf_.posted[i];
       if (!p.detached) continue;
       const nic_status s = nic_->test(p.handle);
       if (s == nic_status::failed) return fail(tile_error::nic_failed);
-      if (s == nic_status::pending) return false;
+      if (s == nic_status::pending && all) return false;
+      any = any || s == nic_status::done;
     }
-    return true;
+    return any;
   }
 
-  // Stores the blocks of every detached receive, checked against its op, found again
-  // by walking the program from the start; then goes on to settle_then_. A fault
-  // names the receive's own op.
+  // Stores the blocks of every detached receive that has arrived, checked against its
+  // op, found again by walking the program from the start. A fault names the
+  // receive's own op.
   bool settle_detached() {
     const std::uint32_t resume = op_index_;
     Program look = first_;
@@ -822,7 +829,7 @@ class executor {
       ++index;
       if (!op_.receives()) continue;
       posted_recv& p = buf_.posted[k++];
-      if (!p.detached) continue;
+      if (!p.detached || nic_->test(p.handle) != nic_status::done) continue;
       op_index_ = index;
       landing_ = buf_.rx.subspan(p.offset, p.bytes);
       const msg_header h = nic_->header(p.handle);
@@ -833,8 +840,6 @@ class executor {
       if (!scatter(h)) return false;
     }
     op_index_ = resume;
-    phase_ = settle_then_;
-    settle_then_ = phase::done;
     return true;
   }
 
