@@ -371,22 +371,24 @@ struct tiles_n {
   typename fabric_t::port ports[N];
 };
 
+// Tile 0 sends block 10 to tile 1 and expects block `expect` from it in the same op;
+// tile 1 sends its block 11 only after a pairwise sync that tile 0 reaches after that
+// op. If the op waited for its receive, neither tile could go on.
+void sync_then_send(tiles_n<2>& m, std::uint32_t expect) {
+  m.prog[0] = {{make(op_kind::sendrecv, 1, 1, 1), {10}, {expect}},
+               {make(op_kind::pair_sync, 1, no_tile, 2), {}, {}}};
+  m.prog[1] = {{make(op_kind::recv, no_tile, 0, 1), {}, {10}},
+               {make(op_kind::pair_sync, 0, no_tile, 2), {}, {}},
+               {make(op_kind::send, 0, no_tile, 3), {11}, {}}};
+}
+
 }  // namespace
 
 // Bokhari §5: a FORCED program posts every receive, synchronizes, then runs a loop of
 // sends; nothing waits for a receive until its blocks are needed or the loop is over.
 TEST_CASE("with prepost an op ends with its send and its receive is stored later") {
-  // Tile 1 sends block 11 only after a pairwise sync that tile 0 reaches after its
-  // first op. If that op waited for its receive, neither tile could go on.
-  auto programs = [](tiles_n<2>& m) {
-    m.prog[0] = {{make(op_kind::sendrecv, 1, 1, 1), {10}, {11}},
-                 {make(op_kind::pair_sync, 1, no_tile, 2), {}, {}}};
-    m.prog[1] = {{make(op_kind::recv, no_tile, 0, 1), {}, {10}},
-                 {make(op_kind::pair_sync, 0, no_tile, 2), {}, {}},
-                 {make(op_kind::send, 0, no_tile, 3), {11}, {}}};
-  };
   tiles_n<2> detached;
-  programs(detached);
+  sync_then_send(detached, 11);
   CHECK(detached.run(true).code == tile_error::none);
   CHECK(detached.ex[0].finished());
   CHECK(detached.ex[1].finished());
@@ -395,7 +397,7 @@ TEST_CASE("with prepost an op ends with its send and its receive is stored later
   CHECK(detached.store[1].contains(10));
 
   tiles_n<2> waiting;  // without prepost the sendrecv holds tile 0 before the sync
-  programs(waiting);
+  sync_then_send(waiting, 11);
   CHECK(waiting.run(false).code == tile_error::none);
   CHECK_FALSE(waiting.ex[0].finished());
   CHECK_FALSE(waiting.ex[1].finished());
@@ -448,11 +450,7 @@ TEST_CASE("a detached receive's fault names its own op") {
   // Tile 0's first op expects block 13; tile 1 sends 11 after tile 0 has gone on to
   // its second op.
   tiles_n<2> m;
-  m.prog[0] = {{make(op_kind::sendrecv, 1, 1, 1), {10}, {13}},
-               {make(op_kind::pair_sync, 1, no_tile, 2), {}, {}}};
-  m.prog[1] = {{make(op_kind::recv, no_tile, 0, 1), {}, {10}},
-               {make(op_kind::pair_sync, 0, no_tile, 2), {}, {}},
-               {make(op_kind::send, 0, no_tile, 3), {11}, {}}};
+  sync_then_send(m, 13);
   std::uint32_t t = 9;
   const tile_fault f = m.run(true, &t);
   CHECK(t == 0);
