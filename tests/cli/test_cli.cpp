@@ -27,6 +27,24 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 }  // namespace
 
+TEST_CASE("tessera --version prints the project's version, as text or one JSON object", "[cli]") {
+  // TESSERA_PROJECT_VERSION is CMake's project(VERSION), handed to this test by the build.
+  const auto text = run({"--version"});
+  CHECK(text.code == 0);
+  CHECK(text.out == std::string("tessera ") + TESSERA_PROJECT_VERSION + "\n");
+  CHECK(text.err.empty());
+  CHECK(run({"-V"}).out == text.out);
+  const auto j = run({"--version", "--json"});
+  CHECK(j.code == 0);
+  const json v = json::parse(j.out);
+  CHECK(v["command"] == "version");
+  CHECK(v["version"] == TESSERA_PROJECT_VERSION);
+  const auto bad = run({"--version", "--json", "--frob"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "tessera: --version takes only --json, not '--frob'\n");
+  CHECK(json::parse(bad.out)["exit_status"] == 2);
+}
+
 TEST_CASE("analyze --json prints one object with the contract's fields", "[cli]") {
   const auto r = run({"analyze", "--fabric", "mesh:4x4", "--collective", "alltoall", "--algorithm",
                       "pex", "--bytes", "256", "--json"});

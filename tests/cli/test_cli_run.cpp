@@ -184,9 +184,9 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
         "tessera: --protocol 'lazy' is not raw, forced, unforced or reliable\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--model", "warp"}) ==
         "tessera: --model 'warp' is not a model (alphabeta, tlm, rtl)\n");
-  CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--switching", "circuit"}) ==
-        "tessera: --switching needs --model tlm\n");
-  CHECK(err({"--fabric", "ring:8", "--pattern", "p.json"}) ==
+  CHECK(err({"--model", "alphabeta", "--fabric", "ring:8", "--collective", "bcast", "--switching",
+             "circuit"}) == "tessera: --switching needs --model tlm\n");
+  CHECK(err({"--model", "alphabeta", "--fabric", "ring:8", "--pattern", "p.json"}) ==
         "tessera: --pattern needs --model tlm\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--param", "alpha=3"}) ==
         "tessera: --param 'alpha' is not a parameter of the alphabeta model (ts, tw, "

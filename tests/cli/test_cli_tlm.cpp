@@ -60,6 +60,28 @@ TEST_CASE("tlm run: one iPSC-860 message matches Bokhari's FORCED time", "[cli][
   }
 }
 
+TEST_CASE("tlm run: without --model, --machine and --pattern select the platform", "[cli][tlm]") {
+  // The same message as above with --model left out: --machine and --pattern are the
+  // platform's options, so the run goes to --model tlm (001 §2.2, d = 1, m = 1000).
+  const std::string file =
+      write_pattern("implied.json", R"({"transfers": [{"src": 0, "dst": 1, "bytes": 1000}]})");
+  const auto j = run_json("run --machine ipsc860 --fabric hypercube:7 --pattern " + file +
+                          " --protocol forced");
+  CHECK(j["model"] == "tlm");
+  CHECK(j["verified"] == true);
+  CHECK(std::abs(j["time_us"].get<double>() - (95 + 0.394 * 1000 + 10.3)) < 0.2);
+  // A --switching the default model drives keeps it; one it does not picks the platform.
+  CHECK(run_json("run --fabric ring:4 --collective bcast --switching ideal")["model"] ==
+        "alphabeta");
+  const auto w = run_json("run --fabric mesh:2x2 --collective bcast --switching wormhole");
+  CHECK(w["model"] == "tlm");
+  CHECK(w["verified"] == true);
+  // Asked for explicitly, the alpha-beta model still refuses them.
+  CHECK(run_binary_err("run --model alphabeta --machine ipsc860 --fabric hypercube:3 "
+                       "--collective bcast")
+            .err == "tessera: --machine needs --model tlm\n");
+}
+
 TEST_CASE("tlm run: an UNFORCED iPSC-860 message pays reserve and ack", "[cli][tlm]") {
   // 001 §2.2: above 100 bytes t = 164 + 0.398 m + 29.9 d us. One 1000-byte message
   // over one hop (bcast on a 1-cube): reserve and ack are control messages, then the

@@ -39,7 +39,10 @@ moves through the network model, and every byte every tile ends with is checked.
                      bytes costs ts + tw m cycles; tiles are single-ported; no
                      contention
   --model tlm        the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk
-                     to the fabric over TLM sockets (docs/tlm.md)
+                     to the fabric over TLM sockets (docs/tlm.md); without --model,
+                     an option only the platform takes (--machine, --pattern,
+                     --traffic, --switching other than ideal, --tiles, --routes,
+                     --payload-bytes) selects it
   --model rtl        the same platform over the Verilated RTL fabric (the tlm2rtl
                      bridge, docs/rtl.md): wormhole meshes up to 8x8, tori 4x4
                      and 8x8, hypercubes up to 7 dimensions; the engine
@@ -355,6 +358,10 @@ run_request parse_request(const args& a) {
     if (models::find_model(*model) == nullptr)
       throw input_error("--model '" + shown(*model) + "' is not a model (alphabeta, tlm, rtl)");
     r.model = *model;
+  } else {
+    // --machine, --pattern, --traffic, --switching wormhole, ...: the model they need.
+    std::string why;
+    r.model = implied_model(a, why);
   }
   r.workload = check_run_options(a, r.model);
   r.fabric_spec = a.require("fabric");

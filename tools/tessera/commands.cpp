@@ -17,6 +17,7 @@ const char* const main_help =
 
 usage: tessera <command> [options]
        tessera <command> --help
+       tessera --version [--json]
 
 commands:
   analyze    static analysis of a collective's schedule on a fabric: steps, per-round
@@ -24,8 +25,9 @@ commands:
   compare    several algorithms of one collective side by side on one fabric
   schedule   print the per-tile op streams of a collective as schedule JSON
   run        simulate a collective with the tile runtime on a network model and
-             check every byte delivered (models: alphabeta, tlm)
-  reproduce  a paper's measured tables recomputed beside the paper (thakur)
+             check every byte delivered (models: alphabeta, tlm, rtl)
+  reproduce  a paper's results recomputed beside the paper's values, with its
+             figures (thakur, bokhari, boppana, bermond, grama, all)
   trees      the spanning trees of a torus broadcast, checked and drawn
   models     the models, their timing engines and every --param with its default
   crosscheck one workload on two models, compared message by message
@@ -54,6 +56,24 @@ int refuse(const std::vector<std::string>& argv, std::ostream& out, std::ostream
   return 2;
 }
 
+// tessera --version [--json]: the version CMake's project() gives.
+int version(const std::vector<std::string>& rest, std::ostream& out) {
+  bool json = false;
+  for (const std::string& a : rest) {
+    if (a != "--json") throw input_error("--version takes only --json, not '" + shown(a) + "'");
+    json = true;
+  }
+  if (json) {
+    nlohmann::ordered_json j;
+    j["command"] = "version";
+    j["version"] = TESSERA_VERSION;
+    out << j.dump(2) << '\n';
+  } else {
+    out << "tessera " << TESSERA_VERSION << '\n';
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
@@ -66,6 +86,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     }
     const std::string& cmd = argv[0];
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (cmd == "--version" || cmd == "-V") return version(rest, out);
     if (cmd == "analyze") return cmd_analyze(rest, out, err);
     if (cmd == "compare") return cmd_compare(rest, out, err);
     if (cmd == "schedule") return cmd_schedule(rest, out, err);

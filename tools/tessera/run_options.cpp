@@ -123,6 +123,24 @@ std::string_view workload_option(workload_kind k) {
   return "?";
 }
 
+std::string implied_model(const args& a, std::string& why) {
+  const run::run_config defaults;
+  why.clear();
+  const models::model_info* base = models::find_model(defaults.model);
+  for (const std::string& name : a.given()) {
+    const run_option* o = find(name);
+    if (o == nullptr || !o->tlm_only) continue;
+    models::switching sw{};
+    if (name == "switching" && base != nullptr && models::parse_switching(*a.get(name), sw) &&
+        models::drives(*base, sw)) {
+      continue;  // an engine the default model drives (ideal)
+    }
+    why = name;
+    return "tlm";
+  }
+  return defaults.model;
+}
+
 workload_kind check_run_options(const args& a, std::string_view model) {
   // The workload: exactly one selector.
   const run_option* chosen = nullptr;

@@ -43,6 +43,12 @@ std::set<std::string> run_repeated_options();
 
 std::string_view workload_option(workload_kind k);
 
+// Without --model: the model the given options need. The first option only the timed
+// platform takes (--machine, --pattern, --traffic, a --switching the default model does
+// not drive, ...) makes it "tlm"; otherwise it is the config's default. The option is
+// returned in `why` (empty when none).
+std::string implied_model(const args& a, std::string& why);
+
 // The workload the options name, after checking every given option against the
 // table; input_error names the offending option and what it conflicts with.
 workload_kind check_run_options(const args& a, std::string_view model);
