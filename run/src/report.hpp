@@ -71,6 +71,13 @@ class owning final : public run_result {
   [[nodiscard]] bool verified() const override { return res_.verified(); }
   [[nodiscard]] std::string failure() const override { return res_.failure(); }
   [[nodiscard]] std::string note() const override { return res_.note(); }
+  [[nodiscard]] trace_data trace() const override {
+    if constexpr (requires(const Result& x) { x.trace(); }) {
+      return res_.trace();
+    } else {
+      return {};
+    }
+  }
 
  private:
   run_config r_;

@@ -19,6 +19,7 @@ ab::run_options alphabeta_options(const run_config& r) {
   opt.proto = r.proto;
   opt.prepost = r.prepost;
   opt.send_ahead = r.send_ahead;
+  opt.trace_ops = r.trace;
   opt.faults = r.faults;
   // The alphabeta model drives the registry's ideal engine on the host.
   models::engine_params prm;
@@ -50,6 +51,22 @@ nlohmann::ordered_json header(const run_config& r) {
           {"tiles", r.c.f.tiles()}};
 }
 
+// A run on the alpha-beta network, for its timeline trace.
+trace_data alphabeta_trace(const run_config& r, const std::string& what, const ab::run_outcome& o,
+                           const std::vector<nic::transfer_record>& transfers) {
+  trace_data d;
+  d.available = true;
+  d.f = r.c.f;
+  d.title = what + " on " + r.fabric_spec + ", alphabeta";
+  d.model = "alphabeta";
+  d.cycles = o.cycles;
+  d.spans_recorded = r.trace;
+  d.spans = o.ops;
+  d.transfers = transfers;
+  d.steps = o.steps;
+  return d;
+}
+
 // A schedule file's op streams on the alpha-beta network.
 class alphabeta_schedule {
  public:
@@ -75,6 +92,9 @@ class alphabeta_schedule {
   [[nodiscard]] bool verified() const { return o_.verified; }
   [[nodiscard]] std::string failure() const { return o_.failure; }
   [[nodiscard]] static std::string note() { return {}; }
+  [[nodiscard]] trace_data trace() const {
+    return alphabeta_trace(r_, "schedule " + r_.schedule_name, o_, transfers_);
+  }
 
  private:
   const run_config& r_;
@@ -124,6 +144,10 @@ class alphabeta_collective {
   [[nodiscard]] bool verified() const { return o_.verified; }
   [[nodiscard]] std::string failure() const { return o_.failure; }
   [[nodiscard]] static std::string note() { return {}; }
+  [[nodiscard]] trace_data trace() const {
+    return alphabeta_trace(r_, std::string(fw::info(r_.c.coll).name) + " (" + r_.algorithm + ")",
+                           o_, transfers_);
+  }
 
  private:
   run_config& r_;

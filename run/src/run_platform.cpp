@@ -124,6 +124,7 @@ setup make_setup(const run_config& r) {
   }
   s.o.prepost = r.prepost;
   s.o.send_ahead = r.send_ahead;
+  s.o.trace_ops = r.trace;
   return s;
 }
 
@@ -296,6 +297,24 @@ class platform_traffic {
   tlmm::traffic_outcome o_;
 };
 
+// A platform run, for its timeline trace.
+trace_data platform_trace(const run_config& r, const setup& s, const tlmm::platform_outcome& po,
+                          const std::string& what) {
+  trace_data d;
+  d.available = true;
+  d.f = r.c.f;
+  d.title = what + " on " + r.fabric_spec + ", " + model_text(s) +
+            (s.m != nullptr ? " (machine " + std::string(s.m->name) + ")" : "");
+  d.model = s.o.model;
+  d.us_per_cycle = s.us();
+  d.cycles = po.run.cycles;
+  d.spans_recorded = r.trace && po.cpu.empty();  // ISS tiles: the image runs the ops
+  d.spans = po.run.ops;
+  d.transfers = po.transfers;
+  d.steps = po.run.steps;
+  return d;
+}
+
 class platform_schedule {
  public:
   explicit platform_schedule(const run_config& r)
@@ -322,6 +341,9 @@ class platform_schedule {
   [[nodiscard]] bool verified() const { return po_.run.verified; }
   [[nodiscard]] std::string failure() const { return po_.run.failure; }
   [[nodiscard]] static std::string note() { return {}; }
+  [[nodiscard]] trace_data trace() const {
+    return platform_trace(r_, s_, po_, "schedule " + r_.schedule_name);
+  }
 
  private:
   const run_config& r_;
@@ -444,6 +466,10 @@ class platform_collective {
   [[nodiscard]] bool verified() const { return po_.run.verified; }
   [[nodiscard]] std::string failure() const { return po_.run.failure; }
   [[nodiscard]] static std::string note() { return {}; }
+  [[nodiscard]] trace_data trace() const {
+    return platform_trace(r_, s_, po_,
+                          std::string(fw::info(r_.c.coll).name) + " (" + r_.algorithm + ")");
+  }
 
  private:
   run_config& r_;

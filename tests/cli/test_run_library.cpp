@@ -6,22 +6,13 @@
 
 #include <sstream>
 
+#include "run_configs.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
 
 namespace {
 
-tessera::run::run_config allgather_on_cube(std::uint32_t dims, std::uint32_t bytes) {
-  tessera::run::run_config c;
-  c.fabric_spec = "hypercube:" + std::to_string(dims);
-  c.c.f = tessera::fabric::hypercube(dims);
-  c.c.coll = tessera::fw::collective::allgather;
-  c.c.alg = tessera::fw::tb_algorithm::hypercube;
-  c.algorithm = "hypercube";
-  c.c.bytes = bytes;
-  c.params = {{"ts", "100"}, {"tw", "2"}};
-  return c;
-}
+using tessera::test::allgather_on_cube;
 
 }  // namespace
 

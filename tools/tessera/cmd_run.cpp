@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -30,7 +32,8 @@ std::string run_help() {
                    [--param key=value ...] [--root R] [--bytes M]
                    [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
                    [--pair-sync] [--fault F ...] [--fault-file FILE]
-                   [--type T] [--op O] [--shift Q] [--packets Q] [--transfers] [--json]
+                   [--type T] [--op O] [--shift Q] [--packets Q] [--transfers]
+                   [--trace FILE [--trace-tiles L] [--trace-window A:B]] [--json]
 
 Simulation: every tile runs the collective's op stream on the tile runtime, data
 moves through the network model, and every byte every tile ends with is checked.
@@ -108,6 +111,12 @@ moves through the network model, and every byte every tile ends with is checked.
                    to the optimum of b(L, h, d) = (sqrt((h-1) beta) + sqrt(tau L/d))^2,
                    002 §2.1, with the model's beta and tau, or ts and tw)
   --transfers      tlm: list every transfer in the JSON (default: the first 4096)
+  --trace FILE     write a timeline trace (Chrome trace-event JSON; open it in
+                   ui.perfetto.dev or chrome://tracing): a track per tile with its ops
+                   and what they waited for, a flow per message from where the
+                   network took it to its delivery, and the steps (docs/visualize.md)
+  --trace-tiles L  only these tiles' tracks and the messages to or from them (0-3,7)
+  --trace-window A:B  only what overlaps cycles A to B (B may be left out)
   --json           one JSON object on stdout
 
 algorithms:
@@ -329,6 +338,73 @@ void parse_traffic(const args& a, run::traffic_config& t) {
     t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *v, 0xffffffffULL));
 }
 
+// "0-3,7": the tiles --trace-tiles keeps.
+std::vector<bool> parse_tile_list(const std::string& text, std::uint32_t tiles) {
+  std::vector<bool> keep(tiles, false);
+  const std::string bad = "--trace-tiles '" + shown(text) + "'";
+  if (text.empty()) throw input_error(bad + " names no tile (e.g. 0-3,7)");
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    const std::size_t dash = item.find('-');
+    const std::string lo_text = item.substr(0, dash);
+    const std::string hi_text = dash == std::string::npos ? lo_text : item.substr(dash + 1);
+    if (lo_text.empty() || hi_text.empty() ||
+        lo_text.find_first_not_of("0123456789") != std::string::npos ||
+        hi_text.find_first_not_of("0123456789") != std::string::npos || lo_text.size() > 9 ||
+        hi_text.size() > 9) {
+      throw input_error(bad + " is not a list of tiles and ranges (e.g. 0-3,7)");
+    }
+    const std::uint64_t lo = std::stoull(lo_text);
+    const std::uint64_t hi = std::stoull(hi_text);
+    if (lo > hi) throw input_error(bad + ": range " + item + " runs backwards");
+    if (hi >= tiles) {
+      throw input_error(bad + ": tile " + std::to_string(hi) + " is not a tile of the fabric (0.." +
+                        std::to_string(tiles - 1) + ")");
+    }
+    for (std::uint64_t t = lo; t <= hi; ++t)
+      keep[t] = true;
+    at = comma + 1;
+  }
+  return keep;
+}
+
+// --trace FILE [--trace-tiles LIST] [--trace-window A:B]; the file is opened (and
+// emptied) now, so a path that cannot be written is bad input before the run.
+void parse_trace(const args& a, run_request& q, std::uint32_t tiles) {
+  const auto file = a.get("trace");
+  if (!file) {
+    for (const char* o : {"trace-tiles", "trace-window"}) {
+      if (a.has(o)) throw input_error("--" + std::string(o) + " goes with --trace FILE");
+    }
+    return;
+  }
+  if (file->empty()) throw input_error("--trace needs a file name");
+  if (!std::ofstream(*file)) throw input_error("--trace '" + shown(*file) + "' cannot be written");
+  q.trace_file = *file;
+  q.config.trace = true;
+  if (const auto t = a.get("trace-tiles")) q.trace_filter.tiles = parse_tile_list(*t, tiles);
+  if (const auto w = a.get("trace-window")) {
+    const std::size_t colon = w->find(':');
+    const std::string bad = "--trace-window '" + shown(*w) + "'";
+    if (colon == std::string::npos)
+      throw input_error(bad + " is not FROM:TO in cycles (TO may be left out)");
+    const std::string from = w->substr(0, colon);
+    const std::string to = w->substr(colon + 1);
+    for (const std::string& v : {from, to}) {
+      if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 18)
+        throw input_error(bad + " is not FROM:TO in cycles (TO may be left out)");
+    }
+    q.trace_filter.from = from.empty() ? 0 : std::stoull(from);
+    if (!to.empty()) {
+      q.trace_filter.to = std::stoull(to);
+      if (q.trace_filter.to <= q.trace_filter.from)
+        throw input_error(bad + " is empty: TO must be above FROM");
+    }
+  }
+}
+
 // Reads --schedule FILE and prepares it for the fabric.
 void load_schedule_file(const std::string& file, run::run_config& r) {
   const schedule s = schedule_from_value(read_json_file("--schedule", file, max_schedule_bytes));
@@ -402,6 +478,7 @@ run_request parse_request(const args& a) {
   r.machine = a.get("machine");
   q.json = a.flag("json");
   r.all_transfers = a.flag("transfers");
+  parse_trace(a, q, r.c.f.tiles());
   // A traffic run keeps its packets only for the JSON (crosscheck compares them).
   if (r.workload == workload_kind::traffic) r.all_transfers = r.all_transfers && q.json;
   // Parameters that only one protocol or workload reads are refused elsewhere, so none
@@ -469,11 +546,30 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   }
   run_request q = parse_request(a);
   const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
+  // The trace is written for a failed run too: it shows where the run went wrong.
+  std::optional<run::trace_counts> traced;
+  if (!q.trace_file.empty()) {
+    std::ofstream file(q.trace_file, std::ios::binary);
+    traced = run::write_trace(file, res->trace(), q.trace_filter);
+    if (!file.flush()) throw input_error("--trace '" + shown(q.trace_file) + "': write failed");
+  }
   if (q.json) {
-    out << res->json().dump(2) << '\n';
+    nlohmann::ordered_json j = res->json();
+    if (traced) {
+      j["trace"] = {{"file", q.trace_file},
+                    {"spans", traced->spans},
+                    {"messages", traced->messages},
+                    {"steps", traced->steps}};
+    }
+    out << j.dump(2) << '\n';
   } else {
     std::ostringstream os;
     res->write_text(os);
+    if (traced) {
+      os << "  trace       " << q.trace_file << " (" << traced->spans << " spans, "
+         << traced->messages << " messages, " << traced->steps
+         << " steps; open it in ui.perfetto.dev)\n";
+    }
     out << os.str();
   }
   if (!res->verified()) {

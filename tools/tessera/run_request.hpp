@@ -9,12 +9,16 @@
 
 #include "args.hpp"
 #include "tessera/run/config.hpp"
+#include "tessera/run/trace.hpp"
 
 namespace tessera::cli {
 
 struct run_request {
   run::run_config config;
   bool json{false};
+  // --trace FILE: the timeline trace (docs/visualize.md), and what of it to write.
+  std::string trace_file;
+  run::trace_filter trace_filter;
 };
 
 // Every option checked on its own and against the others, and the input files read;

@@ -18,6 +18,7 @@ nic::harness_options harness_for(const run_options& opt, std::uint64_t idle_byte
   ho.exec.timeout_per_byte = 2 * opt.prm.tw;
   ho.exec.max_retries = opt.max_retries;
   ho.memory_limit = opt.memory_limit;
+  ho.trace_ops = opt.trace_ops;
   return ho;
 }
 

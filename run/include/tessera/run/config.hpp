@@ -74,6 +74,8 @@ struct run_config {
   // Keep every message in the result (per_transfer); otherwise the report lists the
   // first 4096 (and a traffic run keeps none).
   bool all_transfers{false};
+  // Record what every tile did (its ops and waits) for run_result::trace().
+  bool trace{false};
 };
 
 }  // namespace tessera::run

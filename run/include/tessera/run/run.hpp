@@ -12,6 +12,7 @@
 
 #include "tessera/models/registry.hpp"
 #include "tessera/run/config.hpp"
+#include "tessera/run/trace.hpp"
 
 namespace tessera::run {
 
@@ -34,6 +35,9 @@ class run_result {
   [[nodiscard]] virtual std::string note() const { return {}; }
   // 0 verified, 1 a failed check (the contract's exit status).
   [[nodiscard]] int exit_status() const { return verified() ? 0 : 1; }
+  // What a timeline trace draws (tessera/run/trace.hpp); the tiles' op spans only when
+  // the config asked for them (run_config::trace).
+  [[nodiscard]] virtual trace_data trace() const { return {}; }
 };
 
 // Runs the config on its model. Throws input_error (tessera/schedule/errors.hpp) for

@@ -198,20 +198,31 @@ class executor {
   [[nodiscard]] const op& current() const { return op_; }
   [[nodiscard]] std::uint32_t op_index() const { return op_index_; }
   [[nodiscard]] bool finished() const { return phase_ == phase::done; }
+  // The program's ops are all taken: sends still in flight or detached receives still
+  // to store (or done). For timeline traces.
+  [[nodiscard]] bool past_program() const {
+    return phase_ == phase::drain || phase_ == phase::settle || phase_ == phase::done;
+  }
   [[nodiscard]] std::uint64_t messages_sent() const { return messages_; }
   [[nodiscard]] std::uint64_t bytes_sent() const { return bytes_; }
 
   [[nodiscard]] tile_wait waiting() const {
     switch (phase_) {
-      case phase::wait:
+      case phase::wait: {
         if (delay_ != no_handle) return {wait_kind::delay, no_tile, op_.step};
-        if (recv_ != no_handle && nic_->test(recv_) == nic_status::pending)
+        // With prepost the receive half of an op that sends does not hold it (halves_done):
+        // while its send is out, the op waits for that alone.
+        const bool detachable =
+            cfg_.prepost && op_.sends() && (op_.flags & op_flag::combine_in) == 0;
+        if (recv_ != no_handle && !(detachable && send_.busy()) &&
+            nic_->test(recv_) == nic_status::pending)
           return {wait_kind::data, op_.from, op_.step};
         if (send_.busy()) {
           return {send_.acked || !reliable() ? wait_kind::send : wait_kind::data_ack, op_.to,
                   op_.step};
         }
         return {};
+      }
       case phase::await_ack:
         return {wait_kind::ack, op_.to, op_.step};
       case phase::slot_wait:

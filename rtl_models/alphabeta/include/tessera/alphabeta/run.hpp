@@ -22,6 +22,7 @@ struct run_options {
   std::uint64_t unforced_threshold{100};
   bool prepost{false};     // post every receive, then a global barrier (Bokhari §5)
   bool send_ahead{false};  // post the next op's send early (executor_config)
+  bool trace_ops{false};   // record the tiles' op spans (run_outcome::ops)
   // Memory all tiles together may use (blocks, buffers); above it the run is refused.
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
   // A run still going at this cycle stops there (a timeout, not a deadlock).

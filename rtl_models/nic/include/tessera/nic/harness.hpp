@@ -76,6 +76,26 @@ inline constexpr std::size_t max_lost = 1000;
 void report_faults(const fault_injector& f, std::vector<fault_report>& faults,
                    std::vector<lost_report>& lost, std::uint64_t& lost_total);
 
+// What a tile did over an interval, for timeline traces (docs/visualize.md). An op
+// span runs from the poll that took the op up to the poll that moved past it; a wait
+// span, inside its op span, from the poll that found the tile waiting for something to
+// the one that found it no longer waiting for it. Index 0 is the time before the first
+// op (posting receives and the barrier of --prepost); past the last op the tile drains
+// (kind drain).
+struct op_span {
+  enum class what : std::uint8_t { op, prologue, drain, wait };
+  what is{what::op};
+  std::uint32_t tile{0};
+  std::uint32_t index{0};  // the op's index in the tile's program, 1-based
+  op_kind kind{op_kind::idle};
+  wait_kind waits{wait_kind::nothing};  // what::wait: what for
+  std::uint32_t step{0};
+  std::uint32_t to{no_tile};
+  std::uint32_t from{no_tile};  // what::wait: the peer waited for
+  std::uint64_t start{0};
+  std::uint64_t end{0};
+};
+
 struct run_outcome {
   bool completed{false};  // every tile ran its program to the end
   bool verified{false};   // and every tile holds exactly what it should
@@ -92,12 +112,14 @@ struct run_outcome {
   std::uint64_t lost_total{0};       // all of them (lost lists the first max_lost)
   reliable_stats reliable{};         // protocol reliable: summed over the tiles
   bool timed_out{false};             // stopped by max_cycles
+  std::vector<op_span> ops;          // with harness_options::trace_ops, in closing order
 };
 
 struct harness_options {
   executor_config exec{};  // tiles, type and op are taken from the collective
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
   const char* model{"alphabeta"};  // named in the refusal messages
+  bool trace_ops{false};           // record op and wait spans (run_outcome::ops)
 };
 
 // Work bounds: tiles x steps, and tiles x steps x blocks per message.
@@ -177,7 +199,24 @@ class tile_executors {
     ex_[t] = std::make_unique<exec>(tile_id{t}, nic, prog, m.store, b, cfg);
   }
 
-  tile_state poll(std::uint32_t t) { return ex_[t]->poll(); }
+  // With spans on, polls at `now` record what each tile did (op_span).
+  void trace_spans(bool on) { trace_ = on; }
+
+  tile_state poll(std::uint32_t t, std::uint64_t now) {
+    const tile_state s = ex_[t]->poll();
+    if (trace_) note_spans(t, now);
+    return s;
+  }
+
+  // The spans recorded so far, the ones still open closed at `now`.
+  std::vector<op_span> take_spans(std::uint64_t now) {
+    for (open_spans& o : open_) {
+      if (o.wait_open) close(o.wait, now);
+      if (o.op_open) close(o.op, now);
+      o.wait_open = o.op_open = false;
+    }
+    return std::move(spans_);
+  }
 
   [[nodiscard]] tile_ends ends() const {
     tile_ends e;
@@ -191,7 +230,66 @@ class tile_executors {
   }
 
  private:
+  struct open_spans {
+    bool op_open{false};
+    bool wait_open{false};
+    op_span op;
+    op_span wait;
+  };
+
+  void close(op_span& s, std::uint64_t now) {
+    s.end = now;
+    spans_.push_back(s);
+  }
+
+  void note_spans(std::uint32_t t, std::uint64_t now) {
+    if (open_.size() <= t) open_.resize(t + 1);
+    open_spans& o = open_[t];
+    const exec& x = *ex_[t];
+    // The op (or the prologue before the first, or the drain after the last) now.
+    op_span cur;
+    cur.tile = t;
+    cur.index = x.op_index();
+    if (x.past_program()) {
+      cur.is = op_span::what::drain;
+    } else if (cur.index == 0) {
+      cur.is = op_span::what::prologue;
+    } else {
+      cur.kind = x.current().kind;
+      cur.step = x.current().step;
+      cur.to = x.current().to;
+      cur.from = x.current().from;
+    }
+    const bool done = x.finished() || x.fault().code != tile_error::none;
+    const tile_wait w = done ? tile_wait{} : x.waiting();
+    const bool same_op = o.op_open && o.op.is == cur.is && o.op.index == cur.index && !done;
+    const bool same_wait =
+        o.wait_open && same_op && o.wait.waits == w.what && o.wait.from == w.peer;
+    if (o.wait_open && !same_wait) {
+      close(o.wait, now);
+      o.wait_open = false;
+    }
+    if (o.op_open && !same_op) {
+      close(o.op, now);
+      o.op_open = false;
+    }
+    if (done) return;
+    if (!o.op_open) {
+      o.op = cur;
+      o.op.start = now;
+      o.op_open = true;
+    }
+    if (!o.wait_open && w.what != wait_kind::nothing) {
+      o.wait = op_span{
+          op_span::what::wait, t, cur.index, cur.kind, w.what, w.step, no_tile, w.peer, now, now};
+      o.wait_open = true;
+    }
+  }
+
   std::vector<std::unique_ptr<exec>> ex_;
+  bool trace_{false};
+  std::vector<open_spans> open_;
+  std::vector<op_span> spans_;
 };
 
 // What every run shares whatever its workload and NIC: finish times, the first
@@ -272,10 +370,11 @@ class collective_harness : public harness_base {
     cfg.type = c_.type;
     cfg.rop = c_.rop;
     ex_.attach(t, nic, fw::collective_program{c_, tile_id{t}}, *mem_[t], cfg);
+    ex_.trace_spans(o_.trace_ops);
   }
 
   tile_state poll(std::uint32_t t, std::uint64_t now) {
-    const tile_state s = ex_.poll(t);
+    const tile_state s = ex_.poll(t, now);
     note(t, s, now);
     return s;
   }
@@ -283,7 +382,9 @@ class collective_harness : public harness_base {
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
                      const std::vector<msg_header>& unreceived) {
-    return harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
+    run_outcome out = harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
+    out.ops = ex_.take_spans(now);
+    return out;
   }
 
  private:

@@ -90,10 +90,11 @@ class schedule_harness : public schedule_harness_base {
     executor_config cfg = o_.exec;
     cfg.tiles = p_;
     ex_.attach(t, nic, schedule_program{ps_->sched.programs[t]}, *mem_[t], cfg);
+    ex_.trace_spans(o_.trace_ops);
   }
 
   tile_state poll(std::uint32_t t, std::uint64_t now) {
-    const tile_state s = ex_.poll(t);
+    const tile_state s = ex_.poll(t, now);
     note(t, s, now);
     return s;
   }
@@ -101,7 +102,9 @@ class schedule_harness : public schedule_harness_base {
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
                      const std::vector<msg_header>& unreceived) {
-    return schedule_harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
+    run_outcome out = schedule_harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
+    out.ops = ex_.take_spans(now);
+    return out;
   }
 
  private:

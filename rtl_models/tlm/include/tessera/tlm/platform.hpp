@@ -36,6 +36,7 @@ struct platform_options : models::engine_params {
   protocol proto{protocol::raw};
   bool prepost{false};
   bool send_ahead{false};  // implied by circuit.presetup (the NIC needs the next message)
+  bool trace_ops{false};   // record the tiles' op spans (run_outcome::ops)
   // Every data byte a tile sends is charged as wire_scale bytes on the fabric: a run
   // can carry (and verify) a sample of each block while timing the full size, for
   // runs whose real data would not fit in memory. 1: what is carried is what is timed.

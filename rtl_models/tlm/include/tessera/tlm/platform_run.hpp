@@ -142,6 +142,7 @@ inline nic::harness_options harness_for(const fabric& f, const platform_options&
   ho.exec.max_retries = o.max_retries;
   ho.memory_limit = o.memory_limit;
   ho.model = o.model;
+  ho.trace_ops = o.trace_ops;
   return ho;
 }
 

@@ -1,0 +1,231 @@
+// Timeline traces (tessera run --trace, tessera/run/trace.hpp, docs/visualize.md): the
+// structure every trace must have (every message once as a flow, op spans in order on
+// each tile's track with the waits nested inside them, timestamps in the unit the
+// header names), checked on runs whose times follow from the model's definition:
+// Grama's alpha-beta cost ts + tw m per message ("Basic Communication Operations").
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "run_configs.hpp"
+#include "tessera/run/run.hpp"
+#include "tessera/run/trace.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+tessera::run::run_config allgather_on_cube(std::uint32_t dims, std::uint32_t bytes) {
+  tessera::run::run_config c = tessera::test::allgather_on_cube(dims, bytes);
+  c.trace = true;
+  return c;
+}
+
+json traced(const tessera::run::run_result& res, const tessera::run::trace_filter& f = {}) {
+  std::ostringstream os;
+  tessera::run::write_trace(os, res.trace(), f);
+  return json::parse(os.str());
+}
+
+struct span {
+  std::uint64_t tile, start, end;
+  std::string cat, name;
+  std::int64_t op;
+};
+
+std::vector<span> spans_of(const json& t) {
+  std::vector<span> out;
+  for (const json& e : t["traceEvents"]) {
+    if (e["ph"] != "X" || e["pid"] != 1) continue;
+    const json& a = e["args"];
+    out.push_back({e["tid"].get<std::uint64_t>(), a["start_cycle"].get<std::uint64_t>(),
+                   a["end_cycle"].get<std::uint64_t>(), e["cat"].get<std::string>(),
+                   e["name"].get<std::string>(),
+                   a.contains("op") ? a["op"].get<std::int64_t>() : -1});
+  }
+  return out;
+}
+
+// The structure every trace has: op-level spans one after another on each tile, each
+// wait inside the op-level span it belongs to, every flow id once as a start and once as
+// a finish, and ts/dur the cycles times the header's scale.
+void check_structure(const json& t) {
+  const json& head = t["otherData"]["tessera"];
+  const double scale = head["time_unit"] == "cycle" ? 1.0 : head["us_per_cycle"].get<double>();
+  std::map<std::uint64_t, std::vector<span>> ops;
+  std::vector<span> waits;
+  for (const span& s : spans_of(t)) {
+    REQUIRE(s.start <= s.end);
+    (s.cat == "wait" ? waits : ops[s.tile]).push_back(s);
+  }
+  for (auto& [tile, list] : ops) {
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      INFO("tile " << tile << " span " << list[i].name);
+      CHECK(list[i - 1].end <= list[i].start);
+    }
+  }
+  for (const span& w : waits) {
+    const auto& list = ops[w.tile];
+    const bool inside = std::any_of(list.begin(), list.end(), [&](const span& o) {
+      return o.op == w.op && o.start <= w.start && w.end <= o.end;
+    });
+    INFO("tile " << w.tile << " " << w.name << " " << w.start << ".." << w.end);
+    CHECK(inside);
+  }
+  std::map<std::uint64_t, int> starts;
+  std::map<std::uint64_t, int> finishes;
+  for (const json& e : t["traceEvents"]) {
+    if (e.contains("ts") && e.contains("args") && e["args"].contains("start_cycle") &&
+        e["ph"] != "f" && e["ph"] != "e") {
+      CHECK(e["ts"].get<double>() ==
+            Approx(static_cast<double>(e["args"]["start_cycle"].get<std::uint64_t>()) * scale));
+    }
+    if (e["ph"] == "s") ++starts[e["id"].get<std::uint64_t>()];
+    if (e["ph"] == "f") ++finishes[e["id"].get<std::uint64_t>()];
+  }
+  CHECK(starts.size() == finishes.size());
+  for (const auto& [id, n] : starts) {
+    INFO("flow " << id);
+    CHECK(n == 1);
+    CHECK(finishes[id] == 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("trace: every message once, op spans in order, waits nested, alpha-beta times",
+          "[cli][trace]") {
+  const auto res = tessera::run::run(allgather_on_cube(3, 64));
+  REQUIRE(res->verified());
+  const json t = traced(*res);
+  const json& head = t["otherData"]["tessera"];
+  CHECK(head["time_unit"] == "cycle");
+  CHECK(head["op_spans"] == true);
+  CHECK(head["tiles"] == 8);
+  check_structure(t);
+  // Grama, all-gather on a hypercube: step i exchanges 2^(i-1) m bytes, ts + tw 2^(i-1) m
+  // cycles, and every tile's three exchange spans last exactly that.
+  std::map<std::uint64_t, std::vector<std::uint64_t>> lengths;
+  for (const span& s : spans_of(t))
+    if (s.cat == "op") lengths[s.tile].push_back(s.end - s.start);
+  REQUIRE(lengths.size() == 8);
+  for (const auto& [tile, l] : lengths) {
+    INFO("tile " << tile);
+    CHECK(l == std::vector<std::uint64_t>{100 + 2 * 64, 100 + 2 * 128, 100 + 2 * 256});
+  }
+  // Each tile sends one message a step: 8 x 3 flows, each from its sender's track at the
+  // start of its step to its receiver's at the end.
+  const json j = res->json();
+  std::size_t flows = 0;
+  for (const json& e : t["traceEvents"]) {
+    if (e["ph"] != "s") continue;
+    ++flows;
+    const auto step = e["args"]["step"].get<std::uint64_t>();
+    const std::uint64_t begin = step == 1 ? 0 : step == 2 ? 228 : 228 + 356;
+    CHECK(e["args"]["start_cycle"] == begin);
+  }
+  CHECK(flows == 8 * 3);
+  CHECK(flows == j["per_transfer"].size());
+  // The steps track: one async slice per step, as the report's per_step.
+  std::size_t steps = 0;
+  for (const json& e : t["traceEvents"])
+    if (e["ph"] == "b" && e["cat"] == "step") ++steps;
+  CHECK(steps == j["per_step"].size());
+}
+
+TEST_CASE("trace: --trace-tiles and --trace-window keep what they name", "[cli][trace]") {
+  const auto res = tessera::run::run(allgather_on_cube(3, 64));
+  tessera::run::trace_filter f;
+  f.tiles.assign(8, false);
+  f.tiles[5] = true;
+  const json t = traced(*res, f);
+  check_structure(t);
+  for (const span& s : spans_of(t))
+    CHECK(s.tile == 5);
+  // Tile 5 sends 3 messages and receives 3: six flows, each starting or ending on it.
+  std::map<std::uint64_t, std::uint64_t> from;
+  std::map<std::uint64_t, std::uint64_t> to;
+  for (const json& e : t["traceEvents"]) {
+    if (e["ph"] == "s") from[e["id"].get<std::uint64_t>()] = e["tid"].get<std::uint64_t>();
+    if (e["ph"] == "f") to[e["id"].get<std::uint64_t>()] = e["tid"].get<std::uint64_t>();
+  }
+  CHECK(from.size() == 6);
+  std::size_t sent = 0;
+  for (const auto& [id, src] : from) {
+    INFO("flow " << id << ": " << src << " -> " << to[id]);
+    CHECK((src == 5 || to[id] == 5));
+    sent += src == 5 ? 1 : 0;
+  }
+  CHECK(sent == 3);
+  CHECK(t["otherData"]["tessera"]["kept_tiles"] == json::array({5}));
+
+  // Step 2 runs over cycles 228..584: a window inside it keeps step 2's spans only.
+  tessera::run::trace_filter w;
+  w.from = 300;
+  w.to = 400;
+  const json u = traced(*res, w);
+  check_structure(u);
+  const auto in = spans_of(u);
+  CHECK(in.size() >= 8);
+  for (const span& s : in) {
+    CHECK(s.end >= 300);
+    CHECK(s.start < 400);
+  }
+}
+
+#ifdef TESSERA_TEST_PLATFORM
+TEST_CASE("trace: the binary writes it, in microseconds with a machine", "[cli][trace][tlm]") {
+  const std::string file = "tessera_test_trace_ipsc.json";
+  const auto r = tessera::test::run_binary(
+      "run --model tlm --machine ipsc860 --fabric hypercube:3 --collective alltoall "
+      "--algorithm stable --protocol forced --prepost --bytes 100 --json --trace " +
+      file);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  std::ifstream in(file);
+  const json t = json::parse(in);
+  CHECK(t["otherData"]["tessera"]["time_unit"] == "us");
+  CHECK(t["otherData"]["tessera"]["us_per_cycle"] == 0.394);
+  check_structure(t);
+  // Every message of the run, data and control (the barrier's), is one flow.
+  CHECK(j["trace"]["messages"] ==
+        j["messages"].get<std::uint64_t>() + j["control_messages"].get<std::uint64_t>());
+  // --prepost: each tile's prologue (posting and the barrier) comes first.
+  std::set<std::uint64_t> prologue;
+  for (const span& s : spans_of(t))
+    if (s.cat == "prologue" && s.start == 0) prologue.insert(s.tile);
+  CHECK(prologue.size() == 8);
+}
+#endif
+
+TEST_CASE("trace: bad trace options exit 2 naming the value", "[cli][trace]") {
+  using tessera::test::run_cli;
+  auto err = [](const std::vector<std::string>& argv) {
+    std::vector<std::string> a{"run", "--fabric", "ring:4", "--collective", "bcast"};
+    a.insert(a.end(), argv.begin(), argv.end());
+    const auto r = run_cli(a);
+    CHECK(r.code == 2);
+    return r.err;
+  };
+  CHECK(err({"--trace-tiles", "0"}) == "tessera: --trace-tiles goes with --trace FILE\n");
+  CHECK(err({"--trace", "t.json", "--trace-tiles", "0-4"}) ==
+        "tessera: --trace-tiles '0-4': tile 4 is not a tile of the fabric (0..3)\n");
+  CHECK(err({"--trace", "t.json", "--trace-tiles", "3-1"}) ==
+        "tessera: --trace-tiles '3-1': range 3-1 runs backwards\n");
+  CHECK(err({"--trace", "t.json", "--trace-tiles", "a"}) ==
+        "tessera: --trace-tiles 'a' is not a list of tiles and ranges (e.g. 0-3,7)\n");
+  CHECK(err({"--trace", "t.json", "--trace-window", "5:5"}) ==
+        "tessera: --trace-window '5:5' is empty: TO must be above FROM\n");
+  CHECK(err({"--trace", "t.json", "--trace-window", "5"}) ==
+        "tessera: --trace-window '5' is not FROM:TO in cycles (TO may be left out)\n");
+  CHECK(err({"--trace", "/nonexistent/dir/t.json"}) ==
+        "tessera: --trace '/nonexistent/dir/t.json' cannot be written\n");
+}
