@@ -117,29 +117,6 @@ std::string tolerance_text(const row& r) {
   return "";
 }
 
-std::string escape_markup(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 namespace {
 
 // A value as short as it is exact: integers whole, others to 4 significant digits.

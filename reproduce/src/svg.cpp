@@ -1,4 +1,5 @@
 #include "tessera/reproduce/svg.hpp"
+#include "tessera/schedule/input.hpp"
 
 #include <algorithm>
 #include <array>

@@ -15,6 +15,7 @@
 #include "run_request.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/models/registry.hpp"
+#include "tessera/run/heatmap.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
@@ -33,7 +34,8 @@ std::string run_help() {
                    [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
                    [--pair-sync] [--fault F ...] [--fault-file FILE]
                    [--type T] [--op O] [--shift Q] [--packets Q] [--transfers]
-                   [--trace FILE [--trace-tiles L] [--trace-window A:B]] [--json]
+                   [--trace FILE [--trace-tiles L] [--trace-window A:B]]
+                   [--heatmap FILE.svg [--heatmap-metric M | --heatmap-steps]] [--json]
 
 Simulation: every tile runs the collective's op stream on the tile runtime, data
 moves through the network model, and every byte every tile ends with is checked.
@@ -117,6 +119,12 @@ moves through the network model, and every byte every tile ends with is checked.
                    network took it to its delivery, and the steps (docs/visualize.md)
   --trace-tiles L  only these tiles' tracks and the messages to or from them (0-3,7)
   --trace-window A:B  only what overlaps cycles A to B (B may be left out)
+  --heatmap F.svg  tlm and rtl: the fabric drawn as it is (mesh grid, torus with its
+                   wrap links, ring, hypercube by dimension), each directed link
+                   coloured by --heatmap-metric: utilization (default; busy cycles over
+                   the run's), messages, or contention (most waiting at once)
+  --heatmap-steps  a panel per step instead: how many of the step's messages cross
+                   each link (dimension-order routes)
   --json           one JSON object on stdout
 
 algorithms:
@@ -405,6 +413,106 @@ void parse_trace(const args& a, run_request& q, std::uint32_t tiles) {
   }
 }
 
+// --heatmap FILE.svg [--heatmap-metric M] [--heatmap-steps]; the file is opened now.
+void parse_heatmap(const args& a, run_request& q) {
+  const auto file = a.get("heatmap");
+  if (!file) {
+    for (const char* o : {"heatmap-metric", "heatmap-steps"}) {
+      if (a.has(o)) throw input_error("--" + std::string(o) + " goes with --heatmap FILE.svg");
+    }
+    return;
+  }
+  if (file->empty()) throw input_error("--heatmap needs a file name");
+  q.heatmap_steps = a.flag("heatmap-steps");
+  if (const auto m = a.get("heatmap-metric")) {
+    if (q.heatmap_steps) {
+      throw input_error(
+          "--heatmap-metric does not apply to --heatmap-steps (a step's panel "
+          "shows how many of its messages cross each link)");
+    }
+    if (*m != "utilization" && *m != "messages" && *m != "contention") {
+      throw input_error("--heatmap-metric '" + shown(*m) +
+                        "' is not utilization, messages or contention");
+    }
+    q.heatmap_metric = *m;
+  }
+  const run::run_config& r = q.config;
+  fw::tree_family fam{};
+  if (q.heatmap_steps && r.workload == workload_kind::collective && fw::is_edst(r.c, fam)) {
+    throw input_error("--heatmap-steps draws dimension-order routes; --algorithm " + r.algorithm +
+                      " forwards along its trees");
+  }
+  if (q.heatmap_steps && a.has("routes"))
+    throw input_error("--heatmap-steps draws dimension-order routes, not --routes tables");
+  if (!std::ofstream(*file))
+    throw input_error("--heatmap '" + shown(*file) + "' cannot be written");
+  q.heatmap_file = *file;
+}
+
+// Writes the heat map of a finished run from its report's links (or its steps).
+nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::run_result& res,
+                                          const nlohmann::ordered_json& j) {
+  run::heatmap_input in;
+  const run::trace_data d = res.trace();
+  in.f = q.config.c.f;
+  in.title = d.title;
+  const std::uint64_t cycles = j.value("cycles", std::uint64_t{0});
+  if (q.heatmap_steps) {
+    double top = 0;
+    in.panels = run::step_panels(in.f, d.transfers, top);
+    in.metric = "messages of the step crossing each directed link (dimension-order routes)";
+    in.scale_max = std::max(top, 1.0);
+    in.integer_scale = true;
+  } else {
+    run::heatmap_panel p;
+    p.title = "the whole run, " + std::to_string(cycles) + " cycles";
+    double top = 0;
+    for (const auto& l : j.value("links", nlohmann::ordered_json::array())) {
+      if (l["from"] == l["to"]) continue;  // injection and ejection channels
+      run::heatmap_link x;
+      x.from = l["from"].get<std::uint32_t>();
+      x.to = l["to"].get<std::uint32_t>();
+      x.name = l["link"].get<std::string>();
+      const auto busy = l["busy"].get<std::uint64_t>();
+      const auto msgs = l["messages"].get<std::uint64_t>();
+      const auto peak = l["max_queue"].get<std::uint64_t>();
+      if (q.heatmap_metric == "utilization") {
+        x.value = l["utilization"].get<double>();
+      } else {
+        x.value = static_cast<double>(q.heatmap_metric == "messages" ? msgs : peak);
+      }
+      std::ostringstream os;
+      os << "utilization " << l["utilization"].get<double>() << " (" << busy << " of " << cycles
+         << " cycles), " << msgs << (msgs == 1 ? " message" : " messages") << ", at most " << peak
+         << " waiting";
+      x.detail = os.str();
+      top = std::max(top, x.value);
+      p.links.push_back(std::move(x));
+    }
+    in.panels.push_back(std::move(p));
+    if (q.heatmap_metric == "utilization") {
+      in.metric =
+          "link utilization: cycles each directed link was held or transmitting, over "
+          "the run's cycles";
+      in.scale_max = 1.0;
+    } else {
+      in.metric = q.heatmap_metric == "messages"
+                      ? "messages each directed link carried"
+                      : "contention: most messages or headers waiting for each directed link "
+                        "at once";
+      in.scale_max = std::max(top, 1.0);
+      in.integer_scale = true;
+    }
+  }
+  std::ofstream file(q.heatmap_file, std::ios::binary);
+  run::write_heatmap(file, in);
+  if (!file.flush()) throw input_error("--heatmap '" + shown(q.heatmap_file) + "': write failed");
+  return {{"file", q.heatmap_file},
+          {"metric", q.heatmap_steps ? "step load" : q.heatmap_metric},
+          {"panels", in.panels.size()},
+          {"scale_max", in.scale_max}};
+}
+
 // Reads --schedule FILE and prepares it for the fabric.
 void load_schedule_file(const std::string& file, run::run_config& r) {
   const schedule s = schedule_from_value(read_json_file("--schedule", file, max_schedule_bytes));
@@ -479,6 +587,7 @@ run_request parse_request(const args& a) {
   q.json = a.flag("json");
   r.all_transfers = a.flag("transfers");
   parse_trace(a, q, r.c.f.tiles());
+  parse_heatmap(a, q);
   // A traffic run keeps its packets only for the JSON (crosscheck compares them).
   if (r.workload == workload_kind::traffic) r.all_transfers = r.all_transfers && q.json;
   // Parameters that only one protocol or workload reads are refused elsewhere, so none
@@ -553,8 +662,11 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     traced = run::write_trace(file, res->trace(), q.trace_filter);
     if (!file.flush()) throw input_error("--trace '" + shown(q.trace_file) + "': write failed");
   }
+  nlohmann::ordered_json j = res->json();
+  std::optional<nlohmann::ordered_json> heat;
+  if (!q.heatmap_file.empty()) heat = write_heatmap_file(q, *res, j);
   if (q.json) {
-    nlohmann::ordered_json j = res->json();
+    if (heat) j["heatmap"] = *heat;
     if (traced) {
       j["trace"] = {{"file", q.trace_file},
                     {"spans", traced->spans},
@@ -565,6 +677,11 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   } else {
     std::ostringstream os;
     res->write_text(os);
+    if (heat) {
+      os << "  heatmap     " << q.heatmap_file << " (" << (*heat)["metric"].get<std::string>()
+         << ", " << (*heat)["panels"].get<std::size_t>() << " panel"
+         << ((*heat)["panels"].get<std::size_t>() == 1 ? "" : "s") << ")\n";
+    }
     if (traced) {
       os << "  trace       " << q.trace_file << " (" << traced->spans << " spans, "
          << traced->messages << " messages, " << traced->steps

@@ -19,6 +19,10 @@ struct run_request {
   // --trace FILE: the timeline trace (docs/visualize.md), and what of it to write.
   std::string trace_file;
   run::trace_filter trace_filter;
+  // --heatmap FILE.svg: the links coloured by --heatmap-metric, or a panel per step.
+  std::string heatmap_file;
+  std::string heatmap_metric{"utilization"};
+  bool heatmap_steps{false};
 };
 
 // Every option checked on its own and against the others, and the input files read;

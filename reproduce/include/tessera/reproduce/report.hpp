@@ -96,9 +96,6 @@ struct paper_report {
 // A row's tolerance as a reader writes it: "exact", "0.51 %", "<= paper", "0..7.2 %".
 std::string tolerance_text(const row& r);
 
-// Text made safe for XML and HTML (& < > ").
-std::string escape_markup(const std::string& s);
-
 // The contract's object for one paper (`reproduce <paper> --json`).
 nlohmann::ordered_json to_json(const paper_report& r);
 // The readable report: a table per source, then the summary line.

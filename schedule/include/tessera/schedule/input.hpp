@@ -24,6 +24,9 @@ inline constexpr std::uint64_t max_json_values = std::uint64_t{1} << 24;
 // cut after `max` characters with the full length given ("mesh:1111..." (300 bytes)).
 std::string shown(std::string_view text, std::size_t max = 64);
 
+// Text made safe for XML and HTML (& < > "), for the SVG and HTML the tools write.
+std::string escape_markup(const std::string& s);
+
 // A JSON value in a few words for an error message: scalars as they are (strings
 // shown()), containers by kind and size ("an array of 3").
 std::string json_brief(const nlohmann::json& v);
