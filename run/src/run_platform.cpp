@@ -312,6 +312,7 @@ trace_data platform_trace(const run_config& r, const setup& s, const tlmm::platf
   d.spans = po.run.ops;
   d.transfers = po.transfers;
   d.steps = po.run.steps;
+  d.links = po.busy;
   return d;
 }
 

@@ -11,6 +11,18 @@ namespace {
 // Process ids of the trace's two groups of tracks.
 constexpr int tiles_pid = 1;
 constexpr int steps_pid = 2;
+constexpr int links_pid = 3;
+
+std::string port_name(const fabric& f, std::uint32_t port) {
+  switch (f.kind) {
+    case fabric_kind::hypercube:
+      return "dim " + std::to_string(port);
+    case fabric_kind::ring:
+      return port == 0 ? "+1" : "-1";
+    default:
+      return std::string(1, "EWSN"[port % 4]);
+  }
+}
 
 class event_writer {
  public:
@@ -83,6 +95,7 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
   const bool cycles_unit = d.us_per_cycle <= 0.0;
   nlohmann::ordered_json head;
   head["tessera"] = {{"run", d.title},
+                     {"link_tracks", !d.links.empty()},
                      {"model", d.model},
                      {"tiles", d.f.tiles()},
                      {"cycles", d.cycles},
@@ -202,6 +215,52 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
            {"tid", 0},
            {"ts", w.time(s.end)}});
     ++n.steps;
+  }
+  // Links: a track per directed link, and a second (third, ...) lane where intervals
+  // overlap (two worms on a link's two virtual channels).
+  std::vector<const net::link_busy*> busy;
+  for (const net::link_busy& b : d.links) {
+    if ((kept(f, b.from) || kept(f, b.to)) && overlaps(f, b.start, b.end)) busy.push_back(&b);
+  }
+  std::sort(busy.begin(), busy.end(), [](const net::link_busy* a, const net::link_busy* b) {
+    return std::make_tuple(a->from, a->port, a->start, a->end) <
+           std::make_tuple(b->from, b->port, b->start, b->end);
+  });
+  if (!busy.empty()) {
+    w.meta(links_pid, -1, "process_name", {{"name", "links"}});
+    w.meta(links_pid, -1, "process_sort_index", {{"sort_index", 2}});
+  }
+  int tid = 0;
+  for (std::size_t i = 0; i < busy.size();) {
+    const net::link_busy& first = *busy[i];
+    const std::string link = std::to_string(first.from) + "->" + std::to_string(first.to) + " " +
+                             port_name(d.f, first.port);
+    std::vector<std::uint64_t> lane_end;  // the lanes of this link
+    std::vector<int> lane_tid;
+    for (; i < busy.size() && busy[i]->from == first.from && busy[i]->port == first.port; ++i) {
+      const net::link_busy& b = *busy[i];
+      std::size_t lane = 0;
+      while (lane < lane_end.size() && lane_end[lane] > b.start)
+        ++lane;
+      if (lane == lane_end.size()) {
+        lane_end.push_back(0);
+        lane_tid.push_back(tid);
+        w.meta(links_pid, tid, "thread_name",
+               {{"name", lane == 0 ? link : link + " (" + std::to_string(lane + 1) + ")"}});
+        w.meta(links_pid, tid, "thread_sort_index", {{"sort_index", tid}});
+        ++tid;
+      }
+      lane_end[lane] = b.end;
+      w.put({{"ph", "X"},
+             {"name", std::to_string(b.src) + "->" + std::to_string(b.dst)},
+             {"cat", "link"},
+             {"pid", links_pid},
+             {"tid", lane_tid[lane]},
+             {"ts", w.time(b.start)},
+             {"dur", w.time(b.end - b.start)},
+             {"args", {{"link", link}, {"start_cycle", b.start}, {"end_cycle", b.end}}}});
+      ++n.link_spans;
+    }
   }
   os << "\n]}\n";
   return n;

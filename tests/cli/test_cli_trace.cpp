@@ -198,6 +198,40 @@ TEST_CASE("trace: the binary writes it, in microseconds with a machine", "[cli][
   // Every message of the run, data and control (the barrier's), is one flow.
   CHECK(j["trace"]["messages"] ==
         j["messages"].get<std::uint64_t>() + j["control_messages"].get<std::uint64_t>());
+  // The links: every data message holds each link of its e-cube route (lowest bit
+  // first, Bokhari §3) once, and no track has two intervals at once.
+  std::map<std::string, std::set<std::string>> held;  // "a->b dim k" -> messages "s->d"
+  std::map<std::uint64_t, std::vector<std::pair<double, double>>> lanes;
+  for (const json& e : t["traceEvents"]) {
+    if (e["ph"] != "X" || e["cat"] != "link") continue;
+    held[e["args"]["link"].get<std::string>()].insert(e["name"].get<std::string>());
+    lanes[e["tid"].get<std::uint64_t>()].emplace_back(
+        e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+  }
+  CHECK(t["otherData"]["tessera"]["link_tracks"] == true);
+  std::size_t routed = 0;
+  for (std::uint32_t s = 0; s < 8; ++s) {
+    for (std::uint32_t d = 0; d < 8; ++d) {
+      if (s == d) continue;
+      std::uint32_t at = s;
+      for (std::uint32_t b = 0; b < 3; ++b) {
+        if (((at ^ d) >> b & 1U) == 0) continue;
+        const std::string link = std::to_string(at) + "->" + std::to_string(at ^ (1U << b)) +
+                                 " dim " + std::to_string(b);
+        INFO("message " << s << "->" << d << " on " << link);
+        CHECK(held[link].count(std::to_string(s) + "->" + std::to_string(d)) == 1);
+        at ^= 1U << b;
+        ++routed;
+      }
+    }
+  }
+  CHECK(routed == 8 * 12);  // 8 tiles x (3 one-hop + 3 two-hop x 2 + 1 three-hop x 3) hops
+  for (auto& [tid, list] : lanes) {
+    std::sort(list.begin(), list.end());
+    for (std::size_t i = 1; i < list.size(); ++i)
+      CHECK(list[i - 1].second <= list[i].first + 1e-9);
+  }
+  CHECK(j["trace"]["link_spans"].get<std::size_t>() >= routed);
   // --prepost: each tile's prologue (posting and the barrier) comes first.
   std::set<std::uint64_t> prologue;
   for (const span& s : spans_of(t))

@@ -671,7 +671,8 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
       j["trace"] = {{"file", q.trace_file},
                     {"spans", traced->spans},
                     {"messages", traced->messages},
-                    {"steps", traced->steps}};
+                    {"steps", traced->steps},
+                    {"link_spans", traced->link_spans}};
     }
     out << j.dump(2) << '\n';
   } else {
@@ -684,8 +685,8 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     }
     if (traced) {
       os << "  trace       " << q.trace_file << " (" << traced->spans << " spans, "
-         << traced->messages << " messages, " << traced->steps
-         << " steps; open it in ui.perfetto.dev)\n";
+         << traced->messages << " messages, " << traced->steps << " steps, " << traced->link_spans
+         << " link spans; open it in ui.perfetto.dev)\n";
     }
     out << os.str();
   }

@@ -220,6 +220,11 @@ cycle_t circuit_engine::duplex_start(const message& m, cycle_t first, cycle_t ho
 void circuit_engine::free_resource(std::uint32_t r, cycle_t now) {
   resource& l = res_[r];
   l.busy += now - l.since;
+  if (r < cube_links_ && l.holder != none) {
+    const std::uint32_t from = owner(r);
+    const std::uint32_t dim = r % f_.ports();
+    note_link(from, from ^ (1U << dim), dim, l.since, now, msgs_[l.holder].x);
+  }
   l.holder = none;
   if (!l.waiting.empty() && !is_dirty_[r]) {
     is_dirty_[r] = true;

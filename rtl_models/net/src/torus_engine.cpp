@@ -407,6 +407,8 @@ bool torus_engine::try_grant(std::uint32_t tile, std::uint32_t o, cycle_t now) {
       }
       op.busy += cost;
       ++op.messages;
+      const link_id li = make_link(f_, tile_id{tile}, o);
+      note_link(tile, endpoints(f_, li).to.value(), o, now, now + cost, m.x);
     }
     op.free_at = now + cost;
     events_.push(now + cost, event{tile, o, pk});

@@ -929,6 +929,11 @@ struct wormhole_engine::impl {
     if (k <= w.hops && w.credit[k] != 0) avail = std::max(avail, w.credit[k] + as_cycle(cd));
     if (avail < now_) throw std::logic_error("wormhole engine: a channel release fell in the past");
     c.busy += w.tail[k] - w.t0[k] + 1;
+    if (w.chan[k] < 4 * tiles) {
+      const link_ends e = endpoints(fab, link_id{w.chan[k]});
+      owner.note_link(e.from.value(), e.to.value(), w.chan[k] % 4, w.t0[k], w.tail[k] + 1,
+                      msgs[w.msg].x);
+    }
     events.push(avail, {ev_kind::free, w.vc[k], w.chan[k], nullptr});
   }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/net/engine.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/runtime/fabric.hpp"
 
@@ -28,6 +29,7 @@ struct trace_data {
   std::vector<nic::op_span> spans;
   std::vector<nic::transfer_record> transfers;
   std::vector<nic::step_timing> steps;
+  std::vector<net::link_busy> links;  // the engines that model links one by one
 };
 
 // Which part to write: tiles (empty: all), and a window of cycles [from, to).
@@ -41,6 +43,7 @@ struct trace_counts {
   std::uint64_t spans{0};     // op and wait spans written
   std::uint64_t messages{0};  // messages written as flows
   std::uint64_t steps{0};
+  std::uint64_t link_spans{0};  // intervals a link was held
 };
 
 // Writes the trace as one JSON object, event by event (a large run is never held as a

@@ -66,6 +66,19 @@ struct link_stat {
   std::uint32_t max_queue{0};  // most messages/headers waiting for it at once
 };
 
+// One interval a directed link was held or transmitting, for timeline traces: the link
+// from `from` through its port `port` (E, W, S, N; dim k; +1, -1) to `to`, over cycles
+// [start, end), by the message src -> dst.
+struct link_busy {
+  std::uint32_t from{0};
+  std::uint32_t to{0};
+  std::uint32_t port{0};
+  cycle_t start{0};
+  cycle_t end{0};
+  std::uint32_t src{0};
+  std::uint32_t dst{0};
+};
+
 struct contention_stat {
   std::uint64_t blocked{0};   // requests that had to wait for a held channel
   cycle_t blocked_cycles{0};  // total waiting, over all requests
@@ -97,8 +110,22 @@ class engine {
   // reporting events, and the run fails with this text.
   [[nodiscard]] virtual std::string failure() const { return {}; }
 
+  // With recording on, the engine keeps every interval a link is held (link_busy); the
+  // engines that model links one by one do (circuit, store-forward, wormhole).
+  virtual void record_links(bool on) { record_ = on; }
+  [[nodiscard]] virtual const std::vector<link_busy>& link_intervals() const { return busy_; }
+
  protected:
+  void note_link(std::uint32_t from, std::uint32_t to, std::uint32_t port, cycle_t start,
+                 cycle_t end, const xfer& x) {
+    if (record_) busy_.push_back({from, to, port, start, end, x.src, x.dst});
+  }
+
   listener* listener_{nullptr};
+
+ private:
+  bool record_{false};
+  std::vector<link_busy> busy_;
 };
 
 }  // namespace tessera::net

@@ -42,6 +42,10 @@ class jitter_engine final : public engine, private listener {
   [[nodiscard]] contention_stat contention() const override { return inner_->contention(); }
   [[nodiscard]] std::vector<std::string> stuck() const override;
   [[nodiscard]] std::string failure() const override { return inner_->failure(); }
+  void record_links(bool on) override { inner_->record_links(on); }
+  [[nodiscard]] const std::vector<link_busy>& link_intervals() const override {
+    return inner_->link_intervals();
+  }
 
   [[nodiscard]] engine& inner() { return *inner_; }
   // Cycles of delay drawn so far, summed.

@@ -64,7 +64,8 @@ struct platform_outcome {
   std::vector<nic::transfer_record> transfers;
   std::vector<net::link_stat> links;
   net::contention_stat contention{};
-  std::vector<tile_cpu> cpu;  // per tile; empty for native tiles
+  std::vector<tile_cpu> cpu;         // per tile; empty for native tiles
+  std::vector<net::link_busy> busy;  // with trace_ops: every interval a link was held
 };
 
 // The registry's engine for o.sw, with the forwarding tables; throws input_error for a

@@ -69,6 +69,7 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
                               const platform_options& o, MakeTile make_tile = {}) {
   const std::uint32_t p = h.tiles();
   route_systemc_reports();
+  engine.record_links(o.trace_ops);
   fabric_module fab{"fabric", engine, o.wire_scale};
   nic::fault_injector faults{f, o.faults};
   if (!faults.empty()) {
@@ -116,6 +117,7 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
   out.transfers = fab.transfers();
   out.links = engine.links();
   out.contention = engine.contention();
+  out.busy = engine.link_intervals();
   return out;
 }
 
