@@ -22,4 +22,10 @@ run --machine ipsc860 --fabric hypercube:5 --collective alltoall --algorithm sta
 # A pipelined broadcast on a torus (MegaNode preset): the wrap links carry the trees too.
 run --machine meganode --fabric torus:4x4 --collective bcast --algorithm edst-simmen \
   --bytes 4096 --heatmap $out/heatmap-meganode-bcast.svg
-ls $out/heatmap-*.svg
+
+# A load-latency study (docs/sweeps.md): uniform and transpose traffic on an 8 x 8
+# wormhole mesh, twelve loads each.
+"$build/tessera" sweep --model tlm --fabric mesh:8x8 --traffic uniform,transpose \
+  --rate 0.002:0.1:log12 --cycles 20000 --jobs 2 --csv docs/figures/sweep-load-latency.csv \
+  --plot docs/figures/sweep-load-latency.svg
+ls $out/heatmap-*.svg $out/sweep-*

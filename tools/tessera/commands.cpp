@@ -31,6 +31,8 @@ commands:
   trees      the spanning trees of a torus broadcast, checked and drawn
   models     the models, their timing engines and every --param with its default
   crosscheck one workload on two models, compared message by message
+  sweep      tessera run over lists and ranges of its options, N runs at once, one
+             row per run in CSV and JSON Lines
 
 fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
 every command takes --json and then prints one JSON object on stdout.
@@ -95,9 +97,10 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     if (cmd == "trees") return cmd_trees(rest, out, err);
     if (cmd == "models") return cmd_models(rest, out, err);
     if (cmd == "crosscheck") return cmd_crosscheck(rest, out, err);
+    if (cmd == "sweep") return cmd_sweep(rest, out, err);
     throw input_error("unknown command '" + shown(cmd) +
                       "' (commands: analyze, compare, schedule, run, reproduce, trees, models, "
-                      "crosscheck)");
+                      "crosscheck, sweep)");
   } catch (const input_error& e) {
     return refuse(argv, out, err, e.what());
   } catch (const std::bad_alloc&) {

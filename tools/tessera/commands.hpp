@@ -20,6 +20,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
 int cmd_trees(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
+int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
 extern const char* const analyze_help;
 extern const char* const compare_help;

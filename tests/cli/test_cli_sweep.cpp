@@ -1,0 +1,130 @@
+// tessera sweep (docs/sweeps.md): the cartesian product of lists and ranges, one row per
+// run, the same rows whatever --jobs, bad input refused before the first run. Expected
+// cycles are Grama's binomial broadcast, (ts + tw m) log p ("Basic Communication
+// Operations"), evaluated here.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using nlohmann::json;
+using tessera::test::run_cli;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    out.push_back(l);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sweep: the product of a log range and a geometric one, Grama's times", "[cli][sweep]") {
+  const auto r = run_cli({"sweep", "--fabric", "ring:4", "--collective", "bcast", "--param",
+                          "ts=1:1000:log4", "--bytes", "256:4096:x4", "--json", "--jsonl",
+                          "tessera_test_sweep.jsonl", "--jobs", "2"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j["runs"] == 12);
+  CHECK(j["failed"] == 0);
+  CHECK(j["axes"]["--param ts"] == json::array({"1", "10", "100", "1000"}));
+  CHECK(j["axes"]["--bytes"] == json::array({"256", "1024", "4096"}));
+  std::size_t i = 0;
+  for (const std::uint64_t ts : {1U, 10U, 100U, 1000U}) {
+    for (const std::uint64_t m : {256U, 1024U, 4096U}) {  // the last option varies fastest
+      const json& row = j["rows"][i];
+      INFO("run " << i << ": ts " << ts << " m " << m);
+      CHECK(row["run"] == i);
+      CHECK(row["--param ts"] == std::to_string(ts));
+      CHECK(row["--bytes"] == std::to_string(m));
+      CHECK(row["--fabric"] == "ring:4");
+      CHECK(row["verified"] == true);
+      CHECK(row["cycles"] == 2 * (ts + m));  // log2 4 rounds of ts + tw m, tw = 1
+      ++i;
+    }
+  }
+  // The JSON Lines file: the same rows, one a line.
+  std::ifstream in("tessera_test_sweep.jsonl");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto lines = lines_of(text.str());
+  REQUIRE(lines.size() == 12);
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    CHECK(json::parse(lines[k]) == j["rows"][k]);
+}
+
+TEST_CASE("sweep: CSV rows are the same with one job or several", "[cli][sweep]") {
+  const std::vector<std::string> base{"sweep",        "--fabric",  "ring:8,hypercube:3",
+                                      "--collective", "allgather", "--bytes",
+                                      "64,128",       "--param",   "ts=5:15:5"};
+  auto one = base;
+  one.insert(one.end(), {"--jobs", "1"});
+  auto three = base;
+  three.insert(three.end(), {"-j", "3"});
+  const auto a = run_cli(one);
+  const auto b = run_cli(three);
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  CHECK(a.out == b.out);
+  const auto rows = lines_of(a.out);
+  CHECK(rows.size() == 1 + 2 * 2 * 3);  // a header and the 12 runs
+  CHECK(rows[0].rfind("run,--fabric,--bytes,--param ts,--collective,exit_status", 0) == 0);
+}
+
+TEST_CASE("sweep: bad input exits 2 before any run, naming the value", "[cli][sweep]") {
+  auto err = [](const std::vector<std::string>& extra) {
+    std::vector<std::string> a{"sweep", "--fabric", "ring:4", "--collective", "bcast"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto r = run_cli(a);
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    return r.err;
+  };
+  CHECK(err({"--bytes", "5:1"}) == "tessera: --bytes '5:1' runs backwards\n");
+  CHECK(err({"--bytes", "1:5:0"}) ==
+        "tessera: --bytes '1:5:0': the step must be a number above 0\n");
+  CHECK(err({"--bytes", "64,,128"}) ==
+        "tessera: --bytes '64,,128' has an empty value in its list\n");
+  CHECK(err({"--bytes", "0:2"}) == "tessera: --bytes 0 is too small, at least 1 (at --bytes 0)\n");
+  CHECK(err({"--algorithm", "binomial,warp"})
+            .rfind("tessera: --algorithm 'warp' is not a bcast algorithm", 0) == 0);
+  CHECK(err({"--plot", "p.svg"}) ==
+        "tessera: --plot draws a load-latency curve: it needs --traffic and a list or range of "
+        "--rate\n");
+  CHECK(err({"--jobs", "0"}) == "tessera: --jobs 0 is too small, at least 1\n");
+}
+
+#ifdef TESSERA_TEST_PLATFORM
+TEST_CASE("sweep: a load-latency curve, saturation reported and not drawn as latency",
+          "[cli][sweep][tlm]") {
+  const auto r = run_cli({"sweep", "--model", "tlm", "--fabric", "mesh:4x4", "--traffic", "uniform",
+                          "--rate", "0.01:0.3:log3", "--cycles", "3000", "--plot",
+                          "tessera_test_sweep.svg", "--json", "-j", "3"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  REQUIRE(j["rows"].size() == 3);
+  // 0.01 is far below a 4 x 4 mesh's saturation and 0.3 far beyond it.
+  CHECK(j["rows"][0]["saturated"] == false);
+  CHECK(j["rows"][0].contains("latency.average"));
+  CHECK(j["rows"][2]["saturated"] == true);
+  CHECK(!j["rows"][2].contains("latency.average"));
+  CHECK(j["rows"][2].contains("latency_unbounded.average"));
+  CHECK(j["rows"][2]["accepted.packets"].get<double>() <
+        0.95 * j["rows"][2]["offered"].get<double>());
+  std::ifstream in("tessera_test_sweep.svg");
+  std::stringstream svg;
+  svg << in.rdbuf();
+  CHECK(svg.str().find("<svg ") != std::string::npos);
+  CHECK(svg.str().find("saturation") != std::string::npos);
+  CHECK(svg.str().find("average") != std::string::npos);
+}
+#endif

@@ -1,0 +1,502 @@
+// tessera sweep: `tessera run` over the cartesian product of value lists and ranges,
+// N runs at a time, one row per run in CSV and JSON Lines (docs/sweeps.md).
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "run_options.hpp"
+#include "run_request.hpp"
+#include "tessera/reproduce/svg.hpp"
+#include "tessera/run/run.hpp"
+#include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/isolated.hpp"
+
+namespace tessera::cli {
+
+std::string sweep_help() {
+  return R"(usage: tessera sweep [run options, any value a list or a range] [--param k=LIST ...]
+                     [--jobs N] [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
+
+Runs `tessera run` once for every combination of the values given: the cartesian
+product, the last option varying fastest. Each run is its own process (a failed or
+crashed run is a row, not the end of the sweep), --jobs N of them at once. One row
+per run, every option and every result a column: CSV (--csv FILE, or stdout) and JSON
+Lines (--jsonl FILE). A progress bar goes to stderr when it is a terminal.
+
+values:
+  a,b,c          a list                      --bytes 256,1024,4096
+  A:B            integers A to B             --shift 1:7
+  A:B:S          A to B in steps of S        --cycles 2000:10000:2000
+  A:B:xF         A, A*F, ... up to B         --bytes 256:16384:x2
+  A:B:log[N]     N values spaced evenly in log between A and B (default 8)
+                                             --rate 0.001:0.3:log
+  A:B:lin[N]     N values spaced evenly between A and B (default 8)
+  --param k=v1,v2 or k=A:B:..., a range or list per parameter
+
+Options that take a file, the trace and heat map options, --fault and --routes
+are passed to every run as they are.
+
+  --jobs N       runs at once (default 1)
+  --csv FILE     the rows as CSV (default: stdout, unless --json)
+  --jsonl FILE   the rows as JSON Lines, one object per run
+  --plot F.svg   with --traffic and a range of --rate: the load-latency curve, average
+                 and p99 latency against the offered load, one curve per combination of
+                 the other values, runs past saturation left out and the saturation
+                 throughput (the most the fabric accepted) marked
+  --json         one JSON object on stdout: the runs, the failures and the rows
+
+exit status: 0 every run verified, 1 a run failed its check or did not finish, 2 bad
+input (checked for every combination before the first run).
+)";
+}
+
+namespace {
+
+// Options whose value is passed to every run as given (files, lists of their own).
+bool swept(const std::string& name) {
+  static const std::set<std::string> fixed{
+      "schedule",       "pattern", "routes",      "fault",        "fault-file",
+      "firmware",       "trace",   "trace-tiles", "trace-window", "heatmap",
+      "heatmap-metric", "help",    "json",        "transfers",    "param"};
+  return !fixed.contains(name);
+}
+
+std::string fmt_number(double v) {
+  std::ostringstream os;
+  os << std::setprecision(6) << v;
+  return os.str();
+}
+
+bool parse_double(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  return end != nullptr && *end == '\0' && std::isfinite(v);
+}
+
+constexpr std::size_t max_values = 10000;
+constexpr std::size_t max_runs = 100000;
+
+// The values one option takes: a list, or a range.
+std::vector<std::string> expand(const std::string& option, const std::string& text) {
+  const std::string bad = "--" + option + " '" + shown(text) + "'";
+  if (text.find(',') != std::string::npos) {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+      const std::size_t comma = std::min(text.find(',', at), text.size());
+      const std::string v = text.substr(at, comma - at);
+      if (v.empty()) throw input_error(bad + " has an empty value in its list");
+      out.push_back(v);
+      at = comma + 1;
+    }
+    return out;
+  }
+  const std::size_t c1 = text.find(':');
+  if (c1 == std::string::npos) return {text};
+  const std::size_t c2 = text.find(':', c1 + 1);
+  const std::string a_text = text.substr(0, c1);
+  const std::string b_text =
+      text.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1);
+  const std::string how = c2 == std::string::npos ? "" : text.substr(c2 + 1);
+  double a = 0;
+  double b = 0;
+  // A value with a colon that is not numbers (mesh:4x4, key:value) is one value.
+  if (!parse_double(a_text, a) || !parse_double(b_text, b)) return {text};
+  if (b < a) throw input_error(bad + " runs backwards");
+  std::vector<double> v;
+  auto count_of = [&](const std::string& rest) -> std::size_t {
+    if (rest.empty()) return 8;
+    const std::uint64_t n = parse_count(option, rest, max_values, 2);
+    return static_cast<std::size_t>(n);
+  };
+  if (how.rfind("log", 0) == 0) {
+    if (a <= 0) throw input_error(bad + ": a log range starts above 0");
+    const std::size_t n = count_of(how.substr(3));
+    for (std::size_t i = 0; i < n; ++i)
+      v.push_back(a * std::pow(b / a, static_cast<double>(i) / static_cast<double>(n - 1)));
+  } else if (how.rfind("lin", 0) == 0) {
+    const std::size_t n = count_of(how.substr(3));
+    for (std::size_t i = 0; i < n; ++i)
+      v.push_back(a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1));
+  } else if (!how.empty() && how[0] == 'x') {
+    double f = 0;
+    if (!parse_double(how.substr(1), f) || f <= 1 || a <= 0)
+      throw input_error(bad + ": a geometric range needs A > 0 and a factor above 1");
+    for (double x = a; x <= b * (1 + 1e-12) && v.size() <= max_values; x *= f)
+      v.push_back(x);
+  } else {
+    double s = 1;
+    if (!how.empty() && (!parse_double(how, s) || s <= 0))
+      throw input_error(bad + ": the step must be a number above 0");
+    for (double x = a; x <= b * (1 + 1e-12) + 1e-12 && v.size() <= max_values; x += s)
+      v.push_back(x);
+  }
+  if (v.size() > max_values)
+    throw input_error(bad + " has more than " + std::to_string(max_values) + " values");
+  // Between two integers the values are integers (block sizes, cycles, counts).
+  const bool whole = a_text.find_first_not_of("0123456789") == std::string::npos &&
+                     b_text.find_first_not_of("0123456789") == std::string::npos;
+  std::vector<std::string> out;
+  for (const double x : v) {
+    const std::string t = whole ? std::to_string(std::llround(x)) : fmt_number(x);
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return out;
+}
+
+struct axis {
+  std::string option;  // "bytes", or "param:ts"
+  std::vector<std::string> values;
+};
+
+// The option's column, as it is written on the command line ("--bytes", "--param ts"),
+// apart from the results' columns (the run's "cycles" is not --cycles).
+std::string column(const axis& x) {
+  return x.option.rfind("param:", 0) == 0 ? "--param " + x.option.substr(6) : "--" + x.option;
+}
+
+std::vector<std::string> point_argv(const std::vector<std::string>& fixed,
+                                    const std::vector<axis>& axes,
+                                    const std::vector<std::size_t>& at) {
+  std::vector<std::string> argv = fixed;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const axis& x = axes[i];
+    if (x.option.rfind("param:", 0) == 0) {
+      argv.emplace_back("--param");
+      argv.push_back(x.option.substr(6) + "=" + x.values[at[i]]);
+    } else {
+      argv.push_back("--" + x.option);
+      argv.push_back(x.values[at[i]]);
+    }
+  }
+  return argv;
+}
+
+// The run's scalar results, nested objects flattened with dots ("latency.p99"); the
+// echoed parameters and the per-step, per-tile and per-link lists are left out.
+void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
+             nlohmann::ordered_json& row) {
+  for (const auto& [k, v] : j.items()) {
+    if (prefix.empty() && (k == "params" || k == "command" || k == "traffic")) continue;
+    const std::string key = prefix.empty() ? k : prefix + "." + k;
+    if (v.is_object()) {
+      flatten(v, key, row);
+    } else if (!v.is_array()) {
+      row[key] = v;
+    }
+  }
+}
+
+std::string csv_cell(const nlohmann::ordered_json& v) {
+  if (v.is_null()) return "";
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// The load-latency figure of a traffic sweep: per combination of the other axes, the
+// average and p99 latency of the runs below saturation against their offered load, and
+// a vertical line at the most the fabric accepted (its saturation throughput).
+void write_load_latency(const std::string& file, const std::vector<axis>& axes,
+                        const std::vector<nlohmann::ordered_json>& rows) {
+  reproduce::figure fig;
+  fig.id = "load-latency";
+  fig.title = "latency against offered load";
+  fig.x_label = "offered load, packets/tile/cycle";
+  fig.y_label = "latency, cycles";
+  fig.log_y = true;
+  std::map<std::string, std::vector<const nlohmann::ordered_json*>> groups;
+  double lo = 0;
+  double hi = 0;
+  for (const auto& row : rows) {
+    std::string label;
+    for (const axis& x : axes) {
+      if (x.option == "rate") continue;
+      label += (label.empty() ? "" : ", ") + column(x).substr(2) + " " +
+               row[column(x)].get<std::string>();
+    }
+    groups[label].push_back(&row);
+    if (row.contains("offered")) {
+      const double o = row["offered"].get<double>();
+      lo = lo == 0 ? o : std::min(lo, o);
+      hi = std::max(hi, o);
+    }
+  }
+  fig.log_x = lo > 0 && hi / lo >= 10;
+  double ymin = 0;
+  double ymax = 0;
+  for (const auto& [label, list] : groups) {
+    reproduce::series avg{label.empty() ? "average" : label + ", average", false, {}, label};
+    reproduce::series p99{label.empty() ? "p99" : label + ", p99", true, {}, label};
+    double capacity = 0;
+    for (const nlohmann::ordered_json* r : list) {
+      if (!r->contains("offered") || !r->contains("accepted.packets")) continue;
+      capacity = std::max(capacity, (*r)["accepted.packets"].get<double>());
+      if (!r->contains("latency.average")) continue;  // saturated: latency_unbounded
+      const double x = (*r)["offered"].get<double>();
+      const double y = (*r)["latency.average"].get<double>();
+      avg.points.emplace_back(x, y);
+      p99.points.emplace_back(x, (*r)["latency.p99"].get<double>());
+      ymin = ymin == 0 ? y : std::min(ymin, y);
+      ymax = std::max(ymax, (*r)["latency.p99"].get<double>());
+    }
+    fig.curves.push_back(std::move(avg));
+    fig.curves.push_back(std::move(p99));
+    if (capacity > 0) {
+      reproduce::series sat{
+          (label.empty() ? "" : label + ", ") + "saturation " + fmt_number(capacity) + " accepted",
+          false,
+          {},
+          label};
+      sat.points = {{capacity, 0}, {capacity, 0}};  // the height is set below
+      fig.curves.push_back(std::move(sat));
+    }
+  }
+  for (reproduce::series& s : fig.curves) {
+    if (s.name.find("saturation ") == std::string::npos) continue;
+    s.points[0].second = std::max(ymin, 1.0);
+    s.points[1].second = std::max(ymax, 2.0);
+  }
+  std::ofstream(file) << reproduce::to_svg(fig);
+}
+
+}  // namespace
+
+int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::ostream& err) {
+  // -j N is --jobs N.
+  std::vector<std::string> argv;
+  for (const std::string& a : argv_in)
+    argv.push_back(a == "-j" ? "--jobs" : a);
+  std::set<std::string> values = run_value_options();
+  values.insert({"jobs", "csv", "jsonl", "plot"});
+  const args a("sweep", argv, values, run_flag_options(), run_repeated_options());
+  if (a.flag("help")) {
+    out << sweep_help();
+    return 0;
+  }
+  const unsigned jobs =
+      static_cast<unsigned>(parse_count("jobs", a.get("jobs").value_or("1"), 256, 1));
+  const bool json = a.flag("json");
+
+  // The axes (options with several values) and what every run shares.
+  std::vector<axis> axes;
+  std::vector<std::string> fixed;
+  nlohmann::ordered_json shared = nlohmann::ordered_json::object();
+  for (const std::string& name : a.given()) {
+    if (name == "jobs" || name == "csv" || name == "jsonl" || name == "json" || name == "plot")
+      continue;
+    if (name == "param") {
+      for (const std::string& kv : a.all("param")) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw input_error("--param '" + shown(kv) + "' is not key=value");
+        const std::vector<std::string> v = expand("param " + kv.substr(0, eq), kv.substr(eq + 1));
+        if (v.size() > 1) {
+          axes.push_back({"param:" + kv.substr(0, eq), v});
+        } else {
+          fixed.emplace_back("--param");
+          fixed.push_back(kv.substr(0, eq) + "=" + v.front());
+          shared["--param " + kv.substr(0, eq)] = v.front();
+        }
+      }
+      continue;
+    }
+    if (!a.get(name)) {  // a flag
+      fixed.push_back("--" + name);
+      shared["--" + name] = true;
+      continue;
+    }
+    for (const std::string& v : a.all(name)) {
+      const std::vector<std::string> list = swept(name) ? expand(name, v) : std::vector{v};
+      if (list.size() > 1) {
+        axes.push_back({name, list});
+      } else {
+        fixed.push_back("--" + name);
+        fixed.push_back(list.front());
+        shared["--" + name] = list.front();
+      }
+    }
+  }
+  std::size_t runs = 1;
+  for (const axis& x : axes) {
+    runs *= x.values.size();
+    if (runs > max_runs) {
+      throw input_error("the sweep has more than " + std::to_string(max_runs) +
+                        " runs; sweep fewer values");
+    }
+  }
+  std::vector<std::vector<std::size_t>> points;
+  std::vector<std::size_t> at(axes.size(), 0);
+  for (std::size_t i = 0; i < runs; ++i) {
+    points.push_back(at);
+    for (std::size_t k = axes.size(); k-- > 0;) {
+      if (++at[k] < axes[k].values.size()) break;
+      at[k] = 0;
+    }
+  }
+  // Every combination is checked before the first run: bad input is the sweep's.
+  for (const auto& p : points) {
+    const std::vector<std::string> pa = point_argv(fixed, axes, p);
+    const args ra("run", pa, run_value_options(), run_flag_options(), run_repeated_options());
+    try {
+      (void)parse_request(ra);
+    } catch (const input_error& e) {
+      std::string where;
+      for (std::size_t i = 0; i < axes.size(); ++i)
+        where += (where.empty() ? "" : ", ") + column(axes[i]) + " " + axes[i].values[p[i]];
+      throw input_error(std::string(e.what()) + (where.empty() ? "" : " (at " + where + ")"));
+    }
+  }
+  const auto plot = a.get("plot");
+  if (plot) {
+    const bool rate_axis =
+        std::any_of(axes.begin(), axes.end(), [](const axis& x) { return x.option == "rate"; });
+    if (!a.has("traffic") || !rate_axis) {
+      throw input_error(
+          "--plot draws a load-latency curve: it needs --traffic and a list or "
+          "range of --rate");
+    }
+    if (!std::ofstream(*plot)) throw input_error("--plot '" + shown(*plot) + "' cannot be written");
+  }
+  std::ofstream csv_file;
+  std::ofstream jsonl_file;
+  if (const auto f = a.get("csv")) {
+    csv_file.open(*f);
+    if (!csv_file) throw input_error("--csv '" + shown(*f) + "' cannot be written");
+  }
+  if (const auto f = a.get("jsonl")) {
+    jsonl_file.open(*f);
+    if (!jsonl_file) throw input_error("--jsonl '" + shown(*f) + "' cannot be written");
+  }
+
+  // The runs, each in a child process, `jobs` at a time.
+  std::vector<nlohmann::ordered_json> rows(points.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::mutex progress;
+  const bool bar = !json && ::isatty(STDERR_FILENO) != 0;
+  auto work = [&]() {
+    for (std::size_t i = next++; i < points.size(); i = next++) {
+      const std::vector<std::string> pa = point_argv(fixed, axes, points[i]);
+      const isolated_result child = run_isolated_process(
+          [&]() -> std::pair<std::string, int> {
+            try {
+              const args ra("run", pa, run_value_options(), run_flag_options(),
+                            run_repeated_options());
+              run_request q = parse_request(ra);
+              const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
+              nlohmann::ordered_json j = res->json();
+              if (!res->verified()) j["failure"] = res->failure();
+              return {j.dump(), res->exit_status()};
+            } catch (const input_error& e) {
+              return {nlohmann::json{{"error", e.what()}}.dump(), 2};
+            }
+          },
+          std::size_t{1} << 30, true);
+      nlohmann::ordered_json row = nlohmann::ordered_json::object();
+      row["run"] = i;
+      for (std::size_t k = 0; k < axes.size(); ++k)
+        row[column(axes[k])] = axes[k].values[points[i][k]];
+      for (const auto& [k, v] : shared.items())
+        row[k] = v;
+      if (child.ok()) {
+        row["exit_status"] = child.exit_status;
+        try {
+          flatten(nlohmann::ordered_json::parse(child.text), "", row);
+        } catch (const nlohmann::json::exception&) {
+          row["error"] = "the run's output is not JSON";
+        }
+      } else {
+        row["exit_status"] = child.exited ? child.exit_status : 128 + child.signal;
+        row["error"] = !child.failure.empty() ? child.failure
+                       : child.too_long       ? std::string("the run's output was too long")
+                                        : "the run ended by signal " + std::to_string(child.signal);
+      }
+      rows[i] = std::move(row);
+      const std::size_t n = ++done;
+      if (bar) {
+        const std::lock_guard lock{progress};
+        const std::size_t width = 40;
+        const std::size_t filled = n * width / points.size();
+        err << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << n
+            << "/" << points.size() << std::flush;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::min<std::size_t>(jobs, points.size()); ++t)
+    pool.emplace_back(work);
+  for (std::thread& t : pool)
+    t.join();
+  if (bar) err << '\n';
+
+  // Columns: the swept options, the shared ones, then every result in first-seen order.
+  std::vector<std::string> cols;
+  for (const auto& row : rows)
+    for (const auto& [k, v] : row.items())
+      if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
+  std::ostringstream csv;
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    csv << (c == 0 ? "" : ",") << csv_cell(cols[c]);
+  csv << '\n';
+  std::size_t failed = 0;
+  std::size_t refused = 0;
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      csv << (c == 0 ? "" : ",") << csv_cell(row.contains(cols[c]) ? row[cols[c]] : nullptr);
+    csv << '\n';
+    const int status = row["exit_status"].get<int>();
+    if (status == 2) ++refused;
+    if (status != 0) ++failed;
+    if (jsonl_file.is_open()) jsonl_file << row.dump() << '\n';
+  }
+  if (csv_file.is_open()) csv_file << csv.str();
+  if (plot) write_load_latency(*plot, axes, rows);
+  if (json) {
+    nlohmann::ordered_json j;
+    j["command"] = "sweep";
+    j["runs"] = rows.size();
+    j["failed"] = failed;
+    j["axes"] = nlohmann::ordered_json::object();
+    for (const axis& x : axes)
+      j["axes"][column(x)] = x.values;
+    if (const auto f = a.get("csv")) j["csv"] = *f;
+    if (const auto f = a.get("jsonl")) j["jsonl"] = *f;
+    j["rows"] = rows;
+    out << j.dump(2) << '\n';
+  } else if (!csv_file.is_open()) {
+    out << csv.str();
+  }
+  for (const auto& row : rows) {
+    if (row["exit_status"] != 2) continue;
+    // A value the model refuses (a parameter out of range for it): bad input.
+    std::string where;
+    for (const axis& x : axes)
+      where += (where.empty() ? "" : ", ") + column(x) + " " + row[column(x)].get<std::string>();
+    err << "tessera: " << row.value("error", std::string("refused"))
+        << (where.empty() ? "" : " (at " + where + ")") << '\n';
+    return 2;
+  }
+  if (failed > 0) {
+    err << "tessera: " << failed << " of " << rows.size()
+        << " runs did not verify (their rows say why)\n";
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace tessera::cli
