@@ -12,6 +12,8 @@ packages=(
   python3
   # The reproduction page's render test (tests/reproduce/html_page.py): headless Chromium.
   chromium
+  # Sweeps handed to GNU parallel (docs/sweeps.md, tests/cli/sweep_parallel.py).
+  parallel
   # The fuzz targets (tests/fuzz): clang with libFuzzer's runtime.
   clang libclang-rt-14-dev
 )

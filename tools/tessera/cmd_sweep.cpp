@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -27,6 +29,8 @@ namespace tessera::cli {
 std::string sweep_help() {
   return R"(usage: tessera sweep [run options, any value a list or a range] [--param k=LIST ...]
                      [--jobs N] [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
+                     [--emit-jobs FILE | --slurm FILE] [--job-dir DIR]
+       tessera sweep --collect DIR [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
 
 Runs `tessera run` once for every combination of the values given: the cartesian
 product, the last option varying fastest. Each run is its own process (a failed or
@@ -50,6 +54,12 @@ are passed to every run as they are.
   --jobs N       runs at once (default 1)
   --csv FILE     the rows as CSV (default: stdout, unless --json)
   --jsonl FILE   the rows as JSON Lines, one object per run
+  --emit-jobs F  run nothing: write the sweep to --job-dir DIR (default sweep-jobs) and
+                 one command a run to F, for GNU parallel (`parallel < F`; its
+                 --sshlogin spreads them over machines); each writes DIR/run-N.json
+  --slurm F      the same as a Slurm job-array script (`sbatch F`)
+  --collect DIR  merge the runs' rows of DIR into CSV, JSON Lines and the plot, as a
+                 local sweep writes them; a run with no row is a row that says so
   --plot F.svg   with --traffic and a range of --rate: the load-latency curve, average
                  and p99 latency against the offered load, one curve per combination of
                  the other values, runs past saturation left out and the saturation
@@ -275,104 +285,132 @@ void write_load_latency(const std::string& file, const std::vector<axis>& axes,
   std::ofstream(file) << reproduce::to_svg(fig);
 }
 
-}  // namespace
-
-int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::ostream& err) {
-  // -j N is --jobs N.
-  std::vector<std::string> argv;
-  for (const std::string& a : argv_in)
-    argv.push_back(a == "-j" ? "--jobs" : a);
-  std::set<std::string> values = run_value_options();
-  values.insert({"jobs", "csv", "jsonl", "plot"});
-  const args a("sweep", argv, values, run_flag_options(), run_repeated_options());
-  if (a.flag("help")) {
-    out << sweep_help();
-    return 0;
-  }
-  const unsigned jobs =
-      static_cast<unsigned>(parse_count("jobs", a.get("jobs").value_or("1"), 256, 1));
-  const bool json = a.flag("json");
-
-  // The axes (options with several values) and what every run shares.
-  std::vector<axis> axes;
+// What a sweep runs: the arguments every run shares, the axes, the shared options' row
+// columns. Saved as sweep.json for --emit-jobs and --slurm, read back by --job and
+// --collect.
+struct sweep_spec {
   std::vector<std::string> fixed;
+  std::vector<axis> axes;
   nlohmann::ordered_json shared = nlohmann::ordered_json::object();
-  for (const std::string& name : a.given()) {
-    if (name == "jobs" || name == "csv" || name == "jsonl" || name == "json" || name == "plot")
-      continue;
-    if (name == "param") {
-      for (const std::string& kv : a.all("param")) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0)
-          throw input_error("--param '" + shown(kv) + "' is not key=value");
-        const std::vector<std::string> v = expand("param " + kv.substr(0, eq), kv.substr(eq + 1));
-        if (v.size() > 1) {
-          axes.push_back({"param:" + kv.substr(0, eq), v});
-        } else {
-          fixed.emplace_back("--param");
-          fixed.push_back(kv.substr(0, eq) + "=" + v.front());
-          shared["--param " + kv.substr(0, eq)] = v.front();
+  std::size_t runs{1};
+};
+
+nlohmann::ordered_json spec_json(const sweep_spec& s) {
+  nlohmann::ordered_json j;
+  j["format"] = "tessera sweep 1";
+  j["fixed"] = s.fixed;
+  j["axes"] = nlohmann::ordered_json::array();
+  for (const axis& x : s.axes)
+    j["axes"].push_back({{"option", x.option}, {"values", x.values}});
+  j["shared"] = s.shared;
+  j["runs"] = s.runs;
+  return j;
+}
+
+sweep_spec spec_from(const nlohmann::json& j, const std::string& file) {
+  const std::string bad = "'" + shown(file) + "' is not a sweep's sweep.json";
+  sweep_spec s;
+  try {
+    if (j.at("format") != "tessera sweep 1") throw input_error(bad);
+    s.fixed = j.at("fixed").get<std::vector<std::string>>();
+    for (const auto& x : j.at("axes")) {
+      s.axes.push_back(
+          {x.at("option").get<std::string>(), x.at("values").get<std::vector<std::string>>()});
+    }
+    s.shared = nlohmann::ordered_json(j.at("shared"));
+    s.runs = j.at("runs").get<std::size_t>();
+  } catch (const nlohmann::json::exception&) {
+    throw input_error(bad);
+  }
+  std::size_t n = 1;
+  for (const axis& x : s.axes) {
+    if (x.values.empty()) throw input_error(bad);
+    n *= x.values.size();
+    if (n > max_runs) throw input_error(bad);
+  }
+  if (n != s.runs) throw input_error(bad);
+  return s;
+}
+
+// Run i's value index on each axis (the last varies fastest).
+std::vector<std::size_t> coords(const sweep_spec& s, std::size_t i) {
+  std::vector<std::size_t> at(s.axes.size(), 0);
+  for (std::size_t k = s.axes.size(); k-- > 0;) {
+    at[k] = i % s.axes[k].values.size();
+    i /= s.axes[k].values.size();
+  }
+  return at;
+}
+
+// Runs run i in a child process; its row.
+nlohmann::ordered_json run_row(const sweep_spec& s, std::size_t i) {
+  const std::vector<std::size_t> at = coords(s, i);
+  const std::vector<std::string> pa = point_argv(s.fixed, s.axes, at);
+  const isolated_result child = run_isolated_process(
+      [&]() -> std::pair<std::string, int> {
+        try {
+          const args ra("run", pa, run_value_options(), run_flag_options(), run_repeated_options());
+          run_request q = parse_request(ra);
+          const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
+          nlohmann::ordered_json j = res->json();
+          if (!res->verified()) j["failure"] = res->failure();
+          return {j.dump(), res->exit_status()};
+        } catch (const input_error& e) {
+          return {nlohmann::json{{"error", e.what()}}.dump(), 2};
         }
-      }
-      continue;
-    }
-    if (!a.get(name)) {  // a flag
-      fixed.push_back("--" + name);
-      shared["--" + name] = true;
-      continue;
-    }
-    for (const std::string& v : a.all(name)) {
-      const std::vector<std::string> list = swept(name) ? expand(name, v) : std::vector{v};
-      if (list.size() > 1) {
-        axes.push_back({name, list});
-      } else {
-        fixed.push_back("--" + name);
-        fixed.push_back(list.front());
-        shared["--" + name] = list.front();
-      }
-    }
-  }
-  std::size_t runs = 1;
-  for (const axis& x : axes) {
-    runs *= x.values.size();
-    if (runs > max_runs) {
-      throw input_error("the sweep has more than " + std::to_string(max_runs) +
-                        " runs; sweep fewer values");
-    }
-  }
-  std::vector<std::vector<std::size_t>> points;
-  std::vector<std::size_t> at(axes.size(), 0);
-  for (std::size_t i = 0; i < runs; ++i) {
-    points.push_back(at);
-    for (std::size_t k = axes.size(); k-- > 0;) {
-      if (++at[k] < axes[k].values.size()) break;
-      at[k] = 0;
-    }
-  }
-  // Every combination is checked before the first run: bad input is the sweep's.
-  for (const auto& p : points) {
-    const std::vector<std::string> pa = point_argv(fixed, axes, p);
-    const args ra("run", pa, run_value_options(), run_flag_options(), run_repeated_options());
+      },
+      std::size_t{1} << 30, true);
+  nlohmann::ordered_json row = nlohmann::ordered_json::object();
+  row["run"] = i;
+  for (std::size_t k = 0; k < s.axes.size(); ++k)
+    row[column(s.axes[k])] = s.axes[k].values[at[k]];
+  for (const auto& [k, v] : s.shared.items())
+    row[k] = v;
+  if (child.ok()) {
+    row["exit_status"] = child.exit_status;
     try {
-      (void)parse_request(ra);
-    } catch (const input_error& e) {
-      std::string where;
-      for (std::size_t i = 0; i < axes.size(); ++i)
-        where += (where.empty() ? "" : ", ") + column(axes[i]) + " " + axes[i].values[p[i]];
-      throw input_error(std::string(e.what()) + (where.empty() ? "" : " (at " + where + ")"));
+      flatten(nlohmann::ordered_json::parse(child.text), "", row);
+    } catch (const nlohmann::json::exception&) {
+      row["error"] = "the run's output is not JSON";
     }
+  } else {
+    row["exit_status"] = child.exited ? child.exit_status : 128 + child.signal;
+    row["error"] = !child.failure.empty() ? child.failure
+                   : child.too_long       ? std::string("the run's output was too long")
+                                    : "the run ended by signal " + std::to_string(child.signal);
   }
-  const auto plot = a.get("plot");
-  if (plot) {
-    const bool rate_axis =
-        std::any_of(axes.begin(), axes.end(), [](const axis& x) { return x.option == "rate"; });
-    if (!a.has("traffic") || !rate_axis) {
-      throw input_error(
-          "--plot draws a load-latency curve: it needs --traffic and a list or "
-          "range of --rate");
-    }
-    if (!std::ofstream(*plot)) throw input_error("--plot '" + shown(*plot) + "' cannot be written");
+  return row;
+}
+
+std::string job_file(const std::string& dir, std::size_t i) {
+  std::ostringstream os;
+  os << dir << "/run-" << std::setw(6) << std::setfill('0') << i << ".json";
+  return os.str();
+}
+
+// A word for a POSIX shell, quoted when it needs to be.
+std::string sh_word(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789-_./:=,+@%") == std::string::npos) {
+    return w;
   }
+  std::string out = "'";
+  for (const char c : w)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string self_path() {
+  std::array<char, 4096> buf{};
+  const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  return n > 0 ? std::string(buf.data(), static_cast<std::size_t>(n)) : std::string("tessera");
+}
+
+// CSV, JSON Lines, the plot and the summary of finished rows; the exit status.
+int write_results(const args& a, const sweep_spec& s,
+                  const std::vector<nlohmann::ordered_json>& rows, std::ostream& out,
+                  std::ostream& err) {
+  const bool json = a.flag("json");
   std::ofstream csv_file;
   std::ofstream jsonl_file;
   if (const auto f = a.get("csv")) {
@@ -383,68 +421,6 @@ int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::o
     jsonl_file.open(*f);
     if (!jsonl_file) throw input_error("--jsonl '" + shown(*f) + "' cannot be written");
   }
-
-  // The runs, each in a child process, `jobs` at a time.
-  std::vector<nlohmann::ordered_json> rows(points.size());
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> done{0};
-  std::mutex progress;
-  const bool bar = !json && ::isatty(STDERR_FILENO) != 0;
-  auto work = [&]() {
-    for (std::size_t i = next++; i < points.size(); i = next++) {
-      const std::vector<std::string> pa = point_argv(fixed, axes, points[i]);
-      const isolated_result child = run_isolated_process(
-          [&]() -> std::pair<std::string, int> {
-            try {
-              const args ra("run", pa, run_value_options(), run_flag_options(),
-                            run_repeated_options());
-              run_request q = parse_request(ra);
-              const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
-              nlohmann::ordered_json j = res->json();
-              if (!res->verified()) j["failure"] = res->failure();
-              return {j.dump(), res->exit_status()};
-            } catch (const input_error& e) {
-              return {nlohmann::json{{"error", e.what()}}.dump(), 2};
-            }
-          },
-          std::size_t{1} << 30, true);
-      nlohmann::ordered_json row = nlohmann::ordered_json::object();
-      row["run"] = i;
-      for (std::size_t k = 0; k < axes.size(); ++k)
-        row[column(axes[k])] = axes[k].values[points[i][k]];
-      for (const auto& [k, v] : shared.items())
-        row[k] = v;
-      if (child.ok()) {
-        row["exit_status"] = child.exit_status;
-        try {
-          flatten(nlohmann::ordered_json::parse(child.text), "", row);
-        } catch (const nlohmann::json::exception&) {
-          row["error"] = "the run's output is not JSON";
-        }
-      } else {
-        row["exit_status"] = child.exited ? child.exit_status : 128 + child.signal;
-        row["error"] = !child.failure.empty() ? child.failure
-                       : child.too_long       ? std::string("the run's output was too long")
-                                        : "the run ended by signal " + std::to_string(child.signal);
-      }
-      rows[i] = std::move(row);
-      const std::size_t n = ++done;
-      if (bar) {
-        const std::lock_guard lock{progress};
-        const std::size_t width = 40;
-        const std::size_t filled = n * width / points.size();
-        err << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << n
-            << "/" << points.size() << std::flush;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<std::size_t>(jobs, points.size()); ++t)
-    pool.emplace_back(work);
-  for (std::thread& t : pool)
-    t.join();
-  if (bar) err << '\n';
-
   // Columns: the swept options, the shared ones, then every result in first-seen order.
   std::vector<std::string> cols;
   for (const auto& row : rows)
@@ -455,25 +431,22 @@ int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::o
     csv << (c == 0 ? "" : ",") << csv_cell(cols[c]);
   csv << '\n';
   std::size_t failed = 0;
-  std::size_t refused = 0;
   for (const auto& row : rows) {
     for (std::size_t c = 0; c < cols.size(); ++c)
       csv << (c == 0 ? "" : ",") << csv_cell(row.contains(cols[c]) ? row[cols[c]] : nullptr);
     csv << '\n';
-    const int status = row["exit_status"].get<int>();
-    if (status == 2) ++refused;
-    if (status != 0) ++failed;
+    if (!row["exit_status"].is_number() || row["exit_status"] != 0) ++failed;
     if (jsonl_file.is_open()) jsonl_file << row.dump() << '\n';
   }
   if (csv_file.is_open()) csv_file << csv.str();
-  if (plot) write_load_latency(*plot, axes, rows);
+  if (const auto plot = a.get("plot")) write_load_latency(*plot, s.axes, rows);
   if (json) {
     nlohmann::ordered_json j;
     j["command"] = "sweep";
     j["runs"] = rows.size();
     j["failed"] = failed;
     j["axes"] = nlohmann::ordered_json::object();
-    for (const axis& x : axes)
+    for (const axis& x : s.axes)
       j["axes"][column(x)] = x.values;
     if (const auto f = a.get("csv")) j["csv"] = *f;
     if (const auto f = a.get("jsonl")) j["jsonl"] = *f;
@@ -486,7 +459,7 @@ int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::o
     if (row["exit_status"] != 2) continue;
     // A value the model refuses (a parameter out of range for it): bad input.
     std::string where;
-    for (const axis& x : axes)
+    for (const axis& x : s.axes)
       where += (where.empty() ? "" : ", ") + column(x) + " " + row[column(x)].get<std::string>();
     err << "tessera: " << row.value("error", std::string("refused"))
         << (where.empty() ? "" : " (at " + where + ")") << '\n';
@@ -494,9 +467,260 @@ int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::o
   }
   if (failed > 0) {
     err << "tessera: " << failed << " of " << rows.size()
-        << " runs did not verify (their rows say why)\n";
+        << " runs did not verify or did not run (their rows say why)\n";
   }
   return failed > 0 ? 1 : 0;
+}
+
+nlohmann::json read_json(const std::string& what, const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw input_error(what + " '" + shown(file) + "' cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().size() > (std::size_t{64} << 20))
+    throw input_error(what + " '" + shown(file) + "' is over 64 MiB");
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception&) {
+    throw input_error(what + " '" + shown(file) + "' is not JSON");
+  }
+}
+
+}  // namespace
+
+int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::ostream& err) {
+  // -j N is --jobs N.
+  std::vector<std::string> argv;
+  for (const std::string& a : argv_in)
+    argv.push_back(a == "-j" ? "--jobs" : a);
+  std::set<std::string> values = run_value_options();
+  values.insert(
+      {"jobs", "csv", "jsonl", "plot", "emit-jobs", "slurm", "job-dir", "collect", "job", "index"});
+  const args a("sweep", argv, values, run_flag_options(), run_repeated_options());
+  if (a.flag("help")) {
+    out << sweep_help();
+    return 0;
+  }
+
+  if (a.has("index") && !a.has("job")) throw input_error("--index goes with --job SPEC");
+  if (a.has("job") || a.has("collect")) {
+    // An emitted sweep's job or its collection: the spec says what the runs are.
+    const std::set<std::string> allowed =
+        a.has("job") ? std::set<std::string>{"job", "index", "json"}
+                     : std::set<std::string>{"collect", "csv", "jsonl", "plot", "json"};
+    for (const std::string& name : a.given()) {
+      if (!allowed.contains(name)) {
+        throw input_error("--" + name + " does not go with --" +
+                          (a.has("job") ? "job" : "collect") +
+                          " (the sweep's sweep.json holds its options)");
+      }
+    }
+  }
+  // One job of an emitted sweep: run it, write its row.
+  if (const auto spec_file = a.get("job")) {
+    const sweep_spec s = spec_from(read_json("--job", *spec_file), *spec_file);
+    const std::size_t i = parse_count("index", a.require("index"), s.runs - 1);
+    const std::string dir = spec_file->substr(
+        0, spec_file->find_last_of('/') == std::string::npos ? 0 : spec_file->find_last_of('/'));
+    const nlohmann::ordered_json row = run_row(s, i);
+    const std::string file = job_file(dir.empty() ? "." : dir, i);
+    std::ofstream o(file);
+    if (!(o << row.dump() << '\n')) throw input_error("'" + shown(file) + "' cannot be written");
+    if (a.flag("json")) {
+      out << nlohmann::ordered_json{{"command", "sweep"},
+                                    {"job", i},
+                                    {"row", file},
+                                    {"exit_status", row["exit_status"]}}
+                 .dump(2)
+          << '\n';
+    }
+    return row["exit_status"].is_number() && row["exit_status"].get<int>() <= 2
+               ? row["exit_status"].get<int>()
+               : 1;
+  }
+  // The rows of an emitted sweep's jobs, merged as a local sweep writes them.
+  if (const auto dir = a.get("collect")) {
+    const sweep_spec s = spec_from(read_json("--collect", *dir + "/sweep.json"), *dir);
+    std::vector<nlohmann::ordered_json> rows;
+    for (std::size_t i = 0; i < s.runs; ++i) {
+      std::ifstream in(job_file(*dir, i));
+      nlohmann::ordered_json row;
+      std::string line;
+      if (in && std::getline(in, line)) {
+        try {
+          row = nlohmann::ordered_json::parse(line);
+        } catch (const nlohmann::json::exception&) {
+          row = nullptr;
+        }
+      }
+      if (!row.is_object() || row.value("run", s.runs) != i) {
+        row = nlohmann::ordered_json::object();
+        row["run"] = i;
+        const std::vector<std::size_t> at = coords(s, i);
+        for (std::size_t k = 0; k < s.axes.size(); ++k)
+          row[column(s.axes[k])] = s.axes[k].values[at[k]];
+        for (const auto& [k, v] : s.shared.items())
+          row[k] = v;
+        row["exit_status"] = nullptr;
+        row["error"] = "no result: the job did not run or did not finish";
+      }
+      rows.push_back(std::move(row));
+    }
+    return write_results(a, s, rows, out, err);
+  }
+
+  const unsigned jobs =
+      static_cast<unsigned>(parse_count("jobs", a.get("jobs").value_or("1"), 256, 1));
+  // The axes (options with several values) and what every run shares.
+  sweep_spec s;
+  for (const std::string& name : a.given()) {
+    static const std::set<std::string> own{"jobs", "csv",       "jsonl", "json",
+                                           "plot", "emit-jobs", "slurm", "job-dir"};
+    if (own.contains(name)) continue;
+    if (name == "param") {
+      for (const std::string& kv : a.all("param")) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw input_error("--param '" + shown(kv) + "' is not key=value");
+        const std::vector<std::string> v = expand("param " + kv.substr(0, eq), kv.substr(eq + 1));
+        if (v.size() > 1) {
+          s.axes.push_back({"param:" + kv.substr(0, eq), v});
+        } else {
+          s.fixed.emplace_back("--param");
+          s.fixed.push_back(kv.substr(0, eq) + "=" + v.front());
+          s.shared["--param " + kv.substr(0, eq)] = v.front();
+        }
+      }
+      continue;
+    }
+    if (!a.get(name)) {  // a flag
+      s.fixed.push_back("--" + name);
+      s.shared["--" + name] = true;
+      continue;
+    }
+    for (const std::string& v : a.all(name)) {
+      const std::vector<std::string> list = swept(name) ? expand(name, v) : std::vector{v};
+      if (list.size() > 1) {
+        s.axes.push_back({name, list});
+      } else {
+        s.fixed.push_back("--" + name);
+        s.fixed.push_back(list.front());
+        s.shared["--" + name] = list.front();
+      }
+    }
+  }
+  for (const axis& x : s.axes) {
+    s.runs *= x.values.size();
+    if (s.runs > max_runs) {
+      throw input_error("the sweep has more than " + std::to_string(max_runs) +
+                        " runs; sweep fewer values");
+    }
+  }
+  // Every combination is checked before the first run: bad input is the sweep's.
+  for (std::size_t i = 0; i < s.runs; ++i) {
+    const std::vector<std::size_t> at = coords(s, i);
+    const std::vector<std::string> pa = point_argv(s.fixed, s.axes, at);
+    const args ra("run", pa, run_value_options(), run_flag_options(), run_repeated_options());
+    try {
+      (void)parse_request(ra);
+    } catch (const input_error& e) {
+      std::string where;
+      for (std::size_t k = 0; k < s.axes.size(); ++k)
+        where += (where.empty() ? "" : ", ") + column(s.axes[k]) + " " + s.axes[k].values[at[k]];
+      throw input_error(std::string(e.what()) + (where.empty() ? "" : " (at " + where + ")"));
+    }
+  }
+  if (const auto plot = a.get("plot")) {
+    const bool rate_axis =
+        std::any_of(s.axes.begin(), s.axes.end(), [](const axis& x) { return x.option == "rate"; });
+    if (!a.has("traffic") || !rate_axis) {
+      throw input_error(
+          "--plot draws a load-latency curve: it needs --traffic and a list or "
+          "range of --rate");
+    }
+    if (!std::ofstream(*plot)) throw input_error("--plot '" + shown(*plot) + "' cannot be written");
+  }
+
+  // Handing the runs to GNU parallel or Slurm: the spec, and one command a run.
+  const auto emit = a.get("emit-jobs");
+  const auto slurm = a.get("slurm");
+  if (a.has("job-dir") && !emit && !slurm)
+    throw input_error("--job-dir goes with --emit-jobs FILE or --slurm FILE");
+  if (emit || slurm) {
+    for (const char* o : {"csv", "jsonl", "plot", "jobs"}) {
+      if (a.has(o)) {
+        throw input_error("--" + std::string(o) + " goes with the local run or --collect, not " +
+                          (emit ? "--emit-jobs" : "--slurm"));
+      }
+    }
+    const std::string dir = a.get("job-dir").value_or("sweep-jobs");
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const std::string spec = std::filesystem::absolute(dir + "/sweep.json", ec).string();
+    {
+      std::ofstream o(spec);
+      if (!(o << spec_json(s).dump(2) << '\n'))
+        throw input_error("--job-dir '" + shown(dir) + "' cannot be written");
+    }
+    const std::string self = sh_word(self_path());
+    if (emit) {
+      std::ofstream o(*emit);
+      for (std::size_t i = 0; i < s.runs; ++i)
+        o << self << " sweep --job " << sh_word(spec) << " --index " << i << '\n';
+      if (!o) throw input_error("--emit-jobs '" + shown(*emit) + "' cannot be written");
+    }
+    if (slurm) {
+      std::ofstream o(*slurm);
+      o << "#!/bin/sh\n"
+        << "#SBATCH --job-name=tessera-sweep\n"
+        << "#SBATCH --array=0-" << s.runs - 1 << "\n"
+        << "#SBATCH --ntasks=1\n"
+        << "# One run of the sweep a task; then: tessera sweep --collect " << sh_word(dir) << "\n"
+        << "exec " << self << " sweep --job " << sh_word(spec)
+        << " --index \"${SLURM_ARRAY_TASK_ID:?run this as a Slurm array job}\"\n";
+      if (!o) throw input_error("--slurm '" + shown(*slurm) + "' cannot be written");
+    }
+    if (a.flag("json")) {
+      nlohmann::ordered_json j{{"command", "sweep"}, {"runs", s.runs}, {"job_dir", dir}};
+      if (emit) j["emit_jobs"] = *emit;
+      if (slurm) j["slurm"] = *slurm;
+      out << j.dump(2) << '\n';
+    } else {
+      out << "sweep of " << s.runs << " runs in " << dir << ": ";
+      if (emit) out << "parallel < " << *emit;
+      if (emit && slurm) out << ", or ";
+      if (slurm) out << "sbatch " << *slurm;
+      out << "; then tessera sweep --collect " << dir << '\n';
+    }
+    return 0;
+  }
+
+  // The runs, each in a child process, `jobs` at a time.
+  std::vector<nlohmann::ordered_json> rows(s.runs);
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::mutex progress;
+  const bool bar = !a.flag("json") && ::isatty(STDERR_FILENO) != 0;
+  auto work = [&]() {
+    for (std::size_t i = next++; i < s.runs; i = next++) {
+      rows[i] = run_row(s, i);
+      const std::size_t n = ++done;
+      if (bar) {
+        const std::lock_guard lock{progress};
+        const std::size_t width = 40;
+        const std::size_t filled = n * width / s.runs;
+        err << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << n
+            << "/" << s.runs << std::flush;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::min<std::size_t>(jobs, s.runs); ++t)
+    pool.emplace_back(work);
+  for (std::thread& t : pool)
+    t.join();
+  if (bar) err << '\n';
+  return write_results(a, s, rows, out, err);
 }
 
 }  // namespace tessera::cli
