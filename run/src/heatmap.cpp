@@ -7,6 +7,7 @@
 #include <map>
 #include <numbers>
 #include <sstream>
+#include <tuple>
 
 #include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/input.hpp"
@@ -181,6 +182,9 @@ void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& 
   os << "<text x=\"" << num(ox + 2) << "\" y=\"" << num(oy - 6) << "\" font-size=\""
      << num(std::max(9.0, 0.22 * scale)) << "\" font-family=\"sans-serif\">"
      << escape_markup(p.title) << "</text>";
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, const heatmap_link*> given;
+  for (const heatmap_link& x : p.links)
+    given[std::make_tuple(x.from, x.to, x.name)] = &x;
   // Every link of the fabric, so one that carried nothing shows as unused.
   for (std::uint32_t t = 0; t < f.tiles(); ++t) {
     for (std::uint32_t port = 0; port < f.ports(); ++port) {
@@ -198,13 +202,8 @@ void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& 
         default:
           name = std::string(1, "EWSN"[port]);
       }
-      const heatmap_link* x = nullptr;
-      for (const heatmap_link& c : p.links) {
-        if (c.from == t && c.to == to && c.name == name) {
-          x = &c;
-          break;
-        }
-      }
+      const auto found = given.find(std::make_tuple(t, to, name));
+      const heatmap_link* x = found == given.end() ? nullptr : found->second;
       const double v = x != nullptr ? x->value : 0.0;
       const bool unused = v <= 0.0;
       const std::string col = unused ? "#c8c8c8" : colour(v / in.scale_max);

@@ -123,8 +123,9 @@ moves through the network model, and every byte every tile ends with is checked.
                    wrap links, ring, hypercube by dimension), each directed link
                    coloured by --heatmap-metric: utilization (default; busy cycles over
                    the run's), messages, or contention (most waiting at once)
-  --heatmap-steps  a panel per step instead: how many of the step's messages cross
-                   each link (dimension-order routes)
+  --heatmap-steps  a panel per step instead (the first 256, fewer on large fabrics):
+                   how many of the step's messages cross each link (dimension-order
+                   routes)
   --json           one JSON object on stdout
 
 algorithms:
@@ -457,9 +458,18 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::run_r
   in.f = q.config.c.f;
   in.title = d.title;
   const std::uint64_t cycles = j.value("cycles", std::uint64_t{0});
+  std::size_t omitted = 0;
   if (q.heatmap_steps) {
     double top = 0;
     in.panels = run::step_panels(in.f, d.transfers, top);
+    // A page of small multiples holds 256 panels, and 200,000 links in all (a 16 x 32
+    // mesh: 97 panels); the steps past them are counted.
+    const std::size_t links = std::max<std::size_t>(in.f.link_slots(), 1);
+    const std::size_t max_panels = std::clamp<std::size_t>(200000 / links, 1, 256);
+    if (in.panels.size() > max_panels) {
+      omitted = in.panels.size() - max_panels;
+      in.panels.resize(max_panels);
+    }
     in.metric = "messages of the step crossing each directed link (dimension-order routes)";
     in.scale_max = std::max(top, 1.0);
     in.integer_scale = true;
@@ -507,10 +517,12 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::run_r
   std::ofstream file(q.heatmap_file, std::ios::binary);
   run::write_heatmap(file, in);
   if (!file.flush()) throw input_error("--heatmap '" + shown(q.heatmap_file) + "': write failed");
-  return {{"file", q.heatmap_file},
-          {"metric", q.heatmap_steps ? "step load" : q.heatmap_metric},
-          {"panels", in.panels.size()},
-          {"scale_max", in.scale_max}};
+  nlohmann::ordered_json info{{"file", q.heatmap_file},
+                              {"metric", q.heatmap_steps ? "step load" : q.heatmap_metric},
+                              {"panels", in.panels.size()},
+                              {"scale_max", in.scale_max}};
+  if (omitted > 0) info["steps_left_out"] = omitted;
+  return info;
 }
 
 // Reads --schedule FILE and prepares it for the fabric.
@@ -681,7 +693,11 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     if (heat) {
       os << "  heatmap     " << q.heatmap_file << " (" << (*heat)["metric"].get<std::string>()
          << ", " << (*heat)["panels"].get<std::size_t>() << " panel"
-         << ((*heat)["panels"].get<std::size_t>() == 1 ? "" : "s") << ")\n";
+         << ((*heat)["panels"].get<std::size_t>() == 1 ? "" : "s");
+      if (heat->contains("steps_left_out"))
+        os << "; the " << (*heat)["steps_left_out"].get<std::size_t>()
+           << " steps past them left out";
+      os << ")\n";
     }
     if (traced) {
       os << "  trace       " << q.trace_file << " (" << traced->spans << " spans, "
