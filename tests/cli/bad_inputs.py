@@ -140,6 +140,7 @@ CASES = [
     (2, "--rate '0:0.3:log'", "sweep --model tlm --fabric mesh:4x4 --traffic uniform --rate 0:0.3:log"),
     (2, "--plot draws a load-latency curve", "sweep --fabric ring:4 --collective bcast --plot {d}/p.svg"),
     (2, "--index goes with --job", "sweep --fabric ring:4 --collective bcast --index 3"),
+    (2, "--trace does not go with sweep", "sweep --fabric ring:4 --collective bcast --bytes 8,16 --trace {d}/t.json"),
     (2, "is not a sweep's sweep.json", "sweep --job {d}/s.json --index 0"),
     (2, "--emit-jobs", "sweep --fabric ring:4 --collective bcast --bytes 64,128 --emit-jobs {d}/j.txt --csv {d}/x.csv"),
     (2, "--trace-window 'x:9'", "run --fabric ring:4 --collective bcast --trace {d}/t.json --trace-window x:9"),

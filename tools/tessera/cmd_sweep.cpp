@@ -48,8 +48,8 @@ values:
   A:B:lin[N]     N values spaced evenly between A and B (default 8)
   --param k=v1,v2 or k=A:B:..., a range or list per parameter
 
-Options that take a file, the trace and heat map options, --fault and --routes
-are passed to every run as they are.
+Options that take a file, --fault and --routes are passed to every run as they
+are. --trace and --heatmap are one run's: use them with tessera run.
 
   --jobs N       runs at once (default 1)
   --csv FILE     the rows as CSV (default: stdout, unless --json)
@@ -577,6 +577,12 @@ int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::o
     static const std::set<std::string> own{"jobs", "csv",       "jsonl", "json",
                                            "plot", "emit-jobs", "slurm", "job-dir"};
     if (own.contains(name)) continue;
+    if (name.rfind("trace", 0) == 0 || name.rfind("heatmap", 0) == 0) {
+      // Every run would write the one file: a trace or heat map is one run's.
+      throw input_error("--" + name +
+                        " does not go with sweep (each run would overwrite the one file; "
+                        "trace a run of the sweep with tessera run)");
+    }
     if (name == "param") {
       for (const std::string& kv : a.all("param")) {
         const auto eq = kv.find('=');
