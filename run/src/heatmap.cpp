@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "tessera/run/trace.hpp"
 #include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/input.hpp"
 
@@ -191,17 +192,7 @@ void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& 
       const auto nb = neighbour(f, tile_id{t}, port);
       if (!nb) continue;
       const std::uint32_t to = nb->value();
-      std::string name;
-      switch (f.kind) {
-        case fabric_kind::hypercube:
-          name = "dim " + std::to_string(port);
-          break;
-        case fabric_kind::ring:
-          name = port == 0 ? "+1" : "-1";
-          break;
-        default:
-          name = std::string(1, "EWSN"[port]);
-      }
+      const std::string name = port_name(f, port);
       const auto found = given.find(std::make_tuple(t, to, name));
       const heatmap_link* x = found == given.end() ? nullptr : found->second;
       const double v = x != nullptr ? x->value : 0.0;
@@ -350,9 +341,7 @@ std::vector<heatmap_panel> step_panels(const fabric& f,
       heatmap_link x;
       x.from = e.from.value();
       x.to = e.to.value();
-      x.name = f.kind == fabric_kind::hypercube ? "dim " + std::to_string(port)
-               : f.kind == fabric_kind::ring    ? (port == 0 ? "+1" : "-1")
-                                                : std::string(1, "EWSN"[port]);
+      x.name = port_name(f, port);
       x.value = n;
       x.detail = std::to_string(n) + (n == 1 ? " message" : " messages") + " of step " +
                  std::to_string(step);

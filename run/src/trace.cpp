@@ -13,17 +13,6 @@ constexpr int tiles_pid = 1;
 constexpr int steps_pid = 2;
 constexpr int links_pid = 3;
 
-std::string port_name(const fabric& f, std::uint32_t port) {
-  switch (f.kind) {
-    case fabric_kind::hypercube:
-      return "dim " + std::to_string(port);
-    case fabric_kind::ring:
-      return port == 0 ? "+1" : "-1";
-    default:
-      return std::string(1, "EWSN"[port % 4]);
-  }
-}
-
 class event_writer {
  public:
   event_writer(std::ostream& os, double us_per_cycle) : os_{os}, scale_{us_per_cycle} {}
@@ -89,6 +78,17 @@ std::pair<std::string, const char*> span_name(const nic::op_span& s) {
 }
 
 }  // namespace
+
+std::string port_name(const fabric& f, std::uint32_t port) {
+  switch (f.kind) {
+    case fabric_kind::hypercube:
+      return "dim " + std::to_string(port);
+    case fabric_kind::ring:
+      return port == 0 ? "+1" : "-1";
+    default:
+      return std::string(1, "EWSN"[port % 4]);
+  }
+}
 
 trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filter& f) {
   trace_counts n;

@@ -451,10 +451,9 @@ void parse_heatmap(const args& a, run_request& q) {
 }
 
 // Writes the heat map of a finished run from its report's links (or its steps).
-nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::run_result& res,
+nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace_data& d,
                                           const nlohmann::ordered_json& j) {
   run::heatmap_input in;
-  const run::trace_data d = res.trace();
   in.f = q.config.c.f;
   in.title = d.title;
   const std::uint64_t cycles = j.value("cycles", std::uint64_t{0});
@@ -668,15 +667,18 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   run_request q = parse_request(a);
   const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
   // The trace is written for a failed run too: it shows where the run went wrong.
+  // What the trace and the heat map draw, taken from the result once.
+  std::optional<run::trace_data> drawn;
+  if (!q.trace_file.empty() || !q.heatmap_file.empty()) drawn = res->trace();
   std::optional<run::trace_counts> traced;
   if (!q.trace_file.empty()) {
     std::ofstream file(q.trace_file, std::ios::binary);
-    traced = run::write_trace(file, res->trace(), q.trace_filter);
+    traced = run::write_trace(file, *drawn, q.trace_filter);
     if (!file.flush()) throw input_error("--trace '" + shown(q.trace_file) + "': write failed");
   }
   nlohmann::ordered_json j = res->json();
   std::optional<nlohmann::ordered_json> heat;
-  if (!q.heatmap_file.empty()) heat = write_heatmap_file(q, *res, j);
+  if (!q.heatmap_file.empty()) heat = write_heatmap_file(q, *drawn, j);
   if (q.json) {
     if (heat) j["heatmap"] = *heat;
     if (traced) {

@@ -32,6 +32,10 @@ struct trace_data {
   std::vector<net::link_busy> links;  // the engines that model links one by one
 };
 
+// A directed link's name by its port, as the engines' link reports name it: E, W, S,
+// N on meshes and tori, +1 and -1 on rings, dim k on hypercubes.
+std::string port_name(const fabric& f, std::uint32_t port);
+
 // Which part to write: tiles (empty: all), and a window of cycles [from, to).
 struct trace_filter {
   std::vector<bool> tiles;

@@ -212,9 +212,7 @@ class executor {
         if (delay_ != no_handle) return {wait_kind::delay, no_tile, op_.step};
         // With prepost the receive half of an op that sends does not hold it (halves_done):
         // while its send is out, the op waits for that alone.
-        const bool detachable =
-            cfg_.prepost && op_.sends() && (op_.flags & op_flag::combine_in) == 0;
-        if (recv_ != no_handle && !(detachable && send_.busy()) &&
+        if (recv_ != no_handle && !(detachable() && send_.busy()) &&
             nic_->test(recv_) == nic_status::pending)
           return {wait_kind::data, op_.from, op_.step};
         if (send_.busy()) {
@@ -791,8 +789,7 @@ class executor {
       if (st != send_state::done) return fail_send(st);
     }
     // prepost: an op that sends ends with its send (see the top of this file).
-    if (cfg_.prepost && recv_ != no_handle && op_.sends() && delay_ == no_handle &&
-        (op_.flags & op_flag::combine_in) == 0 && nic_->test(recv_) == nic_status::pending) {
+    if (recv_ != no_handle && detachable() && nic_->test(recv_) == nic_status::pending) {
       buf_.posted[recv_posted_].detached = true;
       ++detached_;
       recv_ = no_handle;
@@ -804,6 +801,13 @@ class executor {
       if (s == nic_status::failed) return fail(tile_error::nic_failed);
     }
     return true;
+  }
+
+  // prepost: whether op_'s receive half may be detached, so that the op ends with its
+  // send (see the top of this file); one that combines or waits out a delay may not.
+  [[nodiscard]] bool detachable() const {
+    return cfg_.prepost && op_.sends() && delay_ == no_handle &&
+           (op_.flags & op_flag::combine_in) == 0;
   }
 
   // Whether the tile holds every block op_ sends (or, for combine, reads).
