@@ -93,3 +93,27 @@ TEST_CASE("registry: the torus zero-load formula is the engine's lone message",
     }
   }
 }
+
+TEST_CASE("registry: the wormhole zero-load formula covers the eager protocol",
+          "[wormhole][registry]") {
+  // wormhole_engine.hpp: a message of at most eager_bytes starts after alpha_eager and
+  // is delivered after its receiver's copy, eager_copy cycles per 1024 bytes (rounded
+  // up); a longer one keeps alpha and has no copy.
+  const fabric f = fabric::mesh(1, 6);
+  const models::engine_info& info = models::engine(models::switching::wormhole);
+  models::engine_params p;
+  p.wormhole.width = 1;
+  p.wormhole.alpha = 40;
+  p.wormhole.alpha_eager = 9;
+  p.wormhole.eager_bytes = 16;
+  p.wormhole.eager_copy = 700;
+  for (std::uint32_t g : {1U, 2U}) {
+    for (std::uint64_t bytes : {1ULL, 5ULL, 16ULL, 17ULL, 40ULL}) {
+      for (std::uint32_t dst : {1U, 5U}) {
+        p.wormhole.inject_gap = g;
+        INFO("g " << g << " bytes " << bytes << " hops " << dst);
+        CHECK(lone_delivery(f, p, dst, bytes) == info.zero_load(p, bytes, dst));
+      }
+    }
+  }
+}

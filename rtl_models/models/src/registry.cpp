@@ -202,8 +202,13 @@ std::uint64_t torus_zero_load(const engine_params& p, std::uint64_t bytes, std::
 // u = floor((F-1)/B), M = min(h+1, u), s = vcs, d = credit_delay:
 //   alpha + 1 + max(g(F-1) + h + 1 + lag, s(F-1) + (h+1)(r+1) + u max(0, 1 + d - sB)),
 // lag = M max(0, r + 1 + d - gB) when gB >= 1 + d, else M r + u(1 + d - gB) (row 0 loops).
+// An eager message (bytes <= eager_bytes) starts after alpha_eager instead of alpha and is
+// delivered after its receiver's copy, ceil(bytes eager_copy / 1024) cycles.
 std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, std::uint32_t hops) {
   const net::wormhole_params& w = p.wormhole;
+  const bool eager = w.eager_bytes != 0 && bytes <= w.eager_bytes;
+  const std::uint64_t alpha = eager ? w.alpha_eager : w.alpha;
+  const std::uint64_t copy = eager ? ceil_div(bytes * w.eager_copy, 1024) : 0;
   const std::uint64_t f = net::packet_flits(bytes, w.width);
   const std::uint64_t g = w.inject_gap;
   const std::uint64_t r = w.router_delay;
@@ -216,8 +221,8 @@ std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, st
   const std::uint64_t lag = g * b >= 1 + d ? m * (r + 1 + d > g * b ? r + 1 + d - g * b : 0)
                                            : m * r + u * (1 + d - g * b);
   const std::uint64_t loop = 1 + d > s * b ? 1 + d - s * b : 0;
-  return w.alpha + 1 +
-         std::max(g * (f - 1) + h + 1 + lag, s * (f - 1) + (h + 1) * (r + 1) + u * loop);
+  return alpha + 1 +
+         std::max(g * (f - 1) + h + 1 + lag, s * (f - 1) + (h + 1) * (r + 1) + u * loop) + copy;
 }
 
 const std::array<engine_info, 4> engine_table{{
