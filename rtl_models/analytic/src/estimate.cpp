@@ -1,0 +1,253 @@
+#include "tessera/analytic/estimate.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tessera/analytic/transfers.hpp"
+#include "tessera/runtime/routing.hpp"
+
+namespace tessera::analytic {
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+// A tile's latest stream in one direction, for the half-duplex rules.
+struct stream {
+  double start{-1};
+  double end{-1};
+  std::uint32_t peer{no_tile};
+};
+
+// The engine's view of one message: when it may start, how long it holds its
+// channels, how long its data stream is.
+class network {
+ public:
+  network(const fabric& f, models::switching sw, const models::engine_params& p)
+      : f_(f), sw_(sw), p_(p), eng_(models::engine(sw)), links_(f.link_slots()) {
+    lanes_ = 1;
+    if (sw == models::switching::wormhole) {
+      lanes_ = std::max<std::uint32_t>(1, std::min(p.wormhole.vcs, p.wormhole.inject_gap));
+      half_ = p.wormhole.half_duplex;
+      window_ = static_cast<double>(p.wormhole.duplex_window);
+      exchange_ = p.wormhole.duplex_exchange;
+      hold_ = p.wormhole.duplex_hold;
+    } else if (sw == models::switching::circuit) {
+      half_ = p.circuit.half_duplex;
+      window_ = static_cast<double>(p.circuit.duplex_window);
+      exchange_ = p.circuit.duplex_exchange;
+      hold_ = true;  // a late stream's circuit stays set up (circuit_engine.hpp)
+    }
+    // Links, then each tile's injection, then its ejection.
+    busy_.assign(static_cast<std::size_t>(links_ + 2 * f.tiles()) * lanes_, 0.0);
+    tx_.resize(f.tiles());
+    rx_.resize(f.tiles());
+  }
+
+  // Posts a message of `bytes` from src to dst at cycle `now`; returns its delivery.
+  double post(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, double now) {
+    path_.clear();
+    for_each_hop(f_, tile_id{src}, tile_id{dst}, [&](link_id l) { path_.push_back(l.value()); });
+    const auto hops = static_cast<std::uint32_t>(path_.size());
+    const double zero = static_cast<double>(eng_.zero_load(p_, bytes, hops));
+    if (sw_ == models::switching::store_forward) return store_forward(bytes, hops, now);
+    // Before the channels are held: the start-up (wormhole alpha, circuit xi - xi_held).
+    double before = 0;
+    double copy = 0;
+    double data = 0;  // the stream's length
+    if (sw_ == models::switching::wormhole) {
+      const net::wormhole_params& w = p_.wormhole;
+      const bool eager = w.eager_bytes != 0 && bytes <= w.eager_bytes;
+      before = static_cast<double>(eager ? w.alpha_eager : w.alpha);
+      copy = eager ? static_cast<double>(ceil_div(bytes * w.eager_copy, 1024)) : 0.0;
+      data =
+          static_cast<double>(std::max<std::uint64_t>(1, ceil_div(bytes, w.width)) * w.inject_gap);
+    } else if (sw_ == models::switching::ideal) {
+      // Grama's network: the message holds its sender's output port and its receiver's
+      // input port for all of ts + tw m (alphabeta_engine.hpp), and no link.
+      data = zero;
+      path_.clear();
+    } else {
+      const net::circuit_params& c = p_.circuit;
+      before = static_cast<double>(c.xi - std::min(c.xi, c.xi_held));
+      data = static_cast<double>(std::max<std::uint64_t>(1, ceil_div(bytes, c.width)));
+    }
+    const double held = zero - before - copy;  // channels held, start to tail
+
+    path_.push_back(links_ + src);
+    path_.push_back(links_ + f_.tiles() + dst);
+    double start = free_at(now + before);
+    // Half duplex: a transmit that would start long after its tile began a receive
+    // waits at the NIC until that receive is delivered.
+    if (half_ && late(rx_[src], start, dst)) start = free_at(rx_[src].end);
+    // The stream begins once the path is through (the data's first element at dst).
+    double data_start = start + held - data;
+    double done = start + held;
+    // A receive that would start long after its tile began a transmit: with the hold
+    // the worm or circuit waits for the transmit to end, keeping its channels; without
+    // it the data drains and the receive completes one stream after the transmit.
+    if (half_ && late(tx_[dst], data_start, src)) {
+      if (hold_) {
+        const double wait = tx_[dst].end - data_start;
+        data_start += wait;
+        done += wait;
+      } else {
+        done = std::max(done, tx_[dst].end + data);
+      }
+    }
+    waited_ += start - (now + before);
+    for (std::uint32_t c : path_)
+      take(c, done);
+    tx_[src] = {data_start, done, dst};
+    rx_[dst] = {data_start, done, src};
+    return done + copy;
+  }
+
+  [[nodiscard]] double waited() const { return waited_; }
+
+ private:
+  // s is later than the window after the other direction's stream began, which is
+  // still running; an exchange's streams overlap when duplex_exchange says so.
+  [[nodiscard]] bool late(const stream& other, double s, std::uint32_t peer) const {
+    if (other.end <= s || other.start < 0) return false;
+    if (exchange_ && other.peer == peer) return false;
+    return s - other.start > window_;
+  }
+
+  // The first cycle from t on with a free lane on every channel of path_.
+  [[nodiscard]] double free_at(double t) const {
+    for (std::uint32_t c : path_) {
+      const double* lane = &busy_[static_cast<std::size_t>(c) * lanes_];
+      t = std::max(t, *std::min_element(lane, lane + lanes_));
+    }
+    return t;
+  }
+
+  void take(std::uint32_t c, double until) {
+    double* lane = &busy_[static_cast<std::size_t>(c) * lanes_];
+    double* first = std::min_element(lane, lane + lanes_);
+    *first = std::max(*first, until);
+  }
+
+  // Bermond: a packet holds a link beta + tau P a hop; with several packets per
+  // message the zero-load pipeline is kept and each link is held for the message's
+  // share of it. A link's holds are kept as intervals: a message may take a link at its
+  // first hop in a gap before one that a message posted earlier holds at its third.
+  double store_forward(std::uint64_t bytes, std::uint32_t hops, double now) {
+    const double zero = static_cast<double>(eng_.zero_load(p_, bytes, hops));
+    if (hops == 0) return now + zero;
+    const double hop = zero / hops;
+    if (held_.empty()) held_.resize(links_);
+    double t = now;
+    for (std::uint32_t c : path_) {
+      auto& iv = held_[c];
+      // Holds that ended before now cannot matter again: posts come in time order.
+      std::size_t gone = 0;
+      while (gone < iv.size() && iv[gone].second <= now)
+        ++gone;
+      iv.erase(iv.begin(), iv.begin() + static_cast<std::ptrdiff_t>(gone));
+      double start = t;
+      std::size_t at = 0;
+      for (; at < iv.size(); ++at) {
+        if (iv[at].second <= start) continue;
+        if (iv[at].first >= start + hop) break;
+        start = iv[at].second;
+      }
+      iv.insert(iv.begin() + static_cast<std::ptrdiff_t>(at), {start, start + hop});
+      waited_ += start - t;
+      t = start + hop;
+    }
+    return t;
+  }
+
+  const fabric& f_;
+  models::switching sw_;
+  const models::engine_params& p_;
+  const models::engine_info& eng_;
+  std::uint32_t links_;
+  std::uint32_t lanes_{1};
+  bool half_{false};
+  double window_{0};
+  bool exchange_{false};
+  bool hold_{false};
+  std::vector<double> busy_;
+  std::vector<std::vector<std::pair<double, double>>> held_;  // store-forward
+  std::vector<stream> tx_;
+  std::vector<stream> rx_;
+  std::vector<std::uint32_t> path_;
+  double waited_{0};
+};
+
+}  // namespace
+
+engine_estimate estimate_on_engine(const schedule& s, const fabric& f, models::switching sw,
+                                   const models::engine_params& p) {
+  engine_estimate out;
+  const std::uint32_t tiles =
+      std::min<std::uint32_t>(f.tiles(), static_cast<std::uint32_t>(s.programs.size()));
+  network net(f, sw, p);
+
+  // Messages delivered and not yet received, per (source, destination), in order.
+  std::unordered_map<std::uint64_t, std::deque<double>> in_flight;
+  auto key = [&f](std::uint32_t src, std::uint32_t dst) {
+    return std::uint64_t{src} * f.tiles() + dst;
+  };
+  std::vector<std::size_t> pc(tiles, 0);
+  std::vector<double> pending(tiles, 0);  // a waiting op's end so far
+  std::vector<std::uint32_t> waits_on(tiles, no_tile);
+  using event = std::pair<double, std::uint32_t>;
+  std::priority_queue<event, std::vector<event>, std::greater<>> events;
+  for (std::uint32_t t = 0; t < tiles; ++t)
+    events.emplace(0.0, t);
+  std::uint32_t finished = 0;
+  double last = 0;
+  while (!events.empty()) {
+    const auto [now, t] = events.top();
+    events.pop();
+    last = std::max(last, now);
+    const auto& ops = s.programs[t].ops;
+    if (pc[t] == ops.size()) {
+      ++finished;
+      continue;
+    }
+    const sched_op& o = ops[pc[t]];
+    double end = now;
+    if (o.sends() && o.to < tiles) {
+      const double delivered = net.post(t, o.to, o.send_bytes, now);
+      ++out.messages;
+      end = std::max(end, delivered);
+      if (waits_on[o.to] == t) {
+        // The receiver was waiting for this message: its op ends with it.
+        waits_on[o.to] = no_tile;
+        ++pc[o.to];
+        events.emplace(std::max(pending[o.to], delivered), o.to);
+      } else {
+        in_flight[key(t, o.to)].push_back(delivered);
+      }
+    }
+    if (o.receives() && o.from < tiles) {
+      auto it = in_flight.find(key(o.from, t));
+      if (it == in_flight.end() || it->second.empty()) {
+        pending[t] = end;
+        waits_on[t] = o.from;
+        continue;
+      }
+      end = std::max(end, it->second.front());
+      it->second.pop_front();
+    }
+    ++pc[t];
+    events.emplace(end, t);
+  }
+  out.complete = finished == tiles;
+  out.cycles = last;
+  out.waited = net.waited();
+  return out;
+}
+
+}  // namespace tessera::analytic
