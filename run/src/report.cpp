@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <string>
 
 #include "tessera/firmware/edst_bcast.hpp"
@@ -105,6 +106,40 @@ void put_collective(nlohmann::ordered_json& j, const run_config& r) {
   }
   j["protocol"] = std::string(protocol_name(r.proto));
   j["prepost"] = r.prepost;
+  if (r.choice) {
+    nlohmann::ordered_json c;
+    c["chosen"] = r.choice->ranked.front().algorithm;
+    c["runner_up"] = r.choice->ranked.size() > 1
+                         ? nlohmann::ordered_json(r.choice->ranked[1].algorithm)
+                         : nlohmann::ordered_json(nullptr);
+    c["engine"] = r.choice->engine;
+    c["estimates"] = nlohmann::ordered_json::array();
+    for (const auto& e : r.choice->ranked) {
+      c["estimates"].push_back(
+          {{"algorithm", e.algorithm}, {"cycles", e.cycles}, {"same_schedule", e.same_schedule}});
+    }
+    j["algorithm_choice"] = c;
+  }
+}
+
+void print_choice(std::ostream& os, const run_config& r) {
+  if (!r.choice) return;
+  const auto& ranked = r.choice->ranked;
+  const auto& best = ranked.front();
+  auto names = [](const algorithm_estimate& e) {
+    std::string s = e.algorithm;
+    for (const auto& n : e.same_schedule)
+      s += "=" + n;
+    return s;
+  };
+  os << "  auto        " << names(best) << ", estimated " << std::fixed << std::setprecision(0)
+     << best.cycles << " cycles (" << r.choice->engine << ")";
+  if (ranked.size() > 1) {
+    const auto& next = ranked[1];
+    os << "; runner-up " << names(next) << " " << next.cycles << " (+" << std::setprecision(1)
+       << 100.0 * (next.cycles - best.cycles) / best.cycles << " %)";
+  }
+  os << std::defaultfloat << std::setprecision(6) << '\n';
 }
 
 void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle) {

@@ -14,6 +14,7 @@
 
 #include "tessera/nic/faults.hpp"
 #include "tessera/nic/harness.hpp"
+#include "tessera/run/choose.hpp"
 #include "tessera/run/config.hpp"
 #include "tessera/run/run.hpp"
 
@@ -45,6 +46,8 @@ void print_edst(std::ostream& os, const edst_plan& e);
 
 // The collective part of the JSON report (collective, algorithm, root, ...).
 void put_collective(nlohmann::ordered_json& j, const run_config& r);
+// --algorithm auto: the choice and its runner-up, one line (nothing without a choice).
+void print_choice(std::ostream& os, const run_config& r);
 // cycles .. memory_bytes of a collective run; us_per_cycle > 0 adds time_us. With
 // faults: faults[] and lost[]; under the reliable protocol: reliable{}.
 void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle);
@@ -88,5 +91,7 @@ class owning final : public run_result {
 // build without SystemC).
 std::unique_ptr<run_result> run_platform(run_config r);
 bool platform_available();
+// The platform's engine and parameters for the config (choose.hpp's timing_of).
+timing platform_timing(const run_config& r);
 
 }  // namespace tessera::run::detail

@@ -134,6 +134,7 @@ class alphabeta_collective {
        << r_.c.f.tiles() << " tiles, m = " << r_.c.bytes << " bytes, alphabeta ts = " << opt_.prm.ts
        << " tw = " << opt_.prm.tw << ", protocol " << protocol_name(opt_.proto)
        << (opt_.prepost ? " with prepost" : "") << '\n';
+    print_choice(os, r_);
     if (grama_) {
       os << "  closed form " << grama_->cycles << "  = " << grama_->formula << "  (003 Grama "
          << grama_->source << ")\n";
@@ -169,6 +170,11 @@ std::unique_ptr<run_result> run(run_config config) {
   const models::model_info* m = models::find_model(config.model);
   if (m == nullptr)
     throw input_error("--model '" + shown(config.model) + "' is not a model (alphabeta, tlm, rtl)");
+  if (config.workload == workload_kind::collective && config.algorithm == "auto") {
+    config.choice = choose_algorithm(config);
+    config.algorithm = config.choice->ranked.front().algorithm;
+    fw::parse_a2a_algorithm(config.algorithm, config.c.a2a);
+  }
   if (m->timed_platform) return run_platform(std::move(config));
   if (config.workload == workload_kind::pattern || config.workload == workload_kind::traffic) {
     throw input_error(

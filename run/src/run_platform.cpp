@@ -467,6 +467,7 @@ class platform_collective {
        << r_.c.f.tiles() << " tiles, m = " << r_.c.bytes << " bytes, " << model_text(s_)
        << (s_.m != nullptr ? " (machine " + std::string(s_.m->name) + ")" : "") << ", protocol "
        << protocol_name(r_.proto) << (r_.prepost ? " with prepost" : "") << '\n';
+    print_choice(os, r_);
     if (us > 0) os << "  time        " << static_cast<double>(o.cycles) * us << " us\n";
     if (edst_) print_edst(os, *edst_);
     print_outcome(os, o);
@@ -505,6 +506,11 @@ class platform_collective {
 };
 
 }  // namespace
+
+timing platform_timing(const run_config& r) {
+  const setup s = make_setup(r);
+  return {s.o.sw, s.o};
+}
 
 bool platform_available() {
   return true;

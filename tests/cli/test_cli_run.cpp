@@ -307,3 +307,77 @@ TEST_CASE("run --schedule on the alpha-beta model matches the collective it was 
   CHECK(j["verified"] == true);
   CHECK(j["cycles"] == (37 + 3 * 64) * 7);
 }
+
+TEST_CASE("run --algorithm auto chooses the alltoall algorithm by its estimate", "[cli][auto]") {
+  // On the alpha-beta model (ts 100, tw 1: Grama's single-ported ideal network) the
+  // estimates are Grama's costs on a p = 8 hypercube (Introduction to Parallel
+  // Computing, ch. 4): the standard exchange (ts + tw m p/2) log p, every schedule of
+  // p - 1 single-block exchanges (ts + tw m)(p - 1).
+  const double p = 8;
+  const double ts = 100;
+  auto standard = [&](double m) { return (ts + m * p / 2) * 3; };
+  auto direct = [&](double m) { return (ts + m) * (p - 1); };
+  {
+    // m = 64: 1068 against 1148, the standard exchange wins.
+    const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm",
+                        "auto", "--bytes", "64", "--json"});
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    const json& c = j.at("algorithm_choice");
+    CHECK(c.at("chosen") == "standard");
+    CHECK(j.at("algorithm") == "standard");
+    CHECK(c.at("engine") == "ideal");
+    CHECK(c.at("estimates").at(0).at("cycles").get<double>() == Approx(standard(64)));
+    CHECK(c.at("estimates").at(1).at("cycles").get<double>() == Approx(direct(64)));
+    CHECK(c.at("runner_up") == c.at("estimates").at(1).at("algorithm"));
+    // The run is the standard exchange's: the model's time is Grama's.
+    CHECK(j.at("cycles").get<double>() == Approx(standard(64)));
+  }
+  {
+    // m = 1024: 7868 against 12588. With p a power of two, pex is pairwise (me XOR i),
+    // pex-gen's q = p makes it pex, and pex-gen-shift shifts by (q - p)/2 = 0 (Thakur
+    // §3.2-3.3): one schedule, listed once.
+    const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm",
+                        "auto", "--bytes", "1024", "--json"});
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    const json& est = j.at("algorithm_choice").at("estimates");
+    CHECK(est.at(0).at("cycles").get<double>() == Approx(direct(1024)));
+    CHECK(j.at("cycles").get<double>() == Approx(direct(1024)));
+    bool standard_seen = false;
+    for (const json& e : est) {
+      if (e.at("algorithm") == "standard") {
+        standard_seen = true;
+        CHECK(e.at("cycles").get<double>() == Approx(standard(1024)));
+      }
+      if (e.at("algorithm") == "pairwise")
+        CHECK(e.at("same_schedule") == json{"pex", "pex-gen", "pex-gen-shift"});
+      CHECK(e.at("algorithm") != "pex");
+    }
+    CHECK(standard_seen);
+  }
+  {
+    const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm",
+                        "auto", "--bytes", "64"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("auto        standard, estimated 1068 cycles (ideal); runner-up ") !=
+          std::string::npos);
+  }
+  {
+    // --pair-sync: only algorithms with exchanges are candidates.
+    const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm",
+                        "auto", "--pair-sync", "--json"});
+    REQUIRE(r.code == 0);
+    for (const json& e : json::parse(r.out).at("algorithm_choice").at("estimates")) {
+      CHECK(e.at("algorithm") != "linear");
+      CHECK(e.at("algorithm") != "naive");
+    }
+  }
+  {
+    const auto r = run({"--fabric", "hypercube:3", "--collective", "bcast", "--algorithm", "auto"});
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK(r.err.find("--algorithm auto chooses among the alltoall algorithms") !=
+          std::string::npos);
+  }
+}

@@ -81,7 +81,10 @@ moves through the network model, and every byte every tile ends with is checked.
                    --packet-flits F (8), --cycles C (10000), --warmup W (C/10),
                    --seed S (1); reports average and maximum latency (creation to
                    tail arrival) and accepted throughput
-  --algorithm A    default per fabric (docs/collectives.md); see below
+  --algorithm A    default per fabric (docs/collectives.md); see below. alltoall also
+                   takes auto: the algorithm with the least estimated time on this
+                   model, engine and machine, named in the report with the runner-up
+                   (docs/algorithms.md, "Choosing an algorithm")
   --root R         root tile of bcast, reduce, scatter, gather (default 0)
   --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
   --param k=v      a parameter of the engine or the run: key, default, meaning
@@ -140,7 +143,7 @@ algorithms:
   prefix          hypercube, linear
   scatter/gather  binomial
   alltoall        naive, linear, pairwise, pex, pex-gen, pex-gen-shift, gen, stable,
-                  standard, ring, mesh, aap, aap-prime
+                  standard, ring, mesh, aap, aap-prime, auto
   shift           ring, mesh, powers-of-two, direct
 
 exit status: 0 verified, 1 a lost, duplicated or corrupted block, a deadlock or a
@@ -213,7 +216,15 @@ void parse_collective(const args& a, run::run_config& r) {
   }
   const fw::collective_info& ci = fw::info(r.c.coll);
 
-  if (const auto alg = a.get("algorithm")) {
+  const bool choose = a.get("algorithm") == "auto";
+  if (choose) {
+    // run() chooses (tessera/run/choose.hpp), among the alltoall algorithms only.
+    if (r.c.coll != fw::collective::alltoall) {
+      throw input_error("--algorithm auto chooses among the alltoall algorithms; give " + coll +
+                        " one of " + list_algorithms(r.c.coll));
+    }
+    r.algorithm = "auto";
+  } else if (const auto alg = a.get("algorithm")) {
     r.algorithm = *alg;
     if (r.c.coll == fw::collective::alltoall) {
       if (!fw::parse_a2a_algorithm(*alg, r.c.a2a)) {
@@ -236,12 +247,12 @@ void parse_collective(const args& a, run::run_config& r) {
   r.c.pair_sync = a.flag("pair-sync");
   if (r.c.pair_sync && r.c.coll != fw::collective::alltoall)
     throw input_error("--pair-sync goes with --collective alltoall");
-  if (r.c.pair_sync && !fw::a2a_has_exchanges(r.c.a2a)) {
+  if (r.c.pair_sync && !choose && !fw::a2a_has_exchanges(r.c.a2a)) {
     throw input_error("--pair-sync: alltoall algorithm " + r.algorithm +
                       " has no exchanges to synchronize (" + exchange_algorithms() + " have)");
   }
   if (r.c.coll == fw::collective::alltoall) {
-    require_a2a_supported(r.c.a2a, r.c.f, r.fabric_spec);
+    if (!choose) require_a2a_supported(r.c.a2a, r.c.f, r.fabric_spec);
     if (p > max_alltoall_tiles) {
       throw input_error("--fabric " + r.fabric_spec + " has " + std::to_string(p) +
                         " tiles; alltoall is limited to " + std::to_string(max_alltoall_tiles));

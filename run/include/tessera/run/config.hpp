@@ -37,12 +37,27 @@ struct traffic_config {
   std::optional<std::uint32_t> hotspot;  // the hot tile
 };
 
+// --algorithm auto: the estimates the algorithm was chosen by (tessera/run/choose.hpp).
+struct algorithm_estimate {
+  std::string algorithm;
+  double cycles{0};
+  // Other algorithms whose op streams are this one's, tile for tile (pex and pairwise on
+  // a power-of-two mesh): one entry of the ranking stands for them all.
+  std::vector<std::string> same_schedule;
+};
+struct algorithm_choice {
+  std::string engine;                      // the timing engine the estimates are for
+  std::vector<algorithm_estimate> ranked;  // fastest first: [0] chosen, [1] runner-up
+};
+
 struct run_config {
   workload_kind workload{workload_kind::collective};
   std::string fabric_spec;  // as given, for the report
   // The collective and its parameters; c.f is the fabric for every workload.
   fw::collective_params c;
   std::string algorithm;  // the collective's algorithm by name (the default's when not given)
+  // "auto" above: run() chooses (tessera/run/choose.hpp) and says how here.
+  std::optional<algorithm_choice> choice;
   // An edst broadcast's packets per tree (--packets); 0: the optimum of b(L, h, d).
   std::uint32_t packets{0};
   // Carry and verify this many bytes of every --bytes unit, charging the fabric for the
