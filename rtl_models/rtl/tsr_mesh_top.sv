@@ -69,6 +69,14 @@ module tsr_mesh_top
   // Observability per router: the flits that crossed each output this cycle.
   output logic [MeshPorts-1:0] link_valid_o       [Tiles],
   output logic [MeshPorts-1:0] link_head_o        [Tiles],
+  // ... and each such flit's tail bit, VC, source and destination, for the timeline's
+  // link tracks (which worm held which VC of a link, from its head to its tail).
+  output logic [MeshPorts-1:0] link_tail_o        [Tiles],
+  output mesh_vc_t             link_vc_o          [Tiles][MeshPorts],
+  output logic [5:0]           link_src_row_o     [Tiles][MeshPorts],
+  output logic [5:0]           link_src_col_o     [Tiles][MeshPorts],
+  output logic [5:0]           link_dst_row_o     [Tiles][MeshPorts],
+  output logic [5:0]           link_dst_col_o     [Tiles][MeshPorts],
   // Per router and input VC (index port * VCs + vc): its front flit did not move this
   // cycle. The probe shows the front flit of input VC probe_vc_i of router probe_tile_i
   // (both registered at each clock edge, so the probe depends on state only): head bit,
@@ -244,7 +252,13 @@ module tsr_mesh_top
 
     assign link_valid_o[n] = out_valid[n];
     for (genvar p = 0; p < MeshPorts; p++) begin : gen_head
-      assign link_head_o[n][p] = out_valid[n][p] && out_flit[n][p].ctl.head;
+      assign link_head_o[n][p]    = out_valid[n][p] && out_flit[n][p].ctl.head;
+      assign link_tail_o[n][p]    = out_valid[n][p] && out_flit[n][p].ctl.tail;
+      assign link_vc_o[n][p]      = out_flit[n][p].ctl.vc;
+      assign link_src_row_o[n][p] = out_flit[n][p].ctl.src.row;
+      assign link_src_col_o[n][p] = out_flit[n][p].ctl.src.col;
+      assign link_dst_row_o[n][p] = out_flit[n][p].ctl.dst.row;
+      assign link_dst_col_o[n][p] = out_flit[n][p].ctl.dst.col;
     end
   end
 

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -237,6 +238,129 @@ TEST_CASE("trace: the binary writes it, in microseconds with a machine", "[cli][
   for (const span& s : spans_of(t))
     if (s.cat == "prologue" && s.start == 0) prologue.insert(s.tile);
   CHECK(prologue.size() == 8);
+}
+#endif
+
+#ifdef TESSERA_TEST_PLATFORM
+namespace {
+
+// The links each data message held, from a trace file: message "s->d" -> links, each
+// with its interval in cycles. Checks on the way that no lane of a link track holds
+// two intervals at once.
+std::map<std::string, std::map<std::string, std::pair<std::uint64_t, std::uint64_t>>> links_held(
+    const json& t) {
+  std::map<std::string, std::map<std::string, std::pair<std::uint64_t, std::uint64_t>>> out;
+  std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> lanes;
+  for (const json& e : t["traceEvents"]) {
+    if (e["ph"] != "X" || e["cat"] != "link") continue;
+    const std::uint64_t a = e["args"]["start_cycle"].get<std::uint64_t>();
+    const std::uint64_t b = e["args"]["end_cycle"].get<std::uint64_t>();
+    const std::string link = e["args"]["link"].get<std::string>();
+    INFO("link " << link << " held by " << e["name"].get<std::string>());
+    CHECK(out[e["name"].get<std::string>()].count(link) == 0);  // once per message
+    out[e["name"].get<std::string>()][link] = {a, b};
+    lanes[e["tid"].get<std::uint64_t>()].emplace_back(a, b);
+  }
+  for (auto& [tid, list] : lanes) {
+    std::sort(list.begin(), list.end());
+    for (std::size_t i = 1; i < list.size(); ++i)
+      CHECK(list[i - 1].second <= list[i].first);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("trace: --model rtl draws the Verilated fabrics' link tracks", "[cli][trace][rtl]") {
+  // Complete exchange (pairwise) on each RTL fabric, traced on rtl and on tlm. Both run
+  // dimension-order routes, so every data message must hold the same links on both: the
+  // route's hops, each once, in order along the route. The routes are derived here:
+  // XY on the mesh (columns first, then rows), the e-cube order on the hypercube (lowest
+  // dimension first, Bokhari §3), and on the torus a path of the torus distance.
+  struct fabric_case {
+    std::string fabric;
+    std::uint32_t rows, cols, dims;
+  };
+  for (const fabric_case& c : {fabric_case{"mesh:4x4", 4, 4, 0}, fabric_case{"torus:4x4", 4, 4, 0},
+                               fabric_case{"hypercube:3", 0, 0, 3}}) {
+    std::map<std::string, json> traces;
+    for (const std::string model : {"rtl", "tlm"}) {
+      const std::string file = "tessera_test_trace_" + model + ".json";
+      const auto r = tessera::test::run_binary(
+          "run --model " + model + " --fabric " + c.fabric +
+          " --collective alltoall --algorithm pairwise --bytes 16 --json --trace " + file);
+      INFO(c.fabric << " on " << model << ": " << r.err);
+      REQUIRE(r.code == 0);
+      {
+        std::ifstream in(file);
+        traces[model] = json::parse(in);
+      }
+      std::remove(file.c_str());
+      CHECK(traces[model]["otherData"]["tessera"]["link_tracks"] == true);
+      check_structure(traces[model]);
+    }
+    const auto rtl = links_held(traces["rtl"]);
+    const auto tlm = links_held(traces["tlm"]);
+    const std::uint32_t p = c.dims != 0 ? 1U << c.dims : c.rows * c.cols;
+    std::size_t hops = 0;
+    for (std::uint32_t s = 0; s < p; ++s) {
+      for (std::uint32_t d = 0; d < p; ++d) {
+        if (s == d) continue;
+        const std::string msg = std::to_string(s) + "->" + std::to_string(d);
+        INFO(c.fabric << " message " << msg);
+        REQUIRE(rtl.count(msg) == 1);
+        const auto& held = rtl.at(msg);
+        // The same links as the TLM engine's.
+        std::set<std::string> a, b;
+        for (const auto& [l, iv] : held)
+          a.insert(l);
+        for (const auto& [l, iv] : tlm.at(msg))
+          b.insert(l);
+        CHECK(a == b);
+        // The route, hop by hop, each hop starting no earlier than the one before.
+        std::vector<std::string> route;
+        if (c.dims != 0) {
+          std::uint32_t at = s;
+          for (std::uint32_t k = 0; k < c.dims; ++k) {
+            if (((at ^ d) >> k & 1U) == 0) continue;
+            route.push_back(std::to_string(at) + "->" + std::to_string(at ^ (1U << k)) + " dim " +
+                            std::to_string(k));
+            at ^= 1U << k;
+          }
+        } else if (c.fabric.rfind("mesh", 0) == 0) {
+          std::uint32_t r = s / c.cols, col = s % c.cols;
+          const std::uint32_t dr = d / c.cols, dc = d % c.cols;
+          auto hop = [&](std::uint32_t nr, std::uint32_t ncol, const char* dir) {
+            route.push_back(std::to_string(r * c.cols + col) + "->" +
+                            std::to_string(nr * c.cols + ncol) + " " + dir);
+            r = nr;
+            col = ncol;
+          };
+          while (col != dc)
+            col < dc ? hop(r, col + 1, "E") : hop(r, col - 1, "W");
+          while (r != dr)
+            r < dr ? hop(r + 1, col, "S") : hop(r - 1, col, "N");
+        } else {
+          // Torus: as many hops as the ring distances in each dimension add to.
+          auto ring = [](std::uint32_t x, std::uint32_t y, std::uint32_t n) {
+            const std::uint32_t f = (y + n - x) % n;
+            return std::min(f, n - f);
+          };
+          CHECK(held.size() ==
+                ring(s % c.cols, d % c.cols, c.cols) + ring(s / c.cols, d / c.cols, c.rows));
+        }
+        if (!route.empty()) {
+          REQUIRE(held.size() == route.size());
+          for (std::size_t k = 0; k < route.size(); ++k) {
+            REQUIRE(held.count(route[k]) == 1);
+            if (k > 0) CHECK(held.at(route[k]).first >= held.at(route[k - 1]).first);
+          }
+        }
+        hops += held.size();
+      }
+    }
+    CHECK(hops > 0);
+  }
 }
 #endif
 

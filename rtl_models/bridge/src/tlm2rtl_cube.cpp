@@ -323,7 +323,7 @@ class rtl_cube_engine final : public clocked_bridge {
       const unsigned grant = m.grant_o[t];
       const unsigned busy = m.busy_o[t];
       const unsigned wait = m.wait_o[t];
-      if ((grant | busy | wait) == 0) continue;
+      if ((grant | busy | wait) == 0 && !recording_) continue;
       if (grant != 0) moved = true;
       unsigned asking[tb::cube_ports] = {};
       for (unsigned in = 0; in < tb::cube_inputs; ++in) {
@@ -349,7 +349,34 @@ class rtl_cube_engine final : public clocked_bridge {
         if (granted) ++s.messages;
         if (granted || ((busy >> o) & 1U) != 0) ++s.busy;
         s.max_queue = std::max(s.max_queue, asking[o] + (granted ? 1U : 0U));
+        if (recording_ && o != cube_eject) note_circuit(t, o, granted, ((busy >> o) & 1U) != 0);
       }
+    }
+  }
+
+  void record_links(bool on) override {
+    recording_ = on;
+    clocked_bridge::record_links(on);
+    if (on) held_.assign(std::size_t{tiles_} * dims_, held_link{});
+  }
+
+  // The timeline's link intervals: a circuit holds a link from its grant through the
+  // cycle its tail crosses, as net::circuit_engine records them (grant to teardown).
+  // Called for every output with traffic in a cycle; a link is let go in the first
+  // cycle it is neither granted nor held.
+  void note_circuit(unsigned t, unsigned o, bool granted, bool held) {
+    held_link& h = held_[std::size_t{t} * dims_ + o];
+    const cycle_t now = rtl_time();
+    if (h.open && (granted || !held)) {
+      note_link(t, t ^ (1U << o), o, h.start, now, h.x);
+      h.open = false;
+    }
+    if (granted) {
+      const tb::cube_hdr by = tb::unpack_hdr(model_->hold_hdr_o[t][o]);
+      h.open = true;
+      h.start = now;
+      h.x.src = by.src;
+      h.x.dst = by.dst;
     }
   }
 
@@ -433,7 +460,14 @@ class rtl_cube_engine final : public clocked_bridge {
   std::vector<std::uint32_t> sent_;                          // the oldest's elements handed over
   std::vector<std::uint16_t> next_seq_;                      // per tile: the next seq
   std::vector<rx_state> rx_;                                 // per tile
-  std::vector<resource_stat> res_;       // per tile: dims_ links, then the ejection port
+  std::vector<resource_stat> res_;  // per tile: dims_ links, then the ejection port
+  struct held_link {
+    bool open{false};
+    cycle_t start{0};
+    net::xfer x;  // the circuit's source and destination
+  };
+  bool recording_{false};
+  std::vector<held_link> held_;          // per tile and dimension, while recording
   std::vector<std::uint64_t> wait_run_;  // per node input: cycles its header has waited
   net::contention_stat contention_{};
 };

@@ -199,6 +199,34 @@ class rtl_mesh_engine final : public clocked_bridge {
   }
   [[nodiscard]] std::uint64_t taken_per_tile(unsigned t) const { return taken_[t]; }
 
+  void record_links(bool on) override {
+    recording_ = on;
+    clocked_bridge::record_links(on);
+    if (on) worms_.assign(std::size_t{shape_.tiles()} * 4 * Dut::vcs, worm_on_link{});
+  }
+
+  // The timeline's link intervals: a worm holds a VC of a link from the cycle its head
+  // flit crosses to the cycle its tail does, as net::wormhole_engine records them.
+  void note_worms(unsigned t, unsigned phys, unsigned crossed, cycle_t now) {
+    const model_t& m = *model_;
+    for (unsigned port = 0; port < 4; ++port) {
+      if ((crossed >> port & 1U) == 0) continue;
+      const unsigned vc = m.link_vc_o[phys][port];
+      if (vc >= Dut::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
+      worm_on_link& w = worms_[(std::size_t{t} * 4 + port) * Dut::vcs + vc];
+      if (((static_cast<unsigned>(m.link_head_o[phys]) >> port) & 1U) != 0) {
+        w.open = true;
+        w.start = now;
+        w.x.src = shape_.at(m.link_src_row_o[phys][port], m.link_src_col_o[phys][port]);
+        w.x.dst = shape_.at(m.link_dst_row_o[phys][port], m.link_dst_col_o[phys][port]);
+      }
+      if (((static_cast<unsigned>(m.link_tail_o[phys]) >> port) & 1U) != 0 && w.open) {
+        note_link(t, neighbour(t, port), port, w.start, now + 1, w.x);
+        w.open = false;
+      }
+    }
+  }
+
   // One RTL cycle: drive the NIs (with the queued messages when offer), settle, sample
   // the handshakes and the ejected flits, then the rising edge.
   void step(bool offer) override {
@@ -268,6 +296,7 @@ class rtl_mesh_engine final : public clocked_bridge {
           ++flits_[std::size_t{t} * tb::mesh_ports + port];
           if ((heads >> port & 1U) != 0) ++heads_[std::size_t{t} * tb::mesh_ports + port];
         }
+        if (recording_) note_worms(t, p, crossed, now);
       }
       const std::uint64_t stalled = tb::mask(m.stall_o[p]);
       for (unsigned i = 0; i < in_vcs; ++i) {
@@ -299,6 +328,12 @@ class rtl_mesh_engine final : public clocked_bridge {
     }
   }
 
+  struct worm_on_link {
+    bool open{false};
+    cycle_t start{0};
+    net::xfer x;  // its source and destination
+  };
+
   mesh_shape shape_;
   std::uint32_t width_{4};
   std::uint64_t packet_flits_{0};
@@ -316,6 +351,8 @@ class rtl_mesh_engine final : public clocked_bridge {
   std::vector<std::uint64_t> stall_run_;  // per tile and input VC
   net::contention_stat contention_{};
   std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
+  bool recording_{false};
+  std::vector<worm_on_link> worms_;  // per tile, link port and VC, while recording
 };
 
 template <class Dut>

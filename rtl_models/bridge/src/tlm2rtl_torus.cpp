@@ -208,6 +208,8 @@ class rtl_torus_engine final : public clocked_bridge {
     std::uint32_t got{0};
     cycle_t busy{0};
     std::uint64_t packets{0};
+    std::uint32_t src{0};  // the packet's message
+    std::uint32_t dst{0};
   };
 
   void start(message& m, cycle_t now) {
@@ -315,7 +317,7 @@ class rtl_torus_engine final : public clocked_bridge {
         hop_state& h = hop_[std::size_t{t} * tb::torus_local + port];
         if (w.hdr_valid) {
           const std::uint32_t k = torus_packet_check::key(w.hdr.src, w.hdr.seq);
-          h = hop_state{true, now, k, w.hdr.len, 0, h.busy, h.packets + 1};
+          h = hop_state{true, now, k, w.hdr.len, 0, h.busy, h.packets + 1, w.hdr.src, w.hdr.dst};
           if (const auto* pk = check_.find(k); pk != nullptr) {
             if (const auto mi = msgs_.find(pk->id); mi != msgs_.end()) start(mi->second, now);
             // A hop that starts after its packet was complete here waited, as
@@ -330,6 +332,11 @@ class rtl_torus_engine final : public clocked_bridge {
         if (w.byte_valid && h.open && ++h.got == h.len) {
           h.busy += now - h.start + 1;
           h.open = false;
+          // The timeline's link interval: the hop from its header to its last byte.
+          net::xfer x;
+          x.src = h.src;
+          x.dst = h.dst;
+          note_link(t, neighbour(f_, tile_id{t}, port)->value(), port, h.start, now + 1, x);
           // The packet is complete at the neighbour in the next cycle.
           if (auto* pk = check_.find(h.key); pk != nullptr) pk->ready = now + 1;
         }
