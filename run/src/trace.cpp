@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trace_parts.hpp"
+
 namespace tessera::run {
 namespace {
 
@@ -41,14 +43,19 @@ class event_writer {
   bool first_{true};
 };
 
+}  // namespace
+
+namespace detail {
+
 bool kept(const trace_filter& f, std::uint32_t tile) {
   return f.tiles.empty() || (tile < f.tiles.size() && f.tiles[tile]);
 }
 
-// [a, b] overlaps the window [from, to) (a zero-length interval at `from` counts).
 bool overlaps(const trace_filter& f, std::uint64_t a, std::uint64_t b) {
   return b >= f.from && a < f.to;
 }
+
+namespace {
 
 std::string peer_text(std::uint32_t to, std::uint32_t from) {
   if (to != no_tile && from != no_tile && to != from)
@@ -58,7 +65,8 @@ std::string peer_text(std::uint32_t to, std::uint32_t from) {
   return {};
 }
 
-// The span's name on its track and its category.
+}  // namespace
+
 std::pair<std::string, const char*> span_name(const nic::op_span& s) {
   using what = nic::op_span::what;
   switch (s.is) {
@@ -77,7 +85,64 @@ std::pair<std::string, const char*> span_name(const nic::op_span& s) {
   return {std::string(op_name(s.kind)) + peer_text(s.to, s.from), local ? "compute" : "op"};
 }
 
-}  // namespace
+std::vector<const nic::op_span*> kept_spans(const trace_data& d, const trace_filter& f) {
+  std::vector<const nic::op_span*> order;
+  order.reserve(d.spans.size());
+  for (const nic::op_span& s : d.spans)
+    if (kept(f, s.tile) && overlaps(f, s.start, s.end)) order.push_back(&s);
+  std::sort(order.begin(), order.end(), [](const nic::op_span* a, const nic::op_span* b) {
+    const bool aw = a->is == nic::op_span::what::wait;
+    const bool bw = b->is == nic::op_span::what::wait;
+    return std::make_tuple(a->tile, a->start, aw, b->end) <
+           std::make_tuple(b->tile, b->start, bw, a->end);
+  });
+  return order;
+}
+
+std::string message_name(const nic::transfer_record& t) {
+  return std::string(msg_kind_name(t.header.kind)) + " " + std::to_string(t.header.src) + "->" +
+         std::to_string(t.header.dst);
+}
+
+std::size_t take_lane(std::vector<std::uint64_t>& lane_end, std::uint64_t start,
+                      std::uint64_t end) {
+  std::size_t lane = 0;
+  while (lane < lane_end.size() && lane_end[lane] > start)
+    ++lane;
+  if (lane == lane_end.size()) lane_end.push_back(0);
+  lane_end[lane] = end;
+  return lane;
+}
+
+std::string lane_name(const link_track& t, std::size_t lane) {
+  return lane == 0 ? t.name : t.name + " (" + std::to_string(lane + 1) + ")";
+}
+
+std::vector<link_track> link_tracks(const trace_data& d, const trace_filter& f) {
+  std::vector<const net::link_busy*> busy;
+  for (const net::link_busy& b : d.links) {
+    if ((kept(f, b.from) || kept(f, b.to)) && overlaps(f, b.start, b.end)) busy.push_back(&b);
+  }
+  std::sort(busy.begin(), busy.end(), [](const net::link_busy* a, const net::link_busy* b) {
+    return std::make_tuple(a->from, a->port, a->start, a->end) <
+           std::make_tuple(b->from, b->port, b->start, b->end);
+  });
+  std::vector<link_track> out;
+  for (std::size_t i = 0; i < busy.size();) {
+    const net::link_busy& first = *busy[i];
+    link_track t;
+    t.name = std::to_string(first.from) + "->" + std::to_string(first.to) + " " +
+             port_name(d.f, first.port);
+    std::vector<std::uint64_t> lane_end;
+    for (; i < busy.size() && busy[i]->from == first.from && busy[i]->port == first.port; ++i)
+      t.held.emplace_back(busy[i], take_lane(lane_end, busy[i]->start, busy[i]->end));
+    t.lanes = lane_end.size();
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace detail
 
 std::string port_name(const fabric& f, std::uint32_t port) {
   switch (f.kind) {
@@ -118,7 +183,7 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
   w.meta(tiles_pid, -1, "process_name", {{"name", "tiles"}});
   w.meta(tiles_pid, -1, "process_sort_index", {{"sort_index", 0}});
   for (std::uint32_t t = 0; t < d.f.tiles(); ++t) {
-    if (!kept(f, t)) continue;
+    if (!detail::kept(f, t)) continue;
     w.meta(tiles_pid, static_cast<int>(t), "thread_name", {{"name", "tile " + std::to_string(t)}});
     w.meta(tiles_pid, static_cast<int>(t), "thread_sort_index", {{"sort_index", t}});
   }
@@ -126,21 +191,11 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
   w.meta(steps_pid, -1, "process_sort_index", {{"sort_index", 1}});
   w.meta(steps_pid, 0, "thread_name", {{"name", "steps"}});
 
-  // By tile and time, an op before the waits inside it (a wait may start and end with
-  // its op), so a viewer nests them as they happened.
-  std::vector<const nic::op_span*> order;
-  order.reserve(d.spans.size());
-  for (const nic::op_span& s : d.spans)
-    if (kept(f, s.tile) && overlaps(f, s.start, s.end)) order.push_back(&s);
-  std::sort(order.begin(), order.end(), [](const nic::op_span* a, const nic::op_span* b) {
-    const bool aw = a->is == nic::op_span::what::wait;
-    const bool bw = b->is == nic::op_span::what::wait;
-    return std::make_tuple(a->tile, a->start, aw, b->end) <
-           std::make_tuple(b->tile, b->start, bw, a->end);
-  });
+  // By tile and time, an op before the waits inside it, so a viewer nests them.
+  const std::vector<const nic::op_span*> order = detail::kept_spans(d, f);
   for (const nic::op_span* sp : order) {
     const nic::op_span& s = *sp;
-    const auto [name, cat] = span_name(s);
+    const auto [name, cat] = detail::span_name(s);
     nlohmann::ordered_json e{{"ph", "X"},
                              {"name", name},
                              {"cat", cat},
@@ -163,9 +218,9 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
     ++id;
     const std::uint32_t src = t.header.src;
     const std::uint32_t dst = t.header.dst;
-    if ((!kept(f, src) && !kept(f, dst)) || !overlaps(f, t.start, t.end)) continue;
-    const std::string name = std::string(msg_kind_name(t.header.kind)) + " " + std::to_string(src) +
-                             "->" + std::to_string(dst);
+    if ((!detail::kept(f, src) && !detail::kept(f, dst)) || !detail::overlaps(f, t.start, t.end))
+      continue;
+    const std::string name = detail::message_name(t);
     nlohmann::ordered_json args{{"bytes", t.header.bytes},
                                 {"step", t.header.tag},
                                 {"start_cycle", t.start},
@@ -193,7 +248,7 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
   // Steps overlap (a step begins on some tiles while others finish the last): async
   // slices, which the viewers lay out in lanes of their own.
   for (const nic::step_timing& s : d.steps) {
-    if (!overlaps(f, s.start, s.end)) continue;
+    if (!detail::overlaps(f, s.start, s.end)) continue;
     const std::string name = "step " + std::to_string(s.step);
     w.put({{"ph", "b"},
            {"name", name},
@@ -217,40 +272,23 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
     ++n.steps;
   }
   // Links: a track per directed link, and a second (third, ...) lane where intervals
-  // overlap (two worms on a link's two virtual channels).
-  std::vector<const net::link_busy*> busy;
-  for (const net::link_busy& b : d.links) {
-    if ((kept(f, b.from) || kept(f, b.to)) && overlaps(f, b.start, b.end)) busy.push_back(&b);
-  }
-  std::sort(busy.begin(), busy.end(), [](const net::link_busy* a, const net::link_busy* b) {
-    return std::make_tuple(a->from, a->port, a->start, a->end) <
-           std::make_tuple(b->from, b->port, b->start, b->end);
-  });
-  if (!busy.empty()) {
+  // overlap.
+  const std::vector<detail::link_track> tracks = detail::link_tracks(d, f);
+  if (!tracks.empty()) {
     w.meta(links_pid, -1, "process_name", {{"name", "links"}});
     w.meta(links_pid, -1, "process_sort_index", {{"sort_index", 2}});
   }
   int tid = 0;
-  for (std::size_t i = 0; i < busy.size();) {
-    const net::link_busy& first = *busy[i];
-    const std::string link = std::to_string(first.from) + "->" + std::to_string(first.to) + " " +
-                             port_name(d.f, first.port);
-    std::vector<std::uint64_t> lane_end;  // the lanes of this link
+  for (const detail::link_track& track : tracks) {
     std::vector<int> lane_tid;
-    for (; i < busy.size() && busy[i]->from == first.from && busy[i]->port == first.port; ++i) {
-      const net::link_busy& b = *busy[i];
-      std::size_t lane = 0;
-      while (lane < lane_end.size() && lane_end[lane] > b.start)
-        ++lane;
-      if (lane == lane_end.size()) {
-        lane_end.push_back(0);
+    for (const auto& [bp, lane] : track.held) {
+      const net::link_busy& b = *bp;
+      if (lane == lane_tid.size()) {  // a lane's first interval
         lane_tid.push_back(tid);
-        w.meta(links_pid, tid, "thread_name",
-               {{"name", lane == 0 ? link : link + " (" + std::to_string(lane + 1) + ")"}});
+        w.meta(links_pid, tid, "thread_name", {{"name", detail::lane_name(track, lane)}});
         w.meta(links_pid, tid, "thread_sort_index", {{"sort_index", tid}});
         ++tid;
       }
-      lane_end[lane] = b.end;
       w.put({{"ph", "X"},
              {"name", std::to_string(b.src) + "->" + std::to_string(b.dst)},
              {"cat", "link"},
@@ -258,7 +296,7 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
              {"tid", lane_tid[lane]},
              {"ts", w.time(b.start)},
              {"dur", w.time(b.end - b.start)},
-             {"args", {{"link", link}, {"start_cycle", b.start}, {"end_cycle", b.end}}}});
+             {"args", {{"link", track.name}, {"start_cycle", b.start}, {"end_cycle", b.end}}}});
       ++n.link_spans;
     }
   }

@@ -18,20 +18,11 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from pngread import ink  # noqa: E402
+from svgcheck import SVG, check, finish, render  # noqa: E402
 
 tessera = sys.argv[1]
 chromium = sys.argv[2] if len(sys.argv) > 2 else "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SVG = "{http://www.w3.org/2000/svg}"
-problems = []
 
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        problems.append(what)
 
 
 def directed_links(kind, rows, cols, dim):
@@ -76,18 +67,6 @@ def links_of(svg_path):
         panels.append(links)
     return root, panels
 
-
-def render(svg, d, name):
-    shot = f"{d}/{name}.png"
-    r = subprocess.run([chromium, *FLAGS, f"--user-data-dir={d}/profile-{name}",
-                        "--enable-logging=stderr", "--v=0", "--window-size=900,900",
-                        f"--screenshot={shot}", "file://" + svg],
-                       capture_output=True, text=True, timeout=120)
-    console = [l for l in r.stderr.splitlines() if "CONSOLE" in l]
-    check(not console, f"{name}: no console message ({console[:1]})")
-    share, colours = ink(shot)
-    check(share > 0.005 and colours > 20,
-          f"{name}: the render is not blank ({share:.1%} of pixels inked, {colours} colours)")
 
 
 def xy_route(src, dst, cols):
@@ -148,7 +127,7 @@ with tempfile.TemporaryDirectory() as d:
             by_value.setdefault(round(v, 9), set()).add(c)
         check(all(len(c) == 1 for c in by_value.values()),
               f"{name}: equal values, equal colours")
-        render(svg, d, name)
+        render(chromium, svg, d, name, 900, 900, 0.005)
 
     # Step panels on a mesh: each step's load per link, walked here along XY routes.
     svg = f"{d}/steps.svg"
@@ -182,8 +161,6 @@ with tempfile.TemporaryDirectory() as d:
         top = max(max(v.values()) for v in loads.values())
         check(report["heatmap"]["scale_max"] == top, f"steps: the scale runs to the largest load "
               f"({report['heatmap']['scale_max']} against {top})")
-        render(svg, d, "steps")
+        render(chromium, svg, d, "steps", 900, 900, 0.005)
 
-for p_ in problems:
-    print("FAIL", p_)
-sys.exit(1 if problems else 0)
+sys.exit(finish())

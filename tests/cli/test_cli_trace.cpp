@@ -373,7 +373,8 @@ TEST_CASE("trace: bad trace options exit 2 naming the value", "[cli][trace]") {
     CHECK(r.code == 2);
     return r.err;
   };
-  CHECK(err({"--trace-tiles", "0"}) == "tessera: --trace-tiles goes with --trace FILE\n");
+  CHECK(err({"--trace-tiles", "0"}) ==
+        "tessera: --trace-tiles goes with --trace FILE or --timeline FILE\n");
   CHECK(err({"--trace", "t.json", "--trace-tiles", "0-4"}) ==
         "tessera: --trace-tiles '0-4': tile 4 is not a tile of the fabric (0..3)\n");
   CHECK(err({"--trace", "t.json", "--trace-tiles", "3-1"}) ==
@@ -386,4 +387,11 @@ TEST_CASE("trace: bad trace options exit 2 naming the value", "[cli][trace]") {
         "tessera: --trace-window '5' is not FROM:TO in cycles (TO may be left out)\n");
   CHECK(err({"--trace", "/nonexistent/dir/t.json"}) ==
         "tessera: --trace '/nonexistent/dir/t.json' cannot be written\n");
+  CHECK(err({"--timeline", "/nonexistent/dir/t.svg"}) ==
+        "tessera: --timeline '/nonexistent/dir/t.svg' cannot be written\n");
+  CHECK(err({"--timeline", ""}) == "tessera: --timeline needs a file name\n");
+  CHECK(err({"--trace", "same.out", "--timeline", "same.out"}) ==
+        "tessera: --trace and --timeline name the same file 'same.out'\n");
+  std::remove("same.out");
+  std::remove("t.json");
 }

@@ -17,6 +17,7 @@
 #include "tessera/models/registry.hpp"
 #include "tessera/run/heatmap.hpp"
 #include "tessera/run/run.hpp"
+#include "tessera/run/timeline.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
 #include "tessera/schedule/json_io.hpp"
@@ -34,7 +35,8 @@ std::string run_help() {
                    [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
                    [--pair-sync] [--fault F ...] [--fault-file FILE]
                    [--type T] [--op O] [--shift Q] [--packets Q] [--transfers]
-                   [--trace FILE [--trace-tiles L] [--trace-window A:B]]
+                   [--trace FILE] [--timeline FILE.svg] [--trace-tiles L]
+                   [--trace-window A:B]
                    [--heatmap FILE.svg [--heatmap-metric M | --heatmap-steps]] [--json]
 
 Simulation: every tile runs the collective's op stream on the tile runtime, data
@@ -120,6 +122,9 @@ moves through the network model, and every byte every tile ends with is checked.
                    ui.perfetto.dev or chrome://tracing): a track per tile with its ops
                    and what they waited for, a flow per message from where the
                    network took it to its delivery, and the steps (docs/visualize.md)
+  --timeline F.svg the same as a picture: a row per tile with its ops coloured by kind
+                   and its waits inside them, a line per message, the steps, the
+                   links held (docs/visualize.md)
   --trace-tiles L  only these tiles' tracks and the messages to or from them (0-3,7)
   --trace-window A:B  only what overlaps cycles A to B (B may be left out)
   --heatmap F.svg  tlm and rtl: the fabric drawn as it is (mesh grid, torus with its
@@ -390,19 +395,30 @@ std::vector<bool> parse_tile_list(const std::string& text, std::uint32_t tiles) 
   return keep;
 }
 
-// --trace FILE [--trace-tiles LIST] [--trace-window A:B]; the file is opened (and
-// emptied) now, so a path that cannot be written is bad input before the run.
+// --trace FILE and --timeline FILE.svg [--trace-tiles LIST] [--trace-window A:B]; the
+// files are opened (and emptied) now, so a path that cannot be written is bad input
+// before the run.
 void parse_trace(const args& a, run_request& q, std::uint32_t tiles) {
   const auto file = a.get("trace");
-  if (!file) {
+  const auto picture = a.get("timeline");
+  if (!file && !picture) {
     for (const char* o : {"trace-tiles", "trace-window"}) {
-      if (a.has(o)) throw input_error("--" + std::string(o) + " goes with --trace FILE");
+      if (a.has(o))
+        throw input_error("--" + std::string(o) + " goes with --trace FILE or --timeline FILE");
     }
     return;
   }
-  if (file->empty()) throw input_error("--trace needs a file name");
-  if (!std::ofstream(*file)) throw input_error("--trace '" + shown(*file) + "' cannot be written");
-  q.trace_file = *file;
+  for (const auto& [opt, name] : {std::pair{"trace", file}, std::pair{"timeline", picture}}) {
+    if (!name) continue;
+    if (name->empty()) throw input_error("--" + std::string(opt) + " needs a file name");
+    if (!std::ofstream(*name)) {
+      throw input_error("--" + std::string(opt) + " '" + shown(*name) + "' cannot be written");
+    }
+  }
+  if (file && picture && *file == *picture)
+    throw input_error("--trace and --timeline name the same file '" + shown(*file) + "'");
+  q.trace_file = file.value_or("");
+  q.timeline_file = picture.value_or("");
   q.config.trace = true;
   if (const auto t = a.get("trace-tiles")) q.trace_filter.tiles = parse_tile_list(*t, tiles);
   if (const auto w = a.get("trace-window")) {
@@ -680,12 +696,20 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   // The trace is written for a failed run too: it shows where the run went wrong.
   // What the trace and the heat map draw, taken from the result once.
   std::optional<run::trace_data> drawn;
-  if (!q.trace_file.empty() || !q.heatmap_file.empty()) drawn = res->trace();
+  if (!q.trace_file.empty() || !q.timeline_file.empty() || !q.heatmap_file.empty())
+    drawn = res->trace();
   std::optional<run::trace_counts> traced;
   if (!q.trace_file.empty()) {
     std::ofstream file(q.trace_file, std::ios::binary);
     traced = run::write_trace(file, *drawn, q.trace_filter);
     if (!file.flush()) throw input_error("--trace '" + shown(q.trace_file) + "': write failed");
+  }
+  std::optional<run::timeline_counts> pictured;
+  if (!q.timeline_file.empty()) {
+    std::ofstream file(q.timeline_file, std::ios::binary);
+    pictured = run::write_timeline_svg(file, *drawn, q.trace_filter);
+    if (!file.flush())
+      throw input_error("--timeline '" + shown(q.timeline_file) + "': write failed");
   }
   nlohmann::ordered_json j = res->json();
   std::optional<nlohmann::ordered_json> heat;
@@ -698,6 +722,13 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
                     {"messages", traced->messages},
                     {"steps", traced->steps},
                     {"link_spans", traced->link_spans}};
+    }
+    if (pictured) {
+      j["timeline"] = {{"file", q.timeline_file},
+                       {"spans", pictured->spans},
+                       {"messages", pictured->messages},
+                       {"steps", pictured->steps},
+                       {"link_spans", pictured->link_spans}};
     }
     out << j.dump(2) << '\n';
   } else {
@@ -716,6 +747,11 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
       os << "  trace       " << q.trace_file << " (" << traced->spans << " spans, "
          << traced->messages << " messages, " << traced->steps << " steps, " << traced->link_spans
          << " link spans; open it in ui.perfetto.dev)\n";
+    }
+    if (pictured) {
+      os << "  timeline    " << q.timeline_file << " (" << pictured->spans << " spans, "
+         << pictured->messages << " messages, " << pictured->steps << " steps, "
+         << pictured->link_spans << " link spans drawn)\n";
     }
     out << os.str();
   }

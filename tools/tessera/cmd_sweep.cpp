@@ -49,7 +49,7 @@ values:
   --param k=v1,v2 or k=A:B:..., a range or list per parameter
 
 Options that take a file, --fault and --routes are passed to every run as they
-are. --trace and --heatmap are one run's: use them with tessera run.
+are. --trace, --timeline and --heatmap are one run's: use them with tessera run.
 
   --jobs N       runs at once (default 1)
   --csv FILE     the rows as CSV (default: stdout, unless --json)
@@ -76,9 +76,9 @@ namespace {
 // Options whose value is passed to every run as given (files, lists of their own).
 bool swept(const std::string& name) {
   static const std::set<std::string> fixed{
-      "schedule",       "pattern", "routes",      "fault",        "fault-file",
-      "firmware",       "trace",   "trace-tiles", "trace-window", "heatmap",
-      "heatmap-metric", "help",    "json",        "transfers",    "param"};
+      "schedule", "pattern",  "routes",      "fault",        "fault-file", "firmware",
+      "trace",    "timeline", "trace-tiles", "trace-window", "heatmap",    "heatmap-metric",
+      "help",     "json",     "transfers",   "param"};
   return !fixed.contains(name);
 }
 
@@ -577,7 +577,7 @@ int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::o
     static const std::set<std::string> own{"jobs", "csv",       "jsonl", "json",
                                            "plot", "emit-jobs", "slurm", "job-dir"};
     if (own.contains(name)) continue;
-    if (name.rfind("trace", 0) == 0 || name.rfind("heatmap", 0) == 0) {
+    if (name.rfind("trace", 0) == 0 || name.rfind("heatmap", 0) == 0 || name == "timeline") {
       // Every run would write the one file: a trace or heat map is one run's.
       throw input_error("--" + name +
                         " does not go with sweep (each run would overwrite the one file; "

@@ -44,6 +44,7 @@ constexpr std::array table{
     run_option{"fault-file", true, false, runtime, false, false},
     run_option{"transfers", false, false, any, false, false},
     run_option{"trace", true, false, work, false, false},
+    run_option{"timeline", true, false, work, false, false},
     run_option{"trace-tiles", true, false, work, false, false},
     run_option{"trace-window", true, false, work, false, false},
     run_option{"heatmap", true, false, any, true, false},

@@ -19,6 +19,8 @@ struct run_request {
   // --trace FILE: the timeline trace (docs/visualize.md), and what of it to write.
   std::string trace_file;
   run::trace_filter trace_filter;
+  // --timeline FILE.svg: the same trace drawn as a picture, with the same filter.
+  std::string timeline_file;
   // --heatmap FILE.svg: the links coloured by --heatmap-metric, or a panel per step.
   std::string heatmap_file;
   std::string heatmap_metric{"utilization"};
