@@ -1,6 +1,7 @@
 #include "tessera/run/choose.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "report.hpp"
 #include "tessera/analytic/estimate.hpp"
@@ -55,7 +56,8 @@ algorithm_choice choose_algorithm(const run_config& config) {
   algorithm_choice out;
   out.engine = std::string(models::switching_name(tm.sw));
   std::vector<schedule> kept;
-  std::vector<std::uint32_t> loads;  // per kept schedule: its largest round link load
+  // Per kept schedule: its rounds and its largest round link load, for ties.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ties;
   for (const auto& a : fw::a2a_algorithms) {
     if (!fw::a2a_supported(a.alg, f)) continue;
     if (config.c.pair_sync && !fw::a2a_has_exchanges(a.alg)) continue;
@@ -72,11 +74,13 @@ algorithm_choice choose_algorithm(const run_config& config) {
     if (!e.complete) continue;  // not reached: every catalog schedule completes
     out.ranked.push_back({std::string(a.name), e.cycles, {}});
     // Equal estimates (the ideal network has no links to contend for) go to the
-    // schedule whose rounds load the links least: it loses least where they do.
+    // schedule with fewer rounds, then to the one whose rounds load the links least:
+    // each costs where the estimate does not look (a round's stragglers, contention).
+    const auto rounds = analytic::round_loads(f, analytic::extract_transfers(s));
     std::uint32_t load = 0;
-    for (const auto& r : analytic::round_loads(f, analytic::extract_transfers(s)))
+    for (const auto& r : rounds)
       load = std::max(load, r.max_link_load);
-    loads.push_back(load);
+    ties.emplace_back(static_cast<std::uint32_t>(rounds.size()), load);
     kept.push_back(std::move(s));
   }
   if (out.ranked.empty()) throw input_error("--algorithm auto: no alltoall algorithm applies");
@@ -86,7 +90,7 @@ algorithm_choice choose_algorithm(const run_config& config) {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
     const double a = out.ranked[x].cycles;
     const double b = out.ranked[y].cycles;
-    return a != b ? a < b : loads[x] < loads[y];
+    return a != b ? a < b : ties[x] < ties[y];
   });
   std::vector<algorithm_estimate> ranked;
   ranked.reserve(order.size());

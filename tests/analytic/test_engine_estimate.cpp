@@ -6,6 +6,7 @@
 // tests/cli/auto_grid.py.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "tessera/analytic/estimate.hpp"
@@ -148,9 +149,18 @@ TEST_CASE("estimate: wormhole worms share a link through its lanes", "[estimate]
   const double far = static_cast<double>(w.zero_load(p, bytes, 3));
   const double near = static_cast<double>(w.zero_load(p, bytes, 1));
   auto e = analytic::estimate_on_engine(make(4, ops), f, switching::wormhole, p);
-  // Both post at 0 and are ready after alpha; tile 0's worm (posted first) holds link
-  // 1->2 until its tail arrives, far - alpha later; tile 1's then takes near - alpha.
-  CHECK(e.cycles == Approx(far + (near - 100)));
+  // Both post at 0 and are ready after alpha (100). A header takes router_delay + 1 = 2
+  // cycles a channel: tile 0's worm (posted first) reaches link 1->2, its third channel
+  // after its injection and 0->1, at 100 + 4, and holds it until its tail has passed:
+  // its stream, 2 cycles a flit for 64 flits, or longer if its tail reaches the
+  // ejection (8 cycles after the start) later than that, and no later than its
+  // delivery (far: the last flit is out of the link by then). Tile 1's worm reaches 1->2
+  // 2 cycles after its start, so it starts 2 cycles before the link is free, and is
+  // delivered its lone time minus alpha after.
+  const double hop = 2;
+  const double stream = 2.0 * bytes;
+  const double freed = std::min(far, 100 + 2 * hop + std::max(stream, (far - 100) - 4 * hop));
+  CHECK(e.cycles == Approx(std::max(100.0, freed - hop) + (near - 100)));
   p.wormhole.vcs = 2;  // the zero-load time depends on it (docs/wormhole.md)
   e = analytic::estimate_on_engine(make(4, ops), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(static_cast<double>(w.zero_load(p, bytes, 3))));

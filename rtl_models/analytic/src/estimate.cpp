@@ -80,8 +80,20 @@ class network {
     }
     const double held = zero - before - copy;  // channels held, start to tail
 
-    path_.push_back(links_ + src);
+    // When the header reaches each channel after the start: a worm's header takes
+    // router_delay + 1 cycles a hop, and a channel is let go when the tail has passed
+    // it, a stream after its header (a short worm has left the first links before its
+    // head arrives). A circuit holds its whole path, from set-up to teardown.
+    path_.insert(path_.begin(), links_ + src);
     path_.push_back(links_ + f_.tiles() + dst);
+    offset_.assign(path_.size(), 0.0);
+    double span = held;  // a channel's hold, from its header to the tail
+    if (sw_ == models::switching::wormhole) {
+      const double hop = static_cast<double>(p_.wormhole.router_delay) + 1;
+      for (std::size_t k = 0; k < path_.size(); ++k)
+        offset_[k] = std::min(held, hop * static_cast<double>(k));
+      span = std::max(data, held - offset_.back());
+    }
     double start = free_at(now + before);
     // Half duplex: a transmit that would start long after its tile began a receive
     // waits at the NIC until that receive is delivered.
@@ -102,8 +114,9 @@ class network {
       }
     }
     waited_ += start - (now + before);
-    for (std::uint32_t c : path_)
-      take(c, done);
+    const double late_by = done - (start + held);  // a hold at the ejection
+    for (std::size_t k = 0; k < path_.size(); ++k)
+      take(path_[k], std::min(done, start + offset_[k] + span + late_by));
     tx_[src] = {data_start, done, dst};
     rx_[dst] = {data_start, done, src};
     return done + copy;
@@ -120,11 +133,12 @@ class network {
     return s - other.start > window_;
   }
 
-  // The first cycle from t on with a free lane on every channel of path_.
+  // The first start from t on at which the header finds a free lane on every channel
+  // of path_ when it gets there (offset_ later).
   [[nodiscard]] double free_at(double t) const {
-    for (std::uint32_t c : path_) {
-      const double* lane = &busy_[static_cast<std::size_t>(c) * lanes_];
-      t = std::max(t, *std::min_element(lane, lane + lanes_));
+    for (std::size_t k = 0; k < path_.size(); ++k) {
+      const double* lane = &busy_[static_cast<std::size_t>(path_[k]) * lanes_];
+      t = std::max(t, *std::min_element(lane, lane + lanes_) - offset_[k]);
     }
     return t;
   }
@@ -181,6 +195,7 @@ class network {
   std::vector<stream> tx_;
   std::vector<stream> rx_;
   std::vector<std::uint32_t> path_;
+  std::vector<double> offset_;  // per channel of path_: when the header gets there
   double waited_{0};
 };
 

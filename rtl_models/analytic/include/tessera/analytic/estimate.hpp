@@ -7,10 +7,12 @@
 // starts, and holds the channels of its route for its whole length, as a worm or a
 // circuit does (a store-and-forward packet holds one link a hop at a time):
 //   wormhole       alpha (alpha_eager for an eager message), then the worm holds a lane
-//                  of every link of its XY route and of the receiver's ejection until
-//                  its tail arrives, zero-load time minus alpha later; a link has
-//                  min(vcs, inject_gap) lanes (vcs worms share it, each sending a flit
-//                  every inject_gap cycles on a link that moves one a cycle);
+//                  of each channel of its route (injection, XY links, the receiver's
+//                  ejection) from when its header gets there, router_delay + 1 cycles a
+//                  hop, until its tail has passed; its tail arrives zero-load time
+//                  minus alpha after the start. A link has min(vcs, inject_gap) lanes
+//                  (vcs worms share it, each sending a flit every inject_gap cycles on
+//                  a link that moves one a cycle);
 //   circuit        xi - xi_held, then the circuit holds every link of its e-cube path
 //                  and the receiver's port, alone, for the rest of the zero-load time;
 //   store-forward  each hop holds one link for beta + tau P (Bermond), then the next;
