@@ -230,6 +230,7 @@ template <typename Program>
   if (!fw::load_initial(c, b.tile, store)) finish(b, abi::tile_state_code::too_big);
 
   tile_nic_t nic{tile_bus{}};
+  nic.trace_ops(b.trace_ops != 0);
   nic.start();
   typename executor<tile_nic_t, Program>::buffers buf{send_ids, recv_ids,   tx,         rx,
                                                       posted,   ahead_send, ahead_recv, ahead_tx,
@@ -241,6 +242,14 @@ template <typename Program>
     b.wait_what = static_cast<std::uint32_t>(w.what);
     b.wait_peer = w.peer;
     b.wait_step = w.step;
+    b.op_index = ex.op_index();
+    b.op_past = ex.past_program() ? 1U : 0U;
+    if (!ex.past_program() && ex.op_index() != 0) {
+      b.op_kind = static_cast<std::uint32_t>(ex.current().kind);
+      b.op_step = ex.current().step;
+      b.op_to = ex.current().to;
+      b.op_from = ex.current().from;
+    }
     nic.idle();
     s = ex.poll();
   }

@@ -191,8 +191,12 @@ TEST_CASE("trace: the binary writes it, in microseconds with a machine", "[cli][
       file);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
-  std::ifstream in(file);
-  const json t = json::parse(in);
+  json t;
+  {
+    std::ifstream in(file);
+    t = json::parse(in);
+  }
+  std::remove(file.c_str());
   CHECK(t["otherData"]["tessera"]["time_unit"] == "us");
   CHECK(t["otherData"]["tessera"]["us_per_cycle"] == 0.394);
   check_structure(t);

@@ -22,9 +22,10 @@ const abi::boot_block& block_at(std::span<const std::byte> ram) {
 }  // namespace
 
 void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
-                const executor_config& cfg, std::uint32_t t) {
+                const executor_config& cfg, std::uint32_t t, bool trace_ops) {
   abi::boot_block& b = block_at(ram);
   std::memset(&b, 0, sizeof b);
+  b.trace_ops = trace_ops ? 1U : 0U;
   b.magic = abi::boot_magic;
   b.version = abi::abi_version;
   b.tile = t;
@@ -66,6 +67,21 @@ void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
   b.plan.all_recv_lo = abi::lo(pl.all_recv_bytes);
   b.plan.all_recv_hi = abi::hi(pl.all_recv_bytes);
   b.plan.async_slots = prog.async_slots();
+}
+
+nic::tile_snapshot read_progress(std::span<const std::byte> ram) {
+  const abi::boot_block& b = block_at(ram);
+  nic::tile_snapshot x;
+  x.index = b.op_index;
+  x.past = b.op_past != 0;
+  x.kind = static_cast<op_kind>(b.op_kind);
+  x.step = b.op_step;
+  x.to = b.op_to;
+  x.from = b.op_from;
+  x.wait.what = static_cast<wait_kind>(b.wait_what);
+  x.wait.peer = b.wait_peer;
+  x.wait.step = b.wait_step;
+  return x;
 }
 
 tile_result read_result(std::span<const std::byte> ram) {

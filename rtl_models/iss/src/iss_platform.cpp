@@ -62,7 +62,8 @@ class iss_harness : public nic::harness_core {
         image_{image},
         cfg_{tlmm::harness_for(c.f, o, c.bytes).exec},
         slot_{fw::layout{c}.slot_bytes()},
-        parts_(c.f.tiles()) {
+        parts_(c.f.tiles()),
+        trace_{o.trace_ops} {
     cfg_.tiles = c.f.tiles();
     cfg_.type = c.type;
     cfg_.rop = c.rop;
@@ -72,12 +73,27 @@ class iss_harness : public nic::harness_core {
     tile_parts& p = parts_[t];
     p.core = std::make_unique<cortex_m4>(image_, p.bus);
     p.core->reset();
-    write_boot(p.core->ram(), c_, cfg_, t);
+    write_boot(p.core->ram(), c_, cfg_, t, trace_);
     p.dev = std::make_unique<device>(n, t, p_, guest_ram{p.core->ram()});
+    // The op each op_mark names starts now: the core stopped before the command, and its
+    // time has caught up with the fabric's.
+    if (trace_) {
+      p.dev->on_op(
+          [this, t](const nic::tile_snapshot& x) { spans_.note(t, x, tlmm::now_cycles()); });
+    }
     p.bus.dev = p.dev.get();
   }
 
   tile_parts& parts(std::uint32_t t) { return parts_[t]; }
+
+  // Tile t went idle at `now`: where its program is, for the op spans (the image wrote
+  // it to its boot block before its wfi), as the native harness notes it at each poll.
+  void went_idle(std::uint32_t t, std::uint64_t now) {
+    tile_parts& p = parts_[t];
+    // Once its program has ended, the boot block's words are its last wait's.
+    if (trace_ && p.dev->phase() == device::program_phase::running)
+      spans_.note(t, read_progress(p.core->ram()), now);
+  }
   const iss_options& options() const { return io_; }
 
   // Tile t's image reported its end (or its core faulted) at `now`; its program ended at
@@ -86,6 +102,11 @@ class iss_harness : public nic::harness_core {
     tile_parts& p = parts_[t];
     p.ended = true;
     if (p.dev->phase() == device::program_phase::report) now = p.end_cycle;
+    if (trace_) {
+      nic::tile_snapshot end;
+      end.done = true;
+      spans_.note(t, end, now);
+    }
     if (!p.fault.empty()) {
       note(t, tile_state::failed, now);
       return;
@@ -110,6 +131,7 @@ class iss_harness : public nic::harness_core {
       peak[t] = static_cast<std::uint32_t>(p.result.blocks.size());
     }
     nic::run_outcome out = settle(now, transfers, drops, unreceived, ends, peak);
+    if (trace_) out.ops = spans_.take(now);
     for (std::uint32_t t = 0; t < p_; ++t) {
       const tile_parts& p = parts_[t];
       if (p.result.state == abi::tile_state_code::too_big) {
@@ -175,6 +197,8 @@ class iss_harness : public nic::harness_core {
   executor_config cfg_;
   std::uint32_t slot_;
   std::vector<tile_parts> parts_;
+  bool trace_{false};
+  nic::span_tracker spans_;
 };
 
 // One tile's SystemC process: the core runs, and the tile's time catches the fabric's up
@@ -234,6 +258,7 @@ class iss_tile : public sc_core::sc_module {
         case stop_reason::budget:
           break;
         case stop_reason::idle: {
+          h_->went_idle(t_, tlmm::now_cycles());
           if (p.dev->finished()) {
             h_->ended(t_, tlmm::now_cycles());
             if (h_->failed()) tlmm::stop_once();

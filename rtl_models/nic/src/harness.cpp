@@ -430,3 +430,57 @@ run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_r
 }
 
 }  // namespace tessera::nic
+
+namespace tessera::nic {
+
+void span_tracker::note(std::uint32_t t, const tile_snapshot& x, std::uint64_t now) {
+  if (open_.size() <= t) open_.resize(t + 1);
+  open_spans& o = open_[t];
+  // The op (or the prologue before the first, or the drain after the last) now.
+  op_span cur;
+  cur.tile = t;
+  cur.index = x.index;
+  if (x.past) {
+    cur.is = op_span::what::drain;
+  } else if (cur.index == 0) {
+    cur.is = op_span::what::prologue;
+  } else {
+    cur.kind = x.kind;
+    cur.step = x.step;
+    cur.to = x.to;
+    cur.from = x.from;
+  }
+  const tile_wait w = x.done ? tile_wait{} : x.wait;
+  const bool same_op = o.op_open && o.op.is == cur.is && o.op.index == cur.index && !x.done;
+  const bool same_wait = o.wait_open && same_op && o.wait.waits == w.what && o.wait.from == w.peer;
+  if (o.wait_open && !same_wait) {
+    close(o.wait, now);
+    o.wait_open = false;
+  }
+  if (o.op_open && !same_op) {
+    close(o.op, now);
+    o.op_open = false;
+  }
+  if (x.done) return;
+  if (!o.op_open) {
+    o.op = cur;
+    o.op.start = now;
+    o.op_open = true;
+  }
+  if (!o.wait_open && w.what != wait_kind::nothing) {
+    o.wait = op_span{
+        op_span::what::wait, t, cur.index, cur.kind, w.what, w.step, no_tile, w.peer, now, now};
+    o.wait_open = true;
+  }
+}
+
+std::vector<op_span> span_tracker::take(std::uint64_t now) {
+  for (open_spans& o : open_) {
+    if (o.wait_open) close(o.wait, now);
+    if (o.op_open) close(o.op, now);
+    o.wait_open = o.op_open = false;
+  }
+  return std::move(spans_);
+}
+
+}  // namespace tessera::nic

@@ -272,9 +272,11 @@ class executor {
           at_op_ = prog_;
           if (!prog_.next(op_, buf_.send_ids, buf_.recv_ids)) {
             phase_ = phase::drain;
+            note_op(true);
             break;
           }
           ++op_index_;
+          note_op(false);
           begin_op();
           break;
         case phase::barrier:
@@ -767,6 +769,13 @@ class executor {
     ahead_op_ = o;
   }
 
+  // Tells a NIC that draws the timeline's op spans (the ISS tiles' mmio_nic) which op
+  // the program takes up, or that it is past the last.
+  void note_op(bool past) {
+    if constexpr (requires(Nic & n) { n.note_op(std::uint32_t{}, op{}, bool{}); })
+      nic_->note_op(op_index_, op_, past);
+  }
+
   // Makes the op whose send went early the current one.
   void take_ahead() {
     std::swap(buf_.send_ids, buf_.ahead_send_ids);
@@ -774,6 +783,7 @@ class executor {
     std::swap(buf_.tx, buf_.ahead_tx);
     op_ = ahead_op_;
     ++op_index_;
+    note_op(false);
     ahead_ = false;
     send_ = ahead_send_;
     ahead_send_ = out_msg{};

@@ -97,6 +97,20 @@ class mmio_nic {
   // The run is over for this tile: its result is in the boot block.
   void finish() { run(tile_abi::command::finish); }
 
+  // The timeline's op spans: the executor says which op it takes up (command op_mark);
+  // nothing unless the platform asked for spans (the boot block's trace_ops).
+  void trace_ops(bool on) { trace_ = on; }
+  void note_op(std::uint32_t index, const op& o, bool past) {
+    if (!trace_) return;
+    bus_.write(tile_abi::reg::arg_handle, index);
+    bus_.write(tile_abi::reg::arg_peer, o.to);
+    bus_.write(tile_abi::reg::arg_len, o.from);
+    bus_.write(tile_abi::reg::arg_addr,
+               static_cast<std::uint32_t>(o.kind) | (past ? std::uint32_t{1} << 31 : 0U));
+    bus_.write(tile_abi::reg::arg_cycles_lo, o.step);
+    run(tile_abi::command::op_mark);
+  }
+
   [[nodiscard]] Bus& bus() { return bus_; }
 
  private:
@@ -145,6 +159,7 @@ class mmio_nic {
   Bus bus_{};
   msg_header last_{};
   bool refused_{false};
+  bool trace_{false};
 };
 
 }  // namespace tessera

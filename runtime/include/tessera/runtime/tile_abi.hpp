@@ -69,7 +69,7 @@ inline constexpr std::uint32_t result = 0x084;
 }  // namespace reg
 
 inline constexpr std::uint32_t nic_magic = 0x4E52'5354U;  // "TSRN"
-inline constexpr std::uint32_t abi_version = 2;
+inline constexpr std::uint32_t abi_version = 3;
 
 enum class command : std::uint32_t {
   none = 0,
@@ -85,6 +85,10 @@ enum class command : std::uint32_t {
   finish = 9,        // the tile wrote its result in the boot block: the run is over for it
   start = 10,        // the tile holds its initial data: its program starts now
   program_end = 11,  // its program ended (done or failed): what follows is its report
+  // The program took up op arg_handle (1-based) of kind arg_addr (bits 0-7; bit 31: the
+  // program is past its last op), step arg_cycles_lo, peers arg_peer (to) and arg_len
+  // (from): the timeline's op spans. Sent only when the boot block's trace_ops is 1.
+  op_mark = 12,
 };
 
 // The value `result` holds after a command the NIC refused (an unknown code, a buffer
@@ -181,6 +185,16 @@ struct boot_block {
   std::uint32_t block_table;  // address in tile RAM of `blocks` block_report entries
   std::uint32_t arena_used;   // bytes of its arena the tile needed (too_big: more than it has)
   std::uint32_t arena_size;   // bytes of arena the image has
+  // Where its program was when it last went idle, for the timeline's op spans
+  // (nic::tile_snapshot): the op's index (1-based; 0: before the first), 1 when past
+  // the last, and the op's kind, step and peers.
+  std::uint32_t op_index;
+  std::uint32_t op_past;
+  std::uint32_t op_kind;
+  std::uint32_t op_step;
+  std::uint32_t op_to;
+  std::uint32_t op_from;
+  std::uint32_t trace_ops;  // set by the platform: 1 to send op_mark at each op
 };
 
 // One block a tile holds at its end: the platform reads its bytes from tile RAM and
@@ -194,6 +208,8 @@ struct block_report {
 
 static_assert(sizeof(boot_block) <= boot_size);
 static_assert(offsetof(boot_block, state) == 60 * 4);
+static_assert(offsetof(boot_block, op_index) == 83 * 4);  // docs/nic-registers.md
+static_assert(offsetof(boot_block, trace_ops) == 89 * 4);
 static_assert(sizeof(block_report) == 16);
 
 // 32-bit FNV-1a, the check a tile reports per block.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/nic/harness.hpp"
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/executor.hpp"
 #include "tessera/runtime/tile_abi.hpp"
@@ -18,8 +19,9 @@ namespace tessera::iss {
 
 // Writes tile t's boot block at ram[0]: the fabric and collective of c, the executor
 // settings of cfg, and the memory plan of t's program (from a walk of it on the host).
+// With trace_ops the tile sends op_mark at each op it takes up (the timeline's op spans).
 void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
-                const executor_config& cfg, std::uint32_t t);
+                const executor_config& cfg, std::uint32_t t, bool trace_ops = false);
 
 struct tile_result {
   tile_abi::tile_state_code state{tile_abi::tile_state_code::running};
@@ -34,6 +36,9 @@ struct tile_result {
 };
 
 tile_result read_result(std::span<const std::byte> ram);
+// Where the tile's program was when it last went idle (the boot block's op_* and wait_*
+// words), for the timeline's op spans.
+nic::tile_snapshot read_progress(std::span<const std::byte> ram);
 
 // The blocks a finished tile reports, copied from its RAM into a host store (which
 // fw::verify_tile checks); empty when every report lies in RAM and matches its own check,

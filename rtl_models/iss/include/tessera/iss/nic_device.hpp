@@ -14,9 +14,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
+#include "tessera/nic/harness.hpp"
 #include "tessera/runtime/message.hpp"
 #include "tessera/runtime/nic.hpp"
 #include "tessera/runtime/tile_abi.hpp"
@@ -47,6 +49,10 @@ class nic_device {
  public:
   nic_device(Nic& nic, std::uint32_t tile, std::uint32_t tiles, guest_ram ram)
       : nic_{&nic}, ram_{ram}, tile_{tile}, tiles_{tiles} {}
+
+  // Called at each op_mark command with where the tile's program is (the timeline's op
+  // spans); none: the marks are taken and dropped.
+  void on_op(std::function<void(const nic::tile_snapshot&)> f) { on_op_ = std::move(f); }
 
   [[nodiscard]] std::uint32_t read(std::uint32_t offset) const {
     namespace reg = tile_abi::reg;
@@ -198,11 +204,24 @@ class nic_device {
       case command::finish:
         finished_ = true;
         return 0;
-      case command::start:  // started above
+      case command::start:  // started above; until its first op, the program's prologue
+        if (on_op_) on_op_(nic::tile_snapshot{});
         return 0;
       case command::program_end:
         phase_ = program_phase::report;
         return 0;
+      case command::op_mark: {
+        if (!on_op_) return 0;
+        nic::tile_snapshot x;
+        x.index = get(reg::arg_handle);
+        x.past = (get(reg::arg_addr) >> 31) != 0;
+        x.kind = static_cast<op_kind>(get(reg::arg_addr) & 0xffU);
+        x.step = get(reg::arg_cycles_lo);
+        x.to = get(reg::arg_peer);
+        x.from = get(reg::arg_len);
+        on_op_(x);
+        return 0;
+      }
       case command::none:
         break;
     }
@@ -215,6 +234,7 @@ class nic_device {
   std::uint32_t tiles_;
   std::array<std::uint32_t, tile_abi::nic_size / 4> regs_{};
   std::vector<bool> live_;
+  std::function<void(const nic::tile_snapshot&)> on_op_;
   bool finished_{false};
   program_phase phase_{program_phase::setup};
   std::uint64_t commands_{0};

@@ -122,6 +122,44 @@ struct harness_options {
   bool trace_ops{false};           // record op and wait spans (run_outcome::ops)
 };
 
+// Where a tile's program is, as a poll leaves it: what op spans are made of. The native
+// tiles' executors say it directly; ISS tiles write it to their boot block each time
+// they go idle (tile_abi.hpp).
+struct tile_snapshot {
+  std::uint32_t index{0};  // the op's index, 1-based; 0: before the first (the prologue)
+  bool past{false};        // after the last op (the drain)
+  op_kind kind{op_kind::idle};
+  std::uint32_t step{0};
+  std::uint32_t to{no_tile};
+  std::uint32_t from{no_tile};
+  bool done{false};  // finished or failed: every span closes
+  tile_wait wait{};
+};
+
+// Turns the snapshots of each tile's polls, at their times, into op and wait spans: an
+// op's span runs from the poll that first finds the tile in it to the one that finds it
+// past it, and a wait's likewise inside it.
+class span_tracker {
+ public:
+  void note(std::uint32_t t, const tile_snapshot& x, std::uint64_t now);
+  // The spans recorded so far, the ones still open closed at `now`.
+  std::vector<op_span> take(std::uint64_t now);
+
+ private:
+  struct open_spans {
+    bool op_open{false};
+    bool wait_open{false};
+    op_span op;
+    op_span wait;
+  };
+  void close(op_span& s, std::uint64_t now) {
+    s.end = now;
+    spans_.push_back(s);
+  }
+  std::vector<open_spans> open_;
+  std::vector<op_span> spans_;
+};
+
 // Work bounds: tiles x steps, and tiles x steps x blocks per message.
 inline constexpr std::uint64_t max_ops = 50'000'000;
 inline constexpr std::uint64_t max_block_moves = 1'000'000'000;
@@ -209,14 +247,7 @@ class tile_executors {
   }
 
   // The spans recorded so far, the ones still open closed at `now`.
-  std::vector<op_span> take_spans(std::uint64_t now) {
-    for (open_spans& o : open_) {
-      if (o.wait_open) close(o.wait, now);
-      if (o.op_open) close(o.op, now);
-      o.wait_open = o.op_open = false;
-    }
-    return std::move(spans_);
-  }
+  std::vector<op_span> take_spans(std::uint64_t now) { return spans_.take(now); }
 
   [[nodiscard]] tile_ends ends() const {
     tile_ends e;
@@ -230,66 +261,25 @@ class tile_executors {
   }
 
  private:
-  struct open_spans {
-    bool op_open{false};
-    bool wait_open{false};
-    op_span op;
-    op_span wait;
-  };
-
-  void close(op_span& s, std::uint64_t now) {
-    s.end = now;
-    spans_.push_back(s);
-  }
-
   void note_spans(std::uint32_t t, std::uint64_t now) {
-    if (open_.size() <= t) open_.resize(t + 1);
-    open_spans& o = open_[t];
     const exec& x = *ex_[t];
-    // The op (or the prologue before the first, or the drain after the last) now.
-    op_span cur;
-    cur.tile = t;
-    cur.index = x.op_index();
-    if (x.past_program()) {
-      cur.is = op_span::what::drain;
-    } else if (cur.index == 0) {
-      cur.is = op_span::what::prologue;
-    } else {
-      cur.kind = x.current().kind;
-      cur.step = x.current().step;
-      cur.to = x.current().to;
-      cur.from = x.current().from;
+    tile_snapshot snap;
+    snap.index = x.op_index();
+    snap.past = x.past_program();
+    if (!snap.past && snap.index != 0) {
+      snap.kind = x.current().kind;
+      snap.step = x.current().step;
+      snap.to = x.current().to;
+      snap.from = x.current().from;
     }
-    const bool done = x.finished() || x.fault().code != tile_error::none;
-    const tile_wait w = done ? tile_wait{} : x.waiting();
-    const bool same_op = o.op_open && o.op.is == cur.is && o.op.index == cur.index && !done;
-    const bool same_wait =
-        o.wait_open && same_op && o.wait.waits == w.what && o.wait.from == w.peer;
-    if (o.wait_open && !same_wait) {
-      close(o.wait, now);
-      o.wait_open = false;
-    }
-    if (o.op_open && !same_op) {
-      close(o.op, now);
-      o.op_open = false;
-    }
-    if (done) return;
-    if (!o.op_open) {
-      o.op = cur;
-      o.op.start = now;
-      o.op_open = true;
-    }
-    if (!o.wait_open && w.what != wait_kind::nothing) {
-      o.wait = op_span{
-          op_span::what::wait, t, cur.index, cur.kind, w.what, w.step, no_tile, w.peer, now, now};
-      o.wait_open = true;
-    }
+    snap.done = x.finished() || x.fault().code != tile_error::none;
+    if (!snap.done) snap.wait = x.waiting();
+    spans_.note(t, snap, now);
   }
 
   std::vector<std::unique_ptr<exec>> ex_;
   bool trace_{false};
-  std::vector<open_spans> open_;
-  std::vector<op_span> spans_;
+  span_tracker spans_;
 };
 
 // What every run shares whatever its workload and NIC: finish times, the first
