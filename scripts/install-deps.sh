@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   catch2 nlohmann-json3-dev
+  # The CLI's argument parsing and --help (tools/tessera/args.hpp): header-only CLI11.
+  libcli11-dev
   libsystemc-dev verilator zlib1g-dev
   # The ISS tiles (docs/tiles.md): the Unicorn engine's Cortex-M4 and libelf for images.
   libunicorn-dev libelf-dev
