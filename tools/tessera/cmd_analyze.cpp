@@ -5,11 +5,12 @@
 
 namespace tessera::cli {
 
-const char* const analyze_help =
-    R"(usage: tessera analyze --fabric F (--collective C --algorithm A | --schedule FILE)
-                       [--bytes N] [--switching S] [--param key=value ...] [--chart] [--json]
-
-Static analysis, no simulation. The schedule is executed symbolically (every block
+command_line analyze_command_line() {
+  command_line c(
+      "analyze",
+      R"(tessera analyze --fabric F (--collective C --algorithm A | --schedule FILE)
+                       [--bytes N] [--switching S] [--param key=value ...] [--chart] [--json])",
+      R"(Static analysis, no simulation. The schedule is executed symbolically (every block
 must reach its destination exactly once), then:
   circuit switching (hypercube default): transfers are placed in unit-time slots with
     Bokhari's chart rules; steps = slots.
@@ -17,28 +18,30 @@ must reach its destination exactly once), then:
     algorithm's rounds; each round reports the exact largest number of messages on
     one directed link, beside Thakur's closed-form f(i) where the paper gives one.
 Closed-form estimates: alpha-beta, Thakur's alpha + L max(beta, f beta_sat) per
-round, Boppana's xi + i tau + i + k - 1 per message (circuit).
-
-  --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
-  --collective C   alltoall (complete exchange)
-  --algorithm A    naive, linear, pairwise, pex, pex-gen, pex-gen-shift, gen, stable,
-                   standard, ring, mesh, aap, aap-prime
-  --schedule FILE  analyze a schedule file instead (docs/schedule-format.md)
-  --bytes N        bytes per block (default 1024)
-  --switching S    wormhole, circuit or store-forward
-  --param k=v      alpha, beta, beta_ex, beta_sr, beta_sat, xi, tau, width (cycles)
-  --chart          print the link-usage chart (fabrics up to 64 tiles)
-  --json           one JSON object on stdout
-
-exit status: 0 ok, 1 the schedule loses or duplicates a block or deadlocks, 2 bad input.
-)";
+round, Boppana's xi + i tau + i + k - 1 per message (circuit).)");
+  c.value("fabric", "F", "mesh:RxC, torus:RxC, hypercube:D, ring:P")
+      .value("collective", "C", "alltoall (complete exchange)")
+      .value("algorithm", "A",
+             "naive, linear, pairwise, pex, pex-gen, pex-gen-shift, gen, stable, standard, ring, "
+             "mesh, aap, aap-prime")
+      .value("schedule", "FILE", "analyze a schedule file instead (docs/schedule-format.md)")
+      .value("bytes", "N", "bytes per block (default 1024)")
+      .value("switching", "S", "wormhole, circuit or store-forward")
+      .add({"param", "k=v", "alpha, beta, beta_ex, beta_sr, beta_sat, xi, tau, width (cycles)",
+            true})
+      .flag("chart", "print the link-usage chart (fabrics up to 64 tiles)")
+      .flag("json", "one JSON object on stdout")
+      .footer(
+          "exit status: 0 ok, 1 the schedule loses or duplicates a block or deadlocks, 2 bad "
+          "input.");
+  return c;
+}
 
 int cmd_analyze(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a("analyze", argv,
-               {"fabric", "collective", "algorithm", "schedule", "bytes", "switching", "param"},
-               {"json", "chart", "help"}, {"param"});
+  command_line cl = analyze_command_line();
+  const args a(cl, argv);
   if (a.flag("help")) {
-    out << analyze_help;
+    out << cl.help();
     return 0;
   }
   workload w = load_workload(a, a.get("algorithm").value_or(""));

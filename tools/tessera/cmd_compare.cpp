@@ -8,16 +8,26 @@
 
 namespace tessera::cli {
 
-const char* const compare_help =
-    R"(usage: tessera compare --fabric F --collective C --algorithms A,B,...
-                       [--bytes N] [--switching S] [--param key=value ...] [--json]
-
-Runs the analysis of `tessera analyze` for each algorithm and prints them side by
+command_line compare_command_line() {
+  command_line c(
+      "compare",
+      R"(tessera compare --fabric F --collective C --algorithms A,B,...
+                       [--bytes N] [--switching S] [--param key=value ...] [--json])",
+      R"(Runs the analysis of `tessera analyze` for each algorithm and prints them side by
 side: delivery check, rounds, slots (circuit), link loads and closed-form estimates.
-With --json: {"command": "compare", "runs": [<analyze object>, ...]}.
-
-exit status: 0 ok, 1 some algorithm fails its delivery check, 2 bad input.
-)";
+With --json: {"command": "compare", "runs": [<analyze object>, ...]}.)");
+  c.value("fabric", "F", "mesh:RxC, torus:RxC, hypercube:D, ring:P")
+      .value("collective", "C", "alltoall (complete exchange)")
+      .value("algorithms", "A,B,...",
+             "the algorithms to compare, as tessera analyze --algorithm takes them")
+      .value("bytes", "N", "bytes per block (default 1024)")
+      .value("switching", "S", "wormhole, circuit or store-forward")
+      .add({"param", "k=v", "alpha, beta, beta_ex, beta_sr, beta_sat, xi, tau, width (cycles)",
+            true})
+      .flag("json", "one JSON object on stdout")
+      .footer("exit status: 0 ok, 1 some algorithm fails its delivery check, 2 bad input.");
+  return c;
+}
 
 namespace {
 
@@ -42,11 +52,10 @@ std::string fixed0(double v) {
 }  // namespace
 
 int cmd_compare(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a("compare", argv,
-               {"fabric", "collective", "algorithms", "bytes", "switching", "param"},
-               {"json", "help"}, {"param"});
+  command_line cl = compare_command_line();
+  const args a(cl, argv);
   if (a.flag("help")) {
-    out << compare_help;
+    out << cl.help();
     return 0;
   }
   const auto names = split_list(a.require("algorithms"));

@@ -26,30 +26,40 @@
 
 namespace tessera::cli {
 
-const char* const crosscheck_help =
-    R"(usage: tessera crosscheck --models A,B [--tolerance N|P%] [--json] <run options>
-
-Runs one workload (the options of `tessera run`, without --model) on two models and
+command_line crosscheck_command_line() {
+  command_line c(
+      "crosscheck", "tessera crosscheck --models A,B [--tolerance N|P%] [--json] <run options>",
+      R"(Runs one workload (the options of `tessera run`, without --model) on two models and
 compares every message: its start and its delivery cycle. A message is named by its
 source, destination, kind and step and how many such came before it, so the two runs'
 messages pair up even where their times differ. A --traffic run's messages are its
-packets (the step is the packet's number at its source).
-
-  --models A,B   two of: alphabeta, tlm, rtl (`tessera models`); a model twice is allowed
-  --tiles A,B    each model's tiles: native (default) or cortex-m4 (the tile image on an
-                 ISS core per tile, docs/tiles.md); one value applies to both; the
-                 processor's --param values (cpu_mhz, fabric_mhz, cpi, quantum) and
-                 --firmware go to the cortex-m4 side only
-  --tolerance T  the runs agree when no message differs by more than T cycles, or by
-                 more than P % of the longer run's cycles (default 0: exact)
-  --json         one JSON object: models[] (model, cycles, verified, exit_status),
-                 messages, unmatched, differing, identical, max_delta_cycles,
-                 tolerance_cycles, agree, first_divergence (null, or src, dst, kind,
-                 step, occurrence and each model's start and delivered)
-
-exit status: 0 both runs verified and agree within the tolerance, 1 they differ or a
-run failed, 2 bad input (the run's own refusal, or crosscheck's).
-)";
+packets (the step is the packet's number at its source).)");
+  c.group("crosscheck")
+      .value("models", "A,B",
+             "two of: alphabeta, tlm, rtl (`tessera models`); a model twice is allowed")
+      .value("tiles", "A,B",
+             "each model's tiles: native (default) or cortex-m4 (the tile image on an ISS core "
+             "per tile, docs/tiles.md); one value applies to both; the processor's --param "
+             "values (cpu_mhz, fabric_mhz, cpi, quantum) and --firmware go to the cortex-m4 side "
+             "only")
+      .value("tolerance", "T",
+             "the runs agree when no message differs by more than T cycles, or by more than P % "
+             "of the longer run's cycles (default 0: exact)")
+      .flag("json",
+            "one JSON object: models[] (model, cycles, verified, exit_status), messages, "
+            "unmatched, differing, identical, max_delta_cycles, tolerance_cycles, agree, "
+            "first_divergence (null, or src, dst, kind, step, occurrence and each model's start "
+            "and delivered)")
+      .brief_group("run options",
+                   "the workload and the options of tessera run (tessera run --help), given to "
+                   "both models; --transfers is implied (every message is compared)");
+  declare_run_options(c, {"model", "tiles", "json"}, false);
+  c.refuse("model", "crosscheck takes --models A,B, not --model")
+      .footer(
+          "exit status: 0 both runs verified and agree within the tolerance, 1 they differ or a\n"
+          "run failed, 2 bad input (the run's own refusal, or crosscheck's).");
+  return c;
+}
 
 namespace {
 
@@ -96,7 +106,8 @@ model_run run_model(const std::string& model, const std::vector<std::string>& op
     return o == "--pattern" || o.rfind("--pattern=", 0) == 0;
   });
   if (!pattern) argv.emplace_back("--transfers");
-  const args a("run", argv, run_value_options(), run_flag_options(), run_repeated_options());
+  command_line run_cl = run_command_line();
+  const args a(run_cl, argv);
   run_request q = parse_request(a);
   std::cout.flush();
   std::cerr.flush();
@@ -194,41 +205,30 @@ nlohmann::ordered_json times_json(const std::string& model, const nic::message_t
 }  // namespace
 
 int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  command_line cl = crosscheck_command_line();
+  const args opts(cl, argv);
+  if (opts.flag("help")) {
+    out << cl.help();
+    return 0;
+  }
+  const bool json = opts.flag("json");
+  const std::optional<std::string> models_text = opts.get("models");
+  const std::optional<std::string> tol_text = opts.get("tolerance");
+  const std::optional<std::string> tiles_text = opts.get("tiles");
+  // The run options, in their order, for each model's run.
   std::vector<std::string> options;
-  std::optional<std::string> models_text;
-  std::optional<std::string> tol_text;
-  std::optional<std::string> tiles_text;
-  bool json = false;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    auto value = [&](const std::string& name) {
-      const std::string eq = "--" + name + "=";
-      if (a.rfind(eq, 0) == 0) return a.substr(eq.size());
-      if (i + 1 >= argv.size() || argv[i + 1].rfind("--", 0) == 0)
-        throw input_error("--" + name + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help") {
-      out << crosscheck_help;
-      return 0;
+  for (const std::string& name : opts.given()) {
+    if (name == "models" || name == "tolerance" || name == "tiles" || name == "json" ||
+        name == "help" || name == "transfers") {
+      continue;  // crosscheck's own; every message is compared anyway
     }
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--transfers") {
-      continue;  // every message is compared anyway
-    } else if (a == "--models" || a.rfind("--models=", 0) == 0) {
-      if (models_text) throw input_error("--models is given twice");
-      models_text = value("models");
-    } else if (a == "--tolerance" || a.rfind("--tolerance=", 0) == 0) {
-      if (tol_text) throw input_error("--tolerance is given twice");
-      tol_text = value("tolerance");
-    } else if (a == "--tiles" || a.rfind("--tiles=", 0) == 0) {
-      if (tiles_text) throw input_error("--tiles is given twice");
-      tiles_text = value("tiles");
-    } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
-      throw input_error("crosscheck takes --models A,B, not --model");
-    } else {
-      options.push_back(a);
+    if (opts.flag(name)) {
+      options.push_back("--" + name);
+      continue;
+    }
+    for (const std::string& v : opts.all(name)) {
+      options.push_back("--" + name);
+      options.push_back(v);
     }
   }
   if (!models_text)

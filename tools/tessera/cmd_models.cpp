@@ -15,16 +15,15 @@
 
 namespace tessera::cli {
 
-const char* const models_help =
-    R"(usage: tessera models [--markdown] [--json]
-
-The models `tessera run --model` takes, the timing engines (`--switching`) each
+command_line models_command_line() {
+  command_line c("models", "tessera models [--markdown] [--json]",
+                 R"(The models `tessera run --model` takes, the timing engines (`--switching`) each
 drives, the fabrics an engine runs on, and every `--param` with its default, range,
-unit and meaning.
-
-  --markdown   the parameter tables as docs/cli.md shows them
-  --json       one JSON object: models[] and engines[] with params[]
-)";
+unit and meaning.)");
+  c.flag("markdown", "the parameter tables as docs/cli.md shows them")
+      .flag("json", "one JSON object: models[] and engines[] with params[]");
+  return c;
+}
 
 namespace {
 
@@ -59,9 +58,10 @@ nlohmann::ordered_json param_json(const models::param& q) {
 
 int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   (void)err;
-  const args a("models", argv, {}, {"json", "markdown", "help"});
+  command_line cl = models_command_line();
+  const args a(cl, argv);
   if (a.flag("help")) {
-    out << models_help;
+    out << cl.help();
     return 0;
   }
   if (a.flag("markdown") && a.flag("json"))

@@ -23,12 +23,12 @@
 
 namespace tessera::cli {
 
-const char* const reproduce_help =
-    R"(usage: tessera reproduce <paper>|all [--model analytic|tlm|rtl] [--table N[,N...]]
+command_line reproduce_command_line() {
+  command_line c(
+      "reproduce", R"(tessera reproduce <paper>|all [--model analytic|tlm|rtl] [--table N[,N...]]
                          [--seeds N] [--envelope-seeds N] [--jobs N]
-                         [--plots DIR] [--html FILE] [--json]
-
-A seed paper's measured results recomputed beside the paper's values. Every row holds
+                         [--plots DIR] [--html FILE] [--json])",
+      R"(A seed paper's measured results recomputed beside the paper's values. Every row holds
 the paper's value (published, or its formula evaluated), the simulated one, the
 deviation, the tolerance it must meet and whether it does; the exit status is 1 when a
 row misses its tolerance.
@@ -76,22 +76,27 @@ papers:
            preset (docs/delta.md: a half-duplex NIC, eager and rendezvous messages),
            fitted with the platform on that column (about half a minute on two
            cores). --model analytic: the paper's model T = sum over steps of alpha +
-           L max(beta, f beta_sat), gamma = 1, f the exact per-step link load.
-
-options:
-  --model M          bokhari, boppana, bermond: tlm (default) or rtl; thakur: tlm
-                     (default) or analytic; grama has one model
-  --table N[,N...]   thakur: only these tables (2..6; default all); the fit is the same
-  --seeds N          bokhari, all: runs a point of Figures 10-11, jitter seeds 1..N
-                     (default 8; the paper: 100 to 1000)
-  --envelope-seeds N bokhari, all: runs a point of Figures 12-13 (default 20)
-  --jobs N           bokhari and all (section 6), thakur on tlm: runs at once, each
-                     a child process (default: the machine's cores, at most 16)
-  --plots DIR        write the paper's figures as DIR/<figure>.svg
-  --html FILE        one self-contained page: the rows with pass/fail, the figures
-                     inline
-
-all: every paper above, each on its default model. Exit 1 when any row fails.
+           L max(beta, f beta_sat), gamma = 1, f the exact per-step link load.)");
+  c.add({"paper", "PAPER",
+         "bokhari, boppana, bermond, grama, thakur, or all (every paper, each on its default "
+         "model)",
+         false, 0, true})
+      .value("model", "M",
+             "bokhari, boppana, bermond: tlm (default) or rtl; thakur: tlm (default) or "
+             "analytic; grama has one model")
+      .value("table", "N[,N...]",
+             "thakur: only these tables (2..6; default all); the fit is the same")
+      .value("seeds", "N",
+             "bokhari, all: runs a point of Figures 10-11, jitter seeds 1..N (default 8; the "
+             "paper: 100 to 1000)")
+      .value("envelope-seeds", "N", "bokhari, all: runs a point of Figures 12-13 (default 20)")
+      .value("jobs", "N",
+             "bokhari and all (section 6), thakur on tlm: runs at once, each a child process "
+             "(default: the machine's cores, at most 16)")
+      .value("plots", "DIR", "write the paper's figures as DIR/<figure>.svg")
+      .value("html", "FILE", "one self-contained page: the rows with pass/fail, the figures inline")
+      .flag("json", "one JSON object on stdout (below)")
+      .footer(R"(all: every paper above, each on its default model. Exit 1 when any row fails.
 
 JSON: {"command", "paper", "title", "model", "rows_total", "rows_failed", "pass",
 "rows": [{"source", "what", "unit", "paper", "simulated", "deviation", "tolerance":
@@ -102,8 +107,12 @@ all: {"rows_total", "rows_failed", "pass", "papers": [one per paper]}. thakur ad
 "deviation", "fitted"}] (tlm: "cycles", "verified") and "tables": [{"table",
 "mean_abs_deviation", "max_abs_deviation"}]; its times are in seconds, deviation =
 (simulated - paper) / paper.
-)";
-
+)")
+      .on_stray([](const std::string& word) {
+        return "reproduce takes one paper, got '" + shown(word) + "' too";
+      });
+  return c;
+}
 namespace {
 
 // Every figure of r as DIR/<id>.svg; the directory is made if missing.
@@ -123,120 +132,60 @@ void write_plots(const std::string& dir, const reproduce::paper_report& r) {
 }  // namespace
 
 int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& /*err*/) {
-  std::vector<std::string> rest;
-  bool json_out = false;
-  std::string model = "tlm";
-  bool model_given = false;
-  std::string plots_dir;
-  std::string html_file;
-  std::set<std::uint32_t> tables;  // empty: every table
-  // Bokhari's section 6 (bokhari and all only).
-  std::optional<std::uint32_t> seeds;
-  std::optional<std::uint32_t> envelope_seeds;
-  std::optional<std::uint32_t> jobs;
-  auto count = [&](std::size_t& i, const std::string& a, const std::string& name, std::uint32_t lo,
-                   std::uint32_t hi) {
-    std::string v;
-    if (a == name) {
-      if (i + 1 >= argv.size()) throw input_error(name + " needs a number");
-      v = argv[++i];
-    } else {
-      v = a.substr(name.size() + 1);
-    }
+  command_line cl = reproduce_command_line();
+  const args a(cl, argv);
+  if (a.flag("help")) {
+    out << cl.help();
+    return 0;
+  }
+  const bool json_out = a.flag("json");
+  const bool model_given = a.has("model");
+  const std::string model = a.get("model").value_or("tlm");
+  if (model != "analytic" && model != "tlm" && model != "rtl")
+    throw input_error("--model '" + shown(model) + "' is not analytic, tlm or rtl");
+  auto count = [&](const std::string& name, std::uint32_t lo,
+                   std::uint32_t hi) -> std::optional<std::uint32_t> {
+    const auto v = a.get(name);
+    if (!v) return std::nullopt;
     std::uint32_t n = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (ec != std::errc{} || end != v.data() + v.size() || v.empty() || n < lo || n > hi) {
-      throw input_error(name + " '" + v + "' is not a whole number from " + std::to_string(lo) +
-                        " to " + std::to_string(hi));
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+    if (ec != std::errc{} || end != v->data() + v->size() || v->empty() || n < lo || n > hi) {
+      throw input_error("--" + name + " '" + shown(*v) + "' is not a whole number from " +
+                        std::to_string(lo) + " to " + std::to_string(hi));
     }
     return n;
   };
-  auto is = [](const std::string& a, const std::string& name) {
-    return a == name || a.rfind(name + "=", 0) == 0;
-  };
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    if (is(a, "--seeds")) {
-      seeds = count(i, a, "--seeds", 1, 1000);
-      continue;
+  // Bokhari's section 6 (bokhari and all only).
+  const std::optional<std::uint32_t> seeds = count("seeds", 1, 1000);
+  const std::optional<std::uint32_t> envelope_seeds = count("envelope-seeds", 2, 1000);
+  const std::optional<std::uint32_t> jobs = count("jobs", 1, 256);
+  const std::string plots_dir = a.get("plots").value_or("");
+  if (a.has("plots") && plots_dir.empty()) throw input_error("--plots needs a directory");
+  const std::string html_file = a.get("html").value_or("");
+  if (a.has("html") && html_file.empty()) throw input_error("--html needs a file");
+  std::set<std::uint32_t> tables;  // empty: every table
+  if (const auto list = a.get("table")) {
+    std::istringstream in(*list);
+    std::string item;
+    bool any = false;
+    while (std::getline(in, item, ',')) {
+      if (item.size() != 1 || item[0] < '2' || item[0] > '6')
+        throw input_error("--table '" + shown(item) + "' is not a table of Thakur's (2..6)");
+      tables.insert(static_cast<std::uint32_t>(item[0] - '0'));
+      any = true;
     }
-    if (is(a, "--envelope-seeds")) {
-      envelope_seeds = count(i, a, "--envelope-seeds", 2, 1000);
-      continue;
-    }
-    if (is(a, "--jobs")) {
-      jobs = count(i, a, "--jobs", 1, 256);
-      continue;
-    }
-    if (a == "--help" || a == "-h") {
-      out << reproduce_help;
-      return 0;
-    }
-    if (a == "--json") {
-      json_out = true;
-    } else if (a == "--model" || a.rfind("--model=", 0) == 0) {
-      model_given = true;
-      if (a == "--model") {
-        if (i + 1 >= argv.size()) throw input_error("--model needs a value (analytic, tlm, rtl)");
-        model = argv[++i];
-      } else {
-        model = a.substr(8);
-      }
-      if (model != "analytic" && model != "tlm" && model != "rtl")
-        throw input_error("--model '" + model + "' is not analytic, tlm or rtl");
-    } else if (a == "--plots" || a.rfind("--plots=", 0) == 0) {
-      if (a == "--plots") {
-        if (i + 1 >= argv.size()) throw input_error("--plots needs a directory");
-        plots_dir = argv[++i];
-      } else {
-        plots_dir = a.substr(8);
-      }
-      if (plots_dir.empty() || plots_dir.rfind("--", 0) == 0)
-        throw input_error("--plots needs a directory, not '" + plots_dir + "'");
-    } else if (a == "--html" || a.rfind("--html=", 0) == 0) {
-      if (a == "--html") {
-        if (i + 1 >= argv.size()) throw input_error("--html needs a file");
-        html_file = argv[++i];
-      } else {
-        html_file = a.substr(7);
-      }
-      if (html_file.empty() || html_file.rfind("--", 0) == 0)
-        throw input_error("--html needs a file, not '" + html_file + "'");
-    } else if (a == "--table" || a.rfind("--table=", 0) == 0) {
-      std::string list;
-      if (a == "--table") {
-        if (i + 1 >= argv.size())
-          throw input_error("--table needs a value (2..6, comma-separated)");
-        list = argv[++i];
-      } else {
-        list = a.substr(8);
-      }
-      std::istringstream in(list);
-      std::string item;
-      bool any = false;
-      while (std::getline(in, item, ',')) {
-        if (item.size() != 1 || item[0] < '2' || item[0] > '6')
-          throw input_error("--table '" + item + "' is not a table of Thakur's (2..6)");
-        tables.insert(static_cast<std::uint32_t>(item[0] - '0'));
-        any = true;
-      }
-      if (!any || list.back() == ',')
-        throw input_error("--table '" + list + "' is not a comma-separated list of tables (2..6)");
-    } else if (a.rfind("--", 0) == 0) {
-      throw input_error(
-          "option " + a +
-          " is not known to reproduce (options: --model, --table, --seeds, --envelope-seeds, "
-          "--jobs, --plots, --html, --json)");
-    } else {
-      rest.push_back(a);
+    if (!any || list->back() == ',') {
+      throw input_error("--table '" + shown(*list) +
+                        "' is not a comma-separated list of tables (2..6)");
     }
   }
+  std::vector<std::string> rest;
+  if (const auto paper = a.get("paper")) rest.push_back(*paper);
   std::string available;
   for (const auto p : reproduce::papers())
     available += std::string(p) + ", ";
   available += "all";
   if (rest.empty()) throw input_error("reproduce needs a paper (available: " + available + ")");
-  if (rest.size() > 1) throw input_error("reproduce takes one paper, got '" + rest[1] + "' too");
   const auto& lib = reproduce::papers();
   const bool all = rest[0] == "all";
   if (!all && std::find(lib.begin(), lib.end(), rest[0]) == lib.end()) {

@@ -25,8 +25,13 @@
 
 namespace tessera::cli {
 
-std::string run_help() {
-  return R"(usage: tessera run --fabric F (--collective C [--algorithm A] | --schedule FILE |
+namespace {
+std::string list_algorithms(fw::collective c);
+}  // namespace
+
+command_line run_command_line() {
+  command_line c("run",
+                 R"(tessera run --fabric F (--collective C [--algorithm A] | --schedule FILE |
                                 --pattern FILE |
                                 --traffic K [--rate R] [--packet-flits F] ...)
                    [--model alphabeta|tlm|rtl] [--switching S] [--machine M]
@@ -37,123 +42,29 @@ std::string run_help() {
                    [--type T] [--op O] [--shift Q] [--packets Q] [--transfers]
                    [--trace FILE] [--timeline FILE.svg] [--trace-tiles L]
                    [--trace-window A:B]
-                   [--heatmap FILE.svg [--heatmap-metric M | --heatmap-steps]] [--json]
-
-Simulation: every tile runs the collective's op stream on the tile runtime, data
+                   [--heatmap FILE.svg [--heatmap-metric M | --heatmap-steps]] [--json])",
+                 R"(Simulation: every tile runs the collective's op stream on the tile runtime, data
 moves through the network model, and every byte every tile ends with is checked.
-
-  --model alphabeta  (default) Grama's ideal network on the host: a message of m
-                     bytes costs ts + tw m cycles; tiles are single-ported; no
-                     contention
-  --model tlm        the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk
-                     to the fabric over TLM sockets (docs/tlm.md); without --model,
-                     an option only the platform takes (--machine, --pattern,
-                     --traffic, --switching other than ideal, --tiles, --routes,
-                     --payload-bytes) selects it
-  --model rtl        the same platform over the Verilated RTL fabric (the tlm2rtl
-                     bridge, docs/rtl.md): wormhole meshes up to 8x8, tori 4x4
-                     and 8x8, hypercubes up to 7 dimensions; the engine
-                     parameters are the RTL's run-time inputs
-  --switching S      the timing engine (tessera models): tlm takes wormhole
-                     (mesh default), circuit (hypercube default), store-forward
-                     (torus and ring default) or ideal (any fabric); alphabeta
-                     takes ideal, the one it drives
-  --machine M        tlm only: ipsc860 (circuit hypercube), meganode (torus),
-                     delta (wormhole mesh); sets the switching and its parameters
-                     and reports time_us (docs/machines.md); --param overrides
-                     single values
-  --tiles T          tlm and rtl: native (default; the runtime compiled into the
-                     simulation) or cortex-m4 (the tile image on an ISS core per
-                     tile: instructions, compute and NIC waits per tile; the
-                     cpu_mhz, fabric_mhz, cpi and quantum params, docs/tiles.md)
-  --firmware FILE    --tiles cortex-m4: the tile image to run (default: this
-                     build's tessera_tile.elf)
-  --fabric F       mesh:RxC, torus:RxC, hypercube:D, ring:P
-  --collective C   bcast, reduce, allgather, reduce-scatter, allreduce, prefix,
-                   scatter, gather, alltoall, shift
-  --schedule FILE  a schedule JSON (docs/schedule-format.md, `tessera schedule`
-                   writes them): every tile runs its op stream, every block the
-                   delivery contract names (or, without one, every message) is
-                   checked byte by byte
-  --pattern FILE   tlm only: JSON {"transfers": [{"src", "dst", "bytes", "start"}]};
-                   each transfer posted at its start cycle, checked byte by byte
-  --traffic K      tlm only: synthetic traffic, BookSim-style: uniform, transpose,
-                   bitcomp, bitrev, hotspot (1/4 of packets to --hotspot T, default
-                   0), neighbor; with --rate R (packets/tile/cycle, default 0.01),
-                   --packet-flits F (8), --cycles C (10000), --warmup W (C/10),
-                   --seed S (1); reports average and maximum latency (creation to
-                   tail arrival) and accepted throughput
-  --algorithm A    default per fabric (docs/collectives.md); see below. alltoall also
-                   takes auto: the algorithm with the least estimated time on this
-                   model, engine and machine, named in the report with the runner-up
-                   (docs/algorithms.md, "Choosing an algorithm")
-  --root R         root tile of bcast, reduce, scatter, gather (default 0)
-  --bytes M        Grama's m: bytes each tile contributes or receives (default 1024)
-  --param k=v      a parameter of the engine or the run: key, default, meaning
-)" + models::params_help() +
-         R"(  --protocol P     raw (default); forced: a message arriving before its receive is
-                   posted is lost (iPSC-860); unforced: above the threshold a
-                   reserve/ack exchange precedes the message; reliable: sequence
-                   numbers, a checksum, acks and retransmission (docs/faults.md)
-  --fault F        inject a fault (repeatable, docs/faults.md): link=A-B@T (the link
-                   A->B fails at cycle T), drop=S->D#N (the N-th data message S->D is
-                   lost), stall=T@C+D (tile T stops from cycle C for D cycles),
-                   corrupt=S->D#N (one byte of it is flipped)
-  --fault-file FILE  faults one per line, '#' comments
-  --prepost        post every receive, then a global barrier, before the first op
-  --send-ahead     post the next op's send while the current one is in flight
-                   (implied by presetup=1)
-  --pair-sync      alltoall: before every exchange the two tiles exchange zero-byte
-                   messages (Bokhari's pairwise synchronization)
-  --routes FILE    tlm store-forward: explicit forwarding entries, JSON
-                   {"routes": [{"tile", "dst", "port"}]} (port E, W, S, N, +1, -1);
-                   tiles without an entry keep dimension order
-  --payload-bytes P  tlm: carry and verify P bytes of every M-byte unit and charge
-                   the fabric for M (P divides --bytes M); for runs whose data would
-                   not fit in memory, e.g. a 16x32 complete exchange of 16 KB blocks
-  --type T         i32 (default), u32, i64, u64, f32, f64 (reductions)
-  --op O           sum (default), min, max, band, bor, bxor (reductions)
-  --shift Q        the q of the circular shift, 0 < q < p (default 1)
-  --packets Q      edst broadcasts: packets per tree (default: the whole count next
-                   to the optimum of b(L, h, d) = (sqrt((h-1) beta) + sqrt(tau L/d))^2,
-                   002 §2.1, with the model's beta and tau, or ts and tw)
-  --transfers      tlm: list every transfer in the JSON (default: the first 4096)
-  --trace FILE     write a timeline trace (Chrome trace-event JSON; open it in
-                   ui.perfetto.dev or chrome://tracing): a track per tile with its ops
-                   and what they waited for, a flow per message from where the
-                   network took it to its delivery, and the steps (docs/visualize.md)
-  --timeline F.svg the same as a picture: a row per tile with its ops coloured by kind
-                   and its waits inside them, a line per message, the steps, the
-                   links held (docs/visualize.md)
-  --trace-tiles L  only these tiles' tracks and the messages to or from them (0-3,7)
-  --trace-window A:B  only what overlaps cycles A to B (B may be left out)
-  --heatmap F.svg  tlm and rtl: the fabric drawn as it is (mesh grid, torus with its
-                   wrap links, ring, hypercube by dimension), each directed link
-                   coloured by --heatmap-metric: utilization (default; busy cycles over
-                   the run's), messages, or contention (most waiting at once)
-  --heatmap-steps  a panel per step instead (the first 256, fewer on large fabrics):
-                   how many of the step's messages cross each link (dimension-order
-                   routes)
-  --json           one JSON object on stdout
-
-algorithms:
-  bcast           binomial, mesh, scatter-allgather; on a torus, pipelined on
-                  edge-disjoint spanning trees (002, docs/trees.md): edst-single,
-                  edst-saad-schultz, edst-simmen, edst-3d2, edst-optimal
-  reduce          binomial, mesh, reduce-scatter-gather
-  allgather       ring, mesh, hypercube
-  reduce-scatter  ring, mesh, hypercube
-  allreduce       recursive-doubling, ring, mesh, reduce-bcast,
-                  reduce-scatter-allgather
-  prefix          hypercube, linear
-  scatter/gather  binomial
-  alltoall        naive, linear, pairwise, pex, pex-gen, pex-gen-shift, gen, stable,
-                  standard, ring, mesh, aap, aap-prime, auto
-  shift           ring, mesh, powers-of-two, direct
-
+An option given with a workload or model it does not apply to is refused.)");
+  declare_run_options(c);
+  // The algorithms of each collective, from the firmware's tables.
+  std::string algorithms =
+      wrap_text(
+          "algorithms (--algorithm); the edst-* broadcasts run on a torus, pipelined on "
+          "edge-disjoint spanning trees (002, docs/trees.md):",
+          0, 0, 88) +
+      '\n';
+  for (const fw::collective_info& ci : fw::collectives) {
+    std::string head = "  " + std::string(ci.name);
+    head.resize(18, ' ');
+    std::string names = list_algorithms(ci.kind);
+    if (ci.kind == fw::collective::alltoall) names += ", auto";  // run::choose_algorithm
+    algorithms += head + wrap_text(names, 18, 18, 88) + '\n';
+  }
+  c.footer(algorithms + R"(
 exit status: 0 verified, 1 a lost, duplicated or corrupted block, a deadlock or a
-timeout (the reason names the tile and block, or the fault), 2 bad input.
-)";
+timeout (the reason names the tile and block, or the fault), 2 bad input.)");
+  return c;
 }
 
 namespace {
@@ -686,9 +597,10 @@ run_request parse_request(const args& a) {
 }
 
 int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const args a("run", argv, run_value_options(), run_flag_options(), run_repeated_options());
+  command_line cl = run_command_line();
+  const args a(cl, argv);
   if (a.flag("help")) {
-    out << run_help();
+    out << cl.help();
     return 0;
   }
   run_request q = parse_request(a);

@@ -6,18 +6,25 @@
 
 namespace tessera::cli {
 
-const char* const schedule_help =
-    R"(usage: tessera schedule --fabric F --collective C --algorithm A [--bytes N] [--json]
-
-Prints every tile's op stream as schedule JSON (docs/schedule-format.md), ready for
+command_line schedule_command_line() {
+  command_line c(
+      "schedule", "tessera schedule --fabric F --collective C --algorithm A [--bytes N] [--json]",
+      R"(Prints every tile's op stream as schedule JSON (docs/schedule-format.md), ready for
 `tessera analyze --schedule FILE` or for editing by hand. The output is JSON with or
-without --json.
-)";
+without --json.)");
+  c.value("fabric", "F", "mesh:RxC, torus:RxC, hypercube:D, ring:P")
+      .value("collective", "C", "alltoall (complete exchange)")
+      .value("algorithm", "A", "an alltoall algorithm, as tessera analyze --algorithm takes it")
+      .value("bytes", "N", "bytes per block (default 1024)")
+      .flag("json", "the same JSON (it is JSON either way)");
+  return c;
+}
 
 int cmd_schedule(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-  const args a("schedule", argv, {"fabric", "collective", "algorithm", "bytes"}, {"json", "help"});
+  command_line cl = schedule_command_line();
+  const args a(cl, argv);
   if (a.flag("help")) {
-    out << schedule_help;
+    out << cl.help();
     return 0;
   }
   const workload w = load_workload(a, a.require("algorithm"));

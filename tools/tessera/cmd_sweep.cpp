@@ -26,13 +26,13 @@
 
 namespace tessera::cli {
 
-std::string sweep_help() {
-  return R"(usage: tessera sweep [run options, any value a list or a range] [--param k=LIST ...]
+command_line sweep_command_line() {
+  command_line c("sweep",
+                 R"(tessera sweep [run options, any value a list or a range] [--param k=LIST ...]
                      [--jobs N] [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
                      [--emit-jobs FILE | --slurm FILE] [--job-dir DIR]
-       tessera sweep --collect DIR [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
-
-Runs `tessera run` once for every combination of the values given: the cartesian
+       tessera sweep --collect DIR [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json])",
+                 R"(Runs `tessera run` once for every combination of the values given: the cartesian
 product, the last option varying fastest. Each run is its own process (a failed or
 crashed run is a row, not the end of the sweep), --jobs N of them at once. One row
 per run, every option and every result a column: CSV (--csv FILE, or stdout) and JSON
@@ -49,26 +49,36 @@ values:
   --param k=v1,v2 or k=A:B:..., a range or list per parameter
 
 Options that take a file, --fault and --routes are passed to every run as they
-are. --trace, --timeline and --heatmap are one run's: use them with tessera run.
-
-  --jobs N       runs at once (default 1)
-  --csv FILE     the rows as CSV (default: stdout, unless --json)
-  --jsonl FILE   the rows as JSON Lines, one object per run
-  --emit-jobs F  run nothing: write the sweep to --job-dir DIR (default sweep-jobs) and
-                 one command a run to F, for GNU parallel (`parallel < F`; its
-                 --sshlogin spreads them over machines); each writes DIR/run-N.json
-  --slurm F      the same as a Slurm job-array script (`sbatch F`)
-  --collect DIR  merge the runs' rows of DIR into CSV, JSON Lines and the plot, as a
-                 local sweep writes them; a run with no row is a row that says so
-  --plot F.svg   with --traffic and a range of --rate: the load-latency curve, average
-                 and p99 latency against the offered load, one curve per combination of
-                 the other values, runs past saturation left out and the saturation
-                 throughput (the most the fabric accepted) marked
-  --json         one JSON object on stdout: the runs, the failures and the rows
-
-exit status: 0 every run verified, 1 a run failed its check or did not finish, 2 bad
-input (checked for every combination before the first run).
-)";
+are. --trace, --timeline and --heatmap are one run's: use them with tessera run.)");
+  c.group("sweep")
+      .add({"jobs", "N", "runs at once (default 1)", false, 'j'})
+      .value("csv", "FILE", "the rows as CSV (default: stdout, unless --json)")
+      .value("jsonl", "FILE", "the rows as JSON Lines, one object per run")
+      .value("plot", "F.svg",
+             "with --traffic and a range of --rate: the load-latency curve, average and p99 "
+             "latency against the offered load, one curve per combination of the other values, "
+             "runs past saturation left out and the saturation throughput (the most the fabric "
+             "accepted) marked")
+      .flag("json", "one JSON object on stdout: the runs, the failures and the rows")
+      .group("a sweep handed to GNU parallel or Slurm (docs/sweeps.md)")
+      .value("emit-jobs", "F",
+             "run nothing: write the sweep to --job-dir DIR (default sweep-jobs) and one "
+             "command a run to F, for GNU parallel (`parallel < F`; its --sshlogin spreads them "
+             "over machines); each writes DIR/run-N.json")
+      .value("slurm", "F", "the same as a Slurm job-array script (`sbatch F`)")
+      .value("job-dir", "DIR", "where --emit-jobs and --slurm write the sweep (sweep-jobs)")
+      .value("job", "SPEC",
+             "one run of an emitted sweep, as the emitted commands give it: DIR/sweep.json")
+      .value("index", "N", "with --job: the run's number")
+      .value("collect", "DIR",
+             "merge the runs' rows of DIR into CSV, JSON Lines and the plot, as a local sweep "
+             "writes them; a run with no row is a row that says so")
+      .brief_group("run options",
+                   "as tessera run takes them (tessera run --help), any value a list or a range");
+  declare_run_options(c, {"json"}, false);
+  c.footer(R"(exit status: 0 every run verified, 1 a run failed its check or did not finish, 2 bad
+input (checked for every combination before the first run).)");
+  return c;
 }
 
 namespace {
@@ -349,7 +359,8 @@ nlohmann::ordered_json run_row(const sweep_spec& s, std::size_t i) {
   const isolated_result child = run_isolated_process(
       [&]() -> std::pair<std::string, int> {
         try {
-          const args ra("run", pa, run_value_options(), run_flag_options(), run_repeated_options());
+          command_line run_cl = run_command_line();
+          const args ra(run_cl, pa);
           run_request q = parse_request(ra);
           const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
           nlohmann::ordered_json j = res->json();
@@ -488,17 +499,11 @@ nlohmann::json read_json(const std::string& what, const std::string& file) {
 
 }  // namespace
 
-int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::ostream& err) {
-  // -j N is --jobs N.
-  std::vector<std::string> argv;
-  for (const std::string& a : argv_in)
-    argv.push_back(a == "-j" ? "--jobs" : a);
-  std::set<std::string> values = run_value_options();
-  values.insert(
-      {"jobs", "csv", "jsonl", "plot", "emit-jobs", "slurm", "job-dir", "collect", "job", "index"});
-  const args a("sweep", argv, values, run_flag_options(), run_repeated_options());
+int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  command_line cl = sweep_command_line();
+  const args a(cl, argv);
   if (a.flag("help")) {
-    out << sweep_help();
+    out << cl.help();
     return 0;
   }
 
@@ -623,10 +628,11 @@ int cmd_sweep(const std::vector<std::string>& argv_in, std::ostream& out, std::o
     }
   }
   // Every combination is checked before the first run: bad input is the sweep's.
+  command_line run_cl = run_command_line();
   for (std::size_t i = 0; i < s.runs; ++i) {
     const std::vector<std::size_t> at = coords(s, i);
     const std::vector<std::string> pa = point_argv(s.fixed, s.axes, at);
-    const args ra("run", pa, run_value_options(), run_flag_options(), run_repeated_options());
+    const args ra(run_cl, pa);
     try {
       (void)parse_request(ra);
     } catch (const input_error& e) {

@@ -16,32 +16,35 @@
 
 namespace tessera::cli {
 
-const char* const trees_help =
-    R"(usage: tessera trees --fabric torus:RxC|ring:P --algorithm A [--root T] [--json]
-
-The spanning trees rooted at T (default 0) that a pipelined broadcast splits its
+command_line trees_command_line() {
+  command_line c("trees",
+                 "tessera trees --fabric torus:RxC|ring:P --algorithm A [--root T] [--json]",
+                 R"(The spanning trees rooted at T (default 0) that a pipelined broadcast splits its
 message over (Bermond, Michallon, Trystram, "Broadcasting in wraparound meshes with
 parallel monodirectional links"), each checked independently: every tile reaches the
-root along links, the depth, and whether the trees share a link.
-
-  --algorithm single           the root's column ring, then the row rings (§2.2);
-                               depth D = floor(R/2) + floor(C/2)
-              saad-schultz     two almost-spanning trees of depth D (§2.3, Fig. 3):
-                               tree 1 misses the root's row, tree 2 its column; the
-                               fill-in lines that complete them are listed too
-              simmen           two spanning trees, every ring one way round (§2.4);
-                               depth R + C - 1 (2D + 1 for odd n)
-              bermond-3d2      two spanning trees, the root's line both ways (§3.2,
-                               Figs 6-7); depth 3D/2 for odd n
-              bermond-optimal  two spanning trees of depth n on n x n (§3.2,
-                               Theorem); on R x C depth D with both sides even,
-                               else D + 1; R, C in 4..16 (searched, docs/trees.md)
-
-Output: each tree's depth and parents, the edge-disjointness check, the links used,
+root along links, the depth, and whether the trees share a link.)");
+  c.value("fabric", "F", "torus:RxC or ring:P: the trees need wraparound links")
+      .value("algorithm", "A", R"(the tree family:
+ single           the root's column ring, then the row rings (§2.2);
+                  depth D = floor(R/2) + floor(C/2)
+ saad-schultz     two almost-spanning trees of depth D (§2.3, Fig. 3):
+                  tree 1 misses the root's row, tree 2 its column; the
+                  fill-in lines that complete them are listed too
+ simmen           two spanning trees, every ring one way round (§2.4);
+                  depth R + C - 1 (2D + 1 for odd n)
+ bermond-3d2      two spanning trees, the root's line both ways (§3.2,
+                  Figs 6-7); depth 3D/2 for odd n
+ bermond-optimal  two spanning trees of depth n on n x n (§3.2,
+                  Theorem); on R x C depth D with both sides even,
+                  else D + 1; R, C in 4..16 (searched, docs/trees.md))")
+      .value("root", "T", "the root tile (default 0)")
+      .flag("json", "one JSON object on stdout: trees[] with depth and parent[]")
+      .footer(R"(Output: each tree's depth and parents, the edge-disjointness check, the links used,
 and each tree drawn on the grid: R is the root, o a tile of the tree, . a tile it
 misses, arrows point from parent to child, a > or < at a row's end (v or ^ at a
-column's end) is a wraparound link. Exit 2 for a fabric the family has no trees for.
-)";
+column's end) is a wraparound link. Exit 2 for a fabric the family has no trees for.)");
+  return c;
+}
 
 namespace {
 
@@ -97,9 +100,10 @@ std::string draw(const fabric& f, std::uint32_t root, const std::vector<std::uin
 }  // namespace
 
 int cmd_trees(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-  const args a("trees", argv, {"fabric", "algorithm", "root"}, {"json", "help"});
+  command_line cl = trees_command_line();
+  const args a(cl, argv);
   if (a.flag("help")) {
-    out << trees_help;
+    out << cl.help();
     return 0;
   }
   const std::string spec = a.require("fabric");

@@ -1,8 +1,10 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <new>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -12,36 +14,71 @@
 namespace tessera::cli {
 namespace {
 
-const char* const main_help =
-    R"(tessera - collective communication on tiled networks-on-chip
+struct command_entry {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>&, std::ostream&, std::ostream&);
+  command_line (*declare)();
+};
 
-usage: tessera <command> [options]
+const std::array<command_entry, 9> commands{{
+    {"analyze",
+     "static analysis of a collective's schedule on a fabric: steps, per-round link loads, "
+     "Bokhari slot charts and the papers' closed-form costs",
+     cmd_analyze, analyze_command_line},
+    {"compare", "several algorithms of one collective side by side on one fabric", cmd_compare,
+     compare_command_line},
+    {"schedule", "print the per-tile op streams of a collective as schedule JSON", cmd_schedule,
+     schedule_command_line},
+    {"run",
+     "simulate a collective with the tile runtime on a network model and check every byte "
+     "delivered (models: alphabeta, tlm, rtl)",
+     cmd_run, run_command_line},
+    {"reproduce",
+     "a paper's results recomputed beside the paper's values, with its figures (thakur, "
+     "bokhari, boppana, bermond, grama, all)",
+     cmd_reproduce, reproduce_command_line},
+    {"trees", "the spanning trees of a torus broadcast, checked and drawn", cmd_trees,
+     trees_command_line},
+    {"models", "the models, their timing engines and every --param with its default", cmd_models,
+     models_command_line},
+    {"crosscheck", "one workload on two models, compared message by message", cmd_crosscheck,
+     crosscheck_command_line},
+    {"sweep",
+     "tessera run over lists and ranges of its options, N runs at once, one row per run in CSV "
+     "and JSON Lines",
+     cmd_sweep, sweep_command_line},
+}};
+
+std::string command_list() {
+  std::string out;
+  for (const command_entry& c : commands)
+    out += (out.empty() ? "" : ", ") + std::string(c.name);
+  return out;
+}
+
+// The top level: its own options, and a command word whose following words are the
+// command's.
+command_line top_command_line() {
+  command_line c("",
+                 R"(tessera <command> [options]
        tessera <command> --help
-       tessera --version [--json]
-
-commands:
-  analyze    static analysis of a collective's schedule on a fabric: steps, per-round
-             link loads, Bokhari slot charts and the papers' closed-form costs
-  compare    several algorithms of one collective side by side on one fabric
-  schedule   print the per-tile op streams of a collective as schedule JSON
-  run        simulate a collective with the tile runtime on a network model and
-             check every byte delivered (models: alphabeta, tlm, rtl)
-  reproduce  a paper's results recomputed beside the paper's values, with its
-             figures (thakur, bokhari, boppana, bermond, grama, all)
-  trees      the spanning trees of a torus broadcast, checked and drawn
-  models     the models, their timing engines and every --param with its default
-  crosscheck one workload on two models, compared message by message
-  sweep      tessera run over lists and ranges of its options, N runs at once, one
-             row per run in CSV and JSON Lines
-
-fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
+       tessera help <command>
+       tessera --version [--json])",
+                 "tessera - collective communication on tiled networks-on-chip");
+  c.flag("json", "with --version: one JSON object")
+      .add({"version", "", "the version of tessera", false, 'V'});
+  for (const command_entry& e : commands)
+    c.subcommand(e.name, e.summary);
+  c.subcommand("help", "the usage of a command (tessera help run)");
+  c.footer(R"(fabrics: mesh:RxC (XY routing), torus:RxC, hypercube:D (e-cube), ring:P
 every command takes --json and then prints one JSON object on stdout.
-exit status: 0 ok, 1 a failed check (lost or duplicated block, deadlock), 2 bad input.
-)";
-
-}  // namespace
-
-namespace {
+exit status: 0 ok, 1 a failed check (lost or duplicated block, deadlock), 2 bad input.)");
+  c.on_stray([](const std::string& word) {
+    return "unknown command '" + shown(word) + "' (commands: " + command_list() + ")";
+  });
+  return c;
+}
 
 // Under --json stdout carries one JSON object whatever happens: for bad input, the
 // error and the exit status (the same line goes to stderr).
@@ -59,12 +96,7 @@ int refuse(const std::vector<std::string>& argv, std::ostream& out, std::ostream
 }
 
 // tessera --version [--json]: the version CMake's project() gives.
-int version(const std::vector<std::string>& rest, std::ostream& out) {
-  bool json = false;
-  for (const std::string& a : rest) {
-    if (a != "--json") throw input_error("--version takes only --json, not '" + shown(a) + "'");
-    json = true;
-  }
+int version(bool json, std::ostream& out) {
   if (json) {
     nlohmann::ordered_json j;
     j["command"] = "version";
@@ -76,31 +108,80 @@ int version(const std::vector<std::string>& rest, std::ostream& out) {
   return 0;
 }
 
+int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  command_line top = top_command_line();
+  if (argv.empty()) {
+    // Missing a command, the usage is the error.
+    err << top.help();
+    return 2;
+  }
+  std::optional<args> a;
+  try {
+    a.emplace(top, argv);
+  } catch (const input_error&) {
+    // "--version --frob": what --version takes.
+    if (argv[0] == "--version" || argv[0] == "-V") {
+      const auto other = std::find_if(argv.begin() + 1, argv.end(),
+                                      [](const std::string& w) { return w != "--json"; });
+      if (other != argv.end())
+        throw input_error("--version takes only --json, not '" + shown(*other) + "'");
+    }
+    throw;
+  }
+  const auto& cmd = a->subcommand();
+  if (a->flag("version")) {
+    if (cmd) throw input_error("--version takes only --json, not '" + shown(*cmd) + "'");
+    return version(a->flag("json"), out);
+  }
+  if (!cmd || *cmd == "help") {
+    if (cmd && !a->rest().empty()) {
+      if (a->rest().size() > 1) {
+        throw input_error("unexpected argument '" + shown(a->rest()[1]) +
+                          "' for 'tessera help' (it takes one command)");
+      }
+      return dispatch({a->rest().front(), "--help"}, out, err);
+    }
+    if (!cmd && !a->flag("help")) {
+      throw input_error("'tessera' needs a command (" + command_list() + "; see tessera --help)");
+    }
+    if (a->flag("json")) throw input_error("--json goes with a command or --version");
+    out << top.help();
+    return 0;
+  }
+  if (a->flag("json")) {
+    throw input_error("--json goes after the command (tessera " + *cmd + " ... --json)");
+  }
+  for (const command_entry& e : commands) {
+    if (e.name != *cmd) continue;
+    // "tessera --help run": the command's help.
+    if (a->flag("help")) return e.run({"--help"}, out, err);
+    return e.run(a->rest(), out, err);
+  }
+  throw input_error("unknown command '" + shown(*cmd) + "' (commands: " + command_list() + ")");
+}
+
 }  // namespace
+
+const std::vector<std::string>& command_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const command_entry& c : commands)
+      out.emplace_back(c.name);
+    return out;
+  }();
+  return names;
+}
+
+command_line command_options(std::string_view command) {
+  if (command.empty()) return top_command_line();
+  for (const command_entry& c : commands)
+    if (c.name == command) return c.declare();
+  throw input_error("unknown command '" + shown(command) + "' (commands: " + command_list() + ")");
+}
 
 int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   try {
-    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
-      if (argv.size() >= 2 && argv[0] == "help") return run({argv[1], "--help"}, out, err);
-      // Asked for, the usage is the output; missing a command, it is the error.
-      (argv.empty() ? err : out) << main_help;
-      return argv.empty() ? 2 : 0;
-    }
-    const std::string& cmd = argv[0];
-    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-    if (cmd == "--version" || cmd == "-V") return version(rest, out);
-    if (cmd == "analyze") return cmd_analyze(rest, out, err);
-    if (cmd == "compare") return cmd_compare(rest, out, err);
-    if (cmd == "schedule") return cmd_schedule(rest, out, err);
-    if (cmd == "run") return cmd_run(rest, out, err);
-    if (cmd == "reproduce") return cmd_reproduce(rest, out, err);
-    if (cmd == "trees") return cmd_trees(rest, out, err);
-    if (cmd == "models") return cmd_models(rest, out, err);
-    if (cmd == "crosscheck") return cmd_crosscheck(rest, out, err);
-    if (cmd == "sweep") return cmd_sweep(rest, out, err);
-    throw input_error("unknown command '" + shown(cmd) +
-                      "' (commands: analyze, compare, schedule, run, reproduce, trees, models, "
-                      "crosscheck, sweep)");
+    return dispatch(argv, out, err);
   } catch (const input_error& e) {
     return refuse(argv, out, err, e.what());
   } catch (const std::bad_alloc&) {

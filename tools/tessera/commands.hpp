@@ -5,7 +5,10 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "args.hpp"
 
 namespace tessera::cli {
 
@@ -22,13 +25,20 @@ int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ost
 int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
-extern const char* const analyze_help;
-extern const char* const compare_help;
-extern const char* const schedule_help;
-std::string run_help();
-extern const char* const reproduce_help;
-extern const char* const trees_help;
-extern const char* const models_help;
-extern const char* const crosscheck_help;
+// Each command's options, declared once: its parser and its --help.
+command_line analyze_command_line();
+command_line compare_command_line();
+command_line schedule_command_line();
+command_line run_command_line();
+command_line reproduce_command_line();
+command_line trees_command_line();
+command_line models_command_line();
+command_line crosscheck_command_line();
+command_line sweep_command_line();
+
+// The names `tessera <command>` takes, in the order the usage lists them, and the
+// declarations of one of them ("" for the top level).
+const std::vector<std::string>& command_names();
+command_line command_options(std::string_view command);
 
 }  // namespace tessera::cli

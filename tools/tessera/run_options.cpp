@@ -1,6 +1,8 @@
 #include "run_options.hpp"
 
+#include <algorithm>
 #include <array>
+#include <sstream>
 
 #include "tessera/models/registry.hpp"
 #include "tessera/schedule/errors.hpp"
@@ -14,50 +16,142 @@ using namespace on;
 constexpr std::uint8_t work = collective | schedule;  // the tile runtime runs op streams
 constexpr std::uint8_t runtime = collective | schedule | pattern;  // tiles post messages
 
-//                 name          value  repeated workloads   tlm    selector
+constexpr std::string_view workload_group = "workload (exactly one)";
+constexpr std::string_view model_group = "fabric and model";
+constexpr std::string_view collective_group = "collective options (--collective)";
+constexpr std::string_view traffic_group = "synthetic traffic options (--traffic)";
+constexpr std::string_view runtime_group = "tile runtime, protocol and faults";
+constexpr std::string_view output_group = "output";
+
+// One row per option: the rule columns (what it takes, where it applies), then the help.
 constexpr std::array table{
-    run_option{"collective", true, false, collective, false, true},
-    run_option{"schedule", true, false, schedule, false, true},
-    run_option{"pattern", true, false, pattern, true, true},
-    run_option{"traffic", true, false, traffic, true, true},
-    run_option{"fabric", true, false, any, false, false},
-    run_option{"model", true, false, any, false, false},
-    run_option{"param", true, true, any, false, false},
-    run_option{"switching", true, false, any, true, false},
-    run_option{"machine", true, false, any, true, false},
-    run_option{"routes", true, false, any, true, false},
-    run_option{"algorithm", true, false, collective, false, false},
-    run_option{"root", true, false, collective, false, false},
-    run_option{"bytes", true, false, collective, false, false},
-    run_option{"type", true, false, collective, false, false},
-    run_option{"op", true, false, collective, false, false},
-    run_option{"shift", true, false, collective, false, false},
-    run_option{"packets", true, false, collective, false, false},
-    run_option{"payload-bytes", true, false, collective, true, false},
-    run_option{"tiles", true, false, collective, true, false},
-    run_option{"firmware", true, false, collective, true, false},
-    run_option{"protocol", true, false, runtime, false, false},
-    run_option{"prepost", false, false, work, false, false},
-    run_option{"send-ahead", false, false, work, false, false},
-    run_option{"pair-sync", false, false, collective, false, false},
-    run_option{"fault", true, true, runtime, false, false},
-    run_option{"fault-file", true, false, runtime, false, false},
-    run_option{"transfers", false, false, any, false, false},
-    run_option{"trace", true, false, work, false, false},
-    run_option{"timeline", true, false, work, false, false},
-    run_option{"trace-tiles", true, false, work, false, false},
-    run_option{"trace-window", true, false, work, false, false},
-    run_option{"heatmap", true, false, any, true, false},
-    run_option{"heatmap-metric", true, false, any, true, false},
-    run_option{"heatmap-steps", false, false, work, true, false},
-    run_option{"rate", true, false, traffic, true, false},
-    run_option{"packet-flits", true, false, traffic, true, false},
-    run_option{"cycles", true, false, traffic, true, false},
-    run_option{"warmup", true, false, traffic, true, false},
-    run_option{"seed", true, false, traffic, true, false},
-    run_option{"hotspot", true, false, traffic, true, false},
-    run_option{"json", false, false, any, false, false},
-    run_option{"help", false, false, any, false, false},
+    // name, value name, repeated, workloads, tlm only, selector, group, help
+    run_option{"collective", "C", false, collective, false, true, workload_group,
+               "bcast, reduce, allgather, reduce-scatter, allreduce, prefix, scatter, gather, "
+               "alltoall, shift"},
+    run_option{"schedule", "FILE", false, schedule, false, true, workload_group,
+               "a schedule JSON (docs/schedule-format.md, `tessera schedule` writes them): every "
+               "tile runs its op stream, every block the delivery contract names (or, without "
+               "one, every message) is checked byte by byte"},
+    run_option{
+        "pattern", "FILE", false, pattern, true, true, workload_group,
+        R"(tlm only: JSON {"transfers": [{"src", "dst", "bytes", "start"}]}; each transfer posted at its start cycle, checked byte by byte)"},
+    run_option{"traffic", "K", false, traffic, true, true, workload_group,
+               "tlm only: synthetic traffic, BookSim-style: uniform, transpose, bitcomp, bitrev, "
+               "hotspot, neighbor (the options below); reports average and maximum latency "
+               "(creation to tail arrival) and accepted throughput"},
+    run_option{"fabric", "F", false, any, false, false, model_group,
+               "mesh:RxC, torus:RxC, hypercube:D, ring:P"},
+    run_option{"model", "M", false, any, false, false, model_group,
+               "the network model:\n"
+               "alphabeta (default): Grama's ideal network on the host: a message of m bytes "
+               "costs ts + tw m cycles; tiles are single-ported; no contention.\n"
+               "tlm: the SystemC TLM-2.0 platform: tiles are SC_THREADs, NICs talk to the fabric "
+               "over TLM sockets (docs/tlm.md); without --model, an option only the platform "
+               "takes (--machine, --pattern, --traffic, --switching other than ideal, --tiles, "
+               "--routes, --payload-bytes) selects it.\n"
+               "rtl: the same platform over the Verilated RTL fabric (the tlm2rtl bridge, "
+               "docs/rtl.md): wormhole meshes up to 8x8, tori 4x4 and 8x8, hypercubes up to 7 "
+               "dimensions; the engine parameters are the RTL's run-time inputs."},
+    run_option{"switching", "S", false, any, true, false, model_group,
+               "the timing engine (tessera models): tlm takes wormhole (mesh default), circuit "
+               "(hypercube default), store-forward (torus and ring default) or ideal (any "
+               "fabric); alphabeta takes ideal, the one it drives"},
+    run_option{"machine", "M", false, any, true, false, model_group,
+               "tlm only: ipsc860 (circuit hypercube), meganode (torus), delta (wormhole mesh); "
+               "sets the switching and its parameters and reports time_us (docs/machines.md); "
+               "--param overrides single values"},
+    run_option{"tiles", "T", false, collective, true, false, model_group,
+               "tlm and rtl: native (default; the runtime compiled into the simulation) or "
+               "cortex-m4 (the tile image on an ISS core per tile: instructions, compute and NIC "
+               "waits per tile; the cpu_mhz, fabric_mhz, cpi and quantum params, docs/tiles.md)"},
+    run_option{"firmware", "FILE", false, collective, true, false, model_group,
+               "--tiles cortex-m4: the tile image to run (default: this build's "
+               "tessera_tile.elf)"},
+    run_option{
+        "routes", "FILE", false, any, true, false, model_group,
+        R"(tlm store-forward: explicit forwarding entries, JSON {"routes": [{"tile", "dst", "port"}]} (port E, W, S, N, +1, -1); tiles without an entry keep dimension order)"},
+    run_option{"param", "k=v", true, any, false, false, model_group,
+               "a parameter of the engine or the run: key, default, meaning"},
+    run_option{"algorithm", "A", false, collective, false, false, collective_group,
+               "default per fabric (docs/collectives.md); the list is below. alltoall also takes "
+               "auto: the algorithm with the least estimated time on this model, engine and "
+               "machine, named in the report with the runner-up (docs/algorithms.md, \"Choosing "
+               "an algorithm\")"},
+    run_option{"root", "R", false, collective, false, false, collective_group,
+               "root tile of bcast, reduce, scatter, gather (default 0)"},
+    run_option{"bytes", "M", false, collective, false, false, collective_group,
+               "Grama's m: bytes each tile contributes or receives (default 1024)"},
+    run_option{"type", "T", false, collective, false, false, collective_group,
+               "i32 (default), u32, i64, u64, f32, f64 (reductions)"},
+    run_option{"op", "O", false, collective, false, false, collective_group,
+               "sum (default), min, max, band, bor, bxor (reductions)"},
+    run_option{"shift", "Q", false, collective, false, false, collective_group,
+               "the q of the circular shift, 0 < q < p (default 1)"},
+    run_option{"packets", "Q", false, collective, false, false, collective_group,
+               "edst broadcasts: packets per tree (default: the whole count next to the optimum "
+               "of b(L, h, d) = (sqrt((h-1) beta) + sqrt(tau L/d))^2, 002 §2.1, with the model's "
+               "beta and tau, or ts and tw)"},
+    run_option{"pair-sync", "", false, collective, false, false, collective_group,
+               "alltoall: before every exchange the two tiles exchange zero-byte messages "
+               "(Bokhari's pairwise synchronization)"},
+    run_option{"payload-bytes", "P", false, collective, true, false, collective_group,
+               "tlm: carry and verify P bytes of every M-byte unit and charge the fabric for M (P "
+               "divides --bytes M); for runs whose data would not fit in memory, e.g. a 16x32 "
+               "complete exchange of 16 KB blocks"},
+    run_option{"rate", "R", false, traffic, true, false, traffic_group,
+               "packets per tile per cycle (default 0.01)"},
+    run_option{"packet-flits", "F", false, traffic, true, false, traffic_group,
+               "flits per packet (default 8)"},
+    run_option{"cycles", "C", false, traffic, true, false, traffic_group,
+               "cycles of injection (default 10000)"},
+    run_option{"warmup", "W", false, traffic, true, false, traffic_group,
+               "cycles before latency is measured (default C/10)"},
+    run_option{"seed", "S", false, traffic, true, false, traffic_group,
+               "the random seed (default 1)"},
+    run_option{"hotspot", "T", false, traffic, true, false, traffic_group,
+               "--traffic hotspot: the tile 1/4 of the packets go to (default 0)"},
+    run_option{"protocol", "P", false, runtime, false, false, runtime_group,
+               "raw (default); forced: a message arriving before its receive is posted is lost "
+               "(iPSC-860); unforced: above the threshold a reserve/ack exchange precedes the "
+               "message; reliable: sequence numbers, a checksum, acks and retransmission "
+               "(docs/faults.md)"},
+    run_option{"prepost", "", false, work, false, false, runtime_group,
+               "post every receive, then a global barrier, before the first op"},
+    run_option{"send-ahead", "", false, work, false, false, runtime_group,
+               "post the next op's send while the current one is in flight (implied by "
+               "presetup=1)"},
+    run_option{"fault", "F", true, runtime, false, false, runtime_group,
+               "inject a fault (repeatable, docs/faults.md): link=A-B@T (the link A->B fails at "
+               "cycle T), drop=S->D#N (the N-th data message S->D is lost), stall=T@C+D (tile T "
+               "stops from cycle C for D cycles), corrupt=S->D#N (one byte of it is flipped)"},
+    run_option{"fault-file", "FILE", false, runtime, false, false, runtime_group,
+               "faults one per line, '#' comments"},
+    run_option{"transfers", "", false, any, false, false, output_group,
+               "tlm: list every transfer in the JSON (default: the first 4096)"},
+    run_option{"trace", "FILE", false, work, false, false, output_group,
+               "write a timeline trace (Chrome trace-event JSON; open it in ui.perfetto.dev or "
+               "chrome://tracing): a track per tile with its ops and what they waited for, a flow "
+               "per message from where the network took it to its delivery, and the steps "
+               "(docs/visualize.md)"},
+    run_option{"timeline", "F.svg", false, work, false, false, output_group,
+               "the same as a picture: a row per tile with its ops coloured by kind and its "
+               "waits inside them, a line per message, the steps, the links held "
+               "(docs/visualize.md)"},
+    run_option{"trace-tiles", "L", false, work, false, false, output_group,
+               "only these tiles' tracks and the messages to or from them (0-3,7)"},
+    run_option{"trace-window", "A:B", false, work, false, false, output_group,
+               "only what overlaps cycles A to B (B may be left out)"},
+    run_option{"heatmap", "F.svg", false, any, true, false, output_group,
+               "tlm and rtl: the fabric drawn as it is (mesh grid, torus with its wrap links, "
+               "ring, hypercube by dimension), each directed link coloured by --heatmap-metric"},
+    run_option{"heatmap-metric", "M", false, any, true, false, output_group,
+               "utilization (default; busy cycles over the run's), messages, or contention (most "
+               "waiting at once)"},
+    run_option{"heatmap-steps", "", false, work, true, false, output_group,
+               "a panel per step instead (the first 256, fewer on large fabrics): how many of the "
+               "step's messages cross each link (dimension-order routes)"},
+    run_option{"json", "", false, any, false, false, output_group, "one JSON object on stdout"},
 };
 
 constexpr std::array kinds{workload_kind::collective, workload_kind::schedule,
@@ -95,25 +189,27 @@ std::span<const run_option> run_option_table() {
   return table;
 }
 
-std::set<std::string> run_value_options() {
-  std::set<std::string> out;
-  for (const run_option& o : table)
-    if (o.value) out.emplace(o.name);
-  return out;
-}
-
-std::set<std::string> run_flag_options() {
-  std::set<std::string> out;
-  for (const run_option& o : table)
-    if (!o.value) out.emplace(o.name);
-  return out;
-}
-
-std::set<std::string> run_repeated_options() {
-  std::set<std::string> out;
-  for (const run_option& o : table)
-    if (o.repeated) out.emplace(o.name);
-  return out;
+void declare_run_options(command_line& c, const std::set<std::string>& except, bool grouped) {
+  std::string_view group;
+  for (const run_option& o : table) {
+    if (except.contains(std::string(o.name))) continue;
+    if (grouped && o.group != group) {
+      group = o.group;
+      c.group(std::string(group));
+    }
+    std::string help(o.help);
+    // The registry's parameter table, as `tessera models` prints it, laid out for the
+    // help's explanation column.
+    if (o.name == "param") {
+      std::istringstream lines(models::params_help());
+      std::string line;
+      while (std::getline(lines, line)) {
+        const std::size_t cut = std::min({line.find_first_not_of(' '), line.size(), help_column});
+        help += "\n" + line.substr(cut);
+      }
+    }
+    c.add({std::string(o.name), std::string(o.value_name), help, o.repeated});
+  }
 }
 
 std::string_view workload_option(workload_kind k) {

@@ -27,19 +27,22 @@ inline constexpr std::uint8_t any = 15;
 
 struct run_option {
   std::string_view name;
-  bool value;     // takes a value (else a flag)
-  bool repeated;  // may be given several times
+  std::string_view value_name;  // "F" in "--fabric F"; empty for a flag
+  bool repeated;                // may be given several times
   std::uint8_t workloads;
-  bool tlm_only;  // needs --model tlm
-  bool selector;  // names the workload
+  bool tlm_only;           // needs --model tlm
+  bool selector;           // names the workload
+  std::string_view group;  // the heading `tessera run --help` lists it under
+  std::string_view help;
 };
 
 std::span<const run_option> run_option_table();
 
-// The option names of the table, for the args parser.
-std::set<std::string> run_value_options();
-std::set<std::string> run_flag_options();
-std::set<std::string> run_repeated_options();
+// Declares the table's options on a command line (run, sweep, crosscheck), in its
+// groups (or, not grouped, in the current one); `except` are left out (crosscheck's own
+// --tiles, its refused --model).
+void declare_run_options(command_line& c, const std::set<std::string>& except = {},
+                         bool grouped = true);
 
 std::string_view workload_option(workload_kind k);
 
