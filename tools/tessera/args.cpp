@@ -81,6 +81,7 @@ command_line& command_line::add(const option_spec& o) {
     }
   }
   opt->group(group_);
+  if (o.name == "json") json_group_ = group_;
   return *this;
 }
 
@@ -123,7 +124,8 @@ command_line& command_line::on_stray(std::function<std::string(const std::string
 }
 
 void command_line::seal() {
-  if (app_->get_help_ptr() == nullptr) app_->set_help_flag("-h,--help", "this help")->group(group_);
+  if (app_->get_help_ptr() == nullptr)
+    app_->set_help_flag("-h,--help", "this help")->group(json_group_.value_or(group_));
 }
 
 std::string command_line::help() {

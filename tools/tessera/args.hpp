@@ -84,6 +84,7 @@ class command_line {
   std::unique_ptr<CLI::App> app_;
   std::shared_ptr<help_formatter> formatter_;
   std::string group_{"options"};
+  std::optional<std::string> json_group_;  // --help is listed beside --json
   std::set<std::string> repeated_;
   std::map<std::string, std::string> refusals_;
   std::function<std::string(const std::string&)> stray_;

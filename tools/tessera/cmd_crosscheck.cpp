@@ -53,7 +53,18 @@ packets (the step is the packet's number at its source).)");
       .brief_group("run options",
                    "the workload and the options of tessera run (tessera run --help), given to "
                    "both models; --transfers is implied (every message is compared)");
-  declare_run_options(c, {"model", "tiles", "json"}, false);
+  // Each model runs in a child process that writes no trace and no heat map: trace a
+  // model's run with tessera run.
+  const std::set<std::string> one_run{"trace",   "timeline",       "trace-tiles",  "trace-window",
+                                      "heatmap", "heatmap-metric", "heatmap-steps"};
+  std::set<std::string> left_out = one_run;
+  left_out.insert({"model", "tiles", "json"});
+  declare_run_options(c, left_out, false);
+  for (const std::string& name : one_run) {
+    c.refuse(name, "--" + name +
+                       " does not go with crosscheck (it compares two runs; trace or draw one "
+                       "model's run with tessera run)");
+  }
   c.refuse("model", "crosscheck takes --models A,B, not --model")
       .footer(
           "exit status: 0 both runs verified and agree within the tolerance, 1 they differ or a\n"

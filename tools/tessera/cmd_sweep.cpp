@@ -75,7 +75,17 @@ are. --trace, --timeline and --heatmap are one run's: use them with tessera run.
              "writes them; a run with no row is a row that says so")
       .brief_group("run options",
                    "as tessera run takes them (tessera run --help), any value a list or a range");
-  declare_run_options(c, {"json"}, false);
+  // A trace or a heat map is one run's: every run would overwrite the one file.
+  const std::set<std::string> one_run{"trace",   "timeline",       "trace-tiles",  "trace-window",
+                                      "heatmap", "heatmap-metric", "heatmap-steps"};
+  std::set<std::string> left_out = one_run;
+  left_out.insert("json");
+  declare_run_options(c, left_out, false);
+  for (const std::string& name : one_run) {
+    c.refuse(name, "--" + name +
+                       " does not go with sweep (each run would overwrite the one file; trace a "
+                       "run of the sweep with tessera run)");
+  }
   c.footer(R"(exit status: 0 every run verified, 1 a run failed its check or did not finish, 2 bad
 input (checked for every combination before the first run).)");
   return c;
@@ -582,12 +592,6 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     static const std::set<std::string> own{"jobs", "csv",       "jsonl", "json",
                                            "plot", "emit-jobs", "slurm", "job-dir"};
     if (own.contains(name)) continue;
-    if (name.rfind("trace", 0) == 0 || name.rfind("heatmap", 0) == 0 || name == "timeline") {
-      // Every run would write the one file: a trace or heat map is one run's.
-      throw input_error("--" + name +
-                        " does not go with sweep (each run would overwrite the one file; "
-                        "trace a run of the sweep with tessera run)");
-    }
     if (name == "param") {
       for (const std::string& kv : a.all("param")) {
         const auto eq = kv.find('=');

@@ -75,11 +75,18 @@ std::string help_formatter::make_group(std::string group, bool,
       out += make_option(opt, opt->get_positional());
     return out;
   }
-  std::string names;
-  for (const CLI::Option* opt : opts)
-    names += (names.empty() ? "" : ", ") + synopsis(opt);
-  return out + "  " + wrap_text(brief->second, 2, 2, width) + "\n  " +
-         wrap_text(names, 2, 2, width) + '\n';
+  out += "  " + wrap_text(brief->second, 2, 2, width) + '\n';
+  // The names, never broken inside one ("--switching S").
+  std::string line = " ";
+  for (std::size_t i = 0; i < opts.size(); ++i) {
+    const std::string item = synopsis(opts[i]) + (i + 1 < opts.size() ? "," : "");
+    if (line.size() > 1 && line.size() + 1 + item.size() > width) {
+      out += line + '\n';
+      line = " ";
+    }
+    line += " " + item;
+  }
+  return out + line + '\n';
 }
 
 std::string help_formatter::make_subcommands(const CLI::App* app, CLI::AppFormatMode) const {
