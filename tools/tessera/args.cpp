@@ -19,7 +19,7 @@ bool option_word(const std::string& w) {
 }
 
 std::string long_name(const CLI::Option* o) {
-  return o->get_positional() ? o->get_single_name() : "--" + o->get_lnames().front();
+  return o->get_positional() ? o->get_option_text() : "--" + o->get_lnames().front();
 }
 
 }  // namespace
@@ -133,16 +133,12 @@ std::string command_line::help() {
   return app_->help();
 }
 
-std::vector<std::string> command_line::option_names() {
+std::vector<command_line::declared_option> command_line::declared() {
   seal();
-  std::vector<std::string> out;
+  std::vector<declared_option> out;
   for (const CLI::Option* o : app_->get_options())
-    out.push_back(long_name(o));
+    out.push_back({long_name(o), o->get_description()});
   return out;
-}
-
-bool command_line::declares(const std::string& name) const {
-  return app_->get_option_no_throw("--" + name) != nullptr;
 }
 
 // CLI11 refuses; the message is the project's: one line, lower case, naming the option

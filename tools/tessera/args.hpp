@@ -69,10 +69,13 @@ class command_line {
   // "tessera run" (or "tessera" for the top level).
   [[nodiscard]] std::string title() const;
   [[nodiscard]] std::string help();
-  // Every declared option as it is written ("--fabric"), --help included, in declaration
-  // order; positionals by their name.
-  [[nodiscard]] std::vector<std::string> option_names();
-  [[nodiscard]] bool declares(const std::string& name) const;
+  // Every declared option as it is written ("--fabric"; a positional by its name) with
+  // its help text, --help included, in declaration order.
+  struct declared_option {
+    std::string name;
+    std::string help;
+  };
+  [[nodiscard]] std::vector<declared_option> declared();
 
  private:
   friend class args;
