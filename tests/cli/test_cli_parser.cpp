@@ -84,7 +84,7 @@ TEST_CASE("every command's --help lists every option it declares, each with its 
   }
 }
 
-TEST_CASE("the top-level help lists every command; run's help the parameter table and algorithms",
+TEST_CASE("the top-level help lists every command, run's help the parameter table and algorithms",
           "[cli][parser]") {
   const auto top = run_cli({"--help"});
   for (const std::string& command : tessera::cli::command_names()) {
@@ -130,6 +130,7 @@ TEST_CASE("refusals name the option and the value in one line", "[cli][parser][e
   CHECK(refusal({"reproduce", "thakur", "grama"}) == "reproduce takes one paper, got 'grama' too");
   CHECK(refusal({"reproduce", "thakur", "--table"}) == "option --table needs a value");
   CHECK(refusal({"crosscheck", "--model", "tlm"}) == "crosscheck takes --models A,B, not --model");
+  CHECK(refusal({"help", "--frob"}).rfind("unknown command '--frob' (commands: analyze, ", 0) == 0);
   CHECK(refusal({"help", "run", "trees"}) ==
         "unexpected argument 'trees' for 'tessera help' (it takes one command)");
   // Under --json the refusal is also the one JSON object on stdout.

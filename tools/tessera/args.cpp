@@ -1,6 +1,7 @@
 #include "args.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <CLI/CLI.hpp>
 
@@ -30,7 +31,7 @@ command_line::command_line(std::string command, std::string usage, std::string d
       formatter_{std::make_shared<help_formatter>()} {
   formatter_->usage(std::move(usage));
   app_->formatter(formatter_);
-  // Added with the last group (seal()), so --help is listed beside --json.
+  // CLI11's own -h,--help goes; seal() declares ours, listed beside --json.
   app_->set_help_flag();
 }
 

@@ -139,7 +139,11 @@ int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         throw input_error("unexpected argument '" + shown(a->rest()[1]) +
                           "' for 'tessera help' (it takes one command)");
       }
-      return dispatch({a->rest().front(), "--help"}, out, err);
+      const std::string& of = a->rest().front();
+      const auto& names = command_names();
+      if (std::find(names.begin(), names.end(), of) == names.end())
+        throw input_error("unknown command '" + shown(of) + "' (commands: " + command_list() + ")");
+      return dispatch({of, "--help"}, out, err);
     }
     if (!cmd && !a->flag("help")) {
       throw input_error("'tessera' needs a command (" + command_list() + "; see tessera --help)");

@@ -1,5 +1,6 @@
 #include "help_format.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tessera::cli {
