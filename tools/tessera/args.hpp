@@ -69,8 +69,8 @@ class command_line {
   // "tessera run" (or "tessera" for the top level).
   [[nodiscard]] std::string title() const;
   [[nodiscard]] std::string help();
-  // Every declared option as it is written ("--fabric"; a positional by its name) with
-  // its help text, --help included, in declaration order.
+  // Every declared option as --help writes it ("--fabric"; a positional by its value name)
+  // with its help text, --help included, in declaration order.
   struct declared_option {
     std::string name;
     std::string help;
