@@ -99,7 +99,7 @@ TEST_CASE("the top-level help lists every command, run's help the parameter tabl
   }
 }
 
-TEST_CASE("--name value and --name=value are the same option", "[cli][parser]") {
+TEST_CASE("parser: --name value and --name=value are the same option", "[cli][parser]") {
   const auto spaced = run_cli(with(analyze_argv, {"--bytes", "256", "--json"}));
   const auto joined = run_cli({"analyze", "--fabric=mesh:4x4", "--collective=alltoall",
                                "--algorithm=pex", "--bytes=256", "--json"});

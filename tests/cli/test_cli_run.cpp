@@ -368,7 +368,8 @@ TEST_CASE("run --algorithm auto chooses the alltoall algorithm by its estimate",
     const auto r = run({"--fabric", "hypercube:3", "--collective", "alltoall", "--algorithm",
                         "auto", "--pair-sync", "--json"});
     REQUIRE(r.code == 0);
-    for (const json& e : json::parse(r.out).at("algorithm_choice").at("estimates")) {
+    const json j = json::parse(r.out);
+    for (const json& e : j.at("algorithm_choice").at("estimates")) {
       CHECK(e.at("algorithm") != "linear");
       CHECK(e.at("algorithm") != "naive");
     }

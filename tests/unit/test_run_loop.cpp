@@ -246,7 +246,8 @@ TEST_CASE("the shared command line refuses bad arguments with exit 2", "[tb][opt
 #endif
 }
 
-TEST_CASE("--help prints the testbench's usage and the common options, exit 0", "[tb][options]") {
+TEST_CASE("options: --help prints the testbench's usage and the common options, exit 0",
+          "[tb][options]") {
   const parsed p = parse({"--own", "7", "--help"});
   CHECK(p.stop == exit_pass);
   CHECK(p.own.empty());  // nothing parsed: main stops before building its model

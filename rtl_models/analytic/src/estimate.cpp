@@ -104,17 +104,17 @@ class network {
     // A receive that would start long after its tile began a transmit: with the hold
     // the worm or circuit waits for the transmit to end, keeping its channels; without
     // it the data drains and the receive completes one stream after the transmit.
+    double late_by = 0;  // a hold at the ejection: the channels stay held
     if (half_ && late(tx_[dst], data_start, src)) {
       if (hold_) {
-        const double wait = tx_[dst].end - data_start;
-        data_start += wait;
-        done += wait;
+        late_by = tx_[dst].end - data_start;
+        data_start += late_by;
+        done += late_by;
       } else {
         done = std::max(done, tx_[dst].end + data);
       }
     }
     waited_ += start - (now + before);
-    const double late_by = done - (start + held);  // a hold at the ejection
     for (std::size_t k = 0; k < path_.size(); ++k)
       take(path_[k], std::min(done, start + offset_[k] + span + late_by));
     tx_[src] = {data_start, done, dst};
