@@ -48,6 +48,26 @@ TEST_CASE("run --json reports cycles, verified and per-step timings", "[cli]") {
   CHECK(j["per_tile"].size() == 16);
 }
 
+TEST_CASE("the size guard charges a broadcast its own work, not an all-to-all's", "[cli]") {
+  // 16,384 tiles, one block a message: p - 1 messages (Grama slide 21). Binomial on the
+  // 14-cube: log p = 14 steps of ts + tw m; the 128 x 128 mesh broadcasts row then column,
+  // 7 + 7 steps (slides 11-13).
+  const auto cube = run({"--model", "alphabeta", "--fabric", "hypercube:14", "--collective",
+                         "bcast", "--algorithm", "binomial", "--bytes", "64", "--param", "ts=100",
+                         "--param", "tw=2", "--json"});
+  REQUIRE(cube.code == 0);
+  const auto jc = json::parse(cube.out);
+  CHECK(jc["verified"] == true);
+  CHECK(jc["cycles"] == 14 * (100 + 2 * 64));
+  const auto mesh = run({"--model", "alphabeta", "--fabric", "mesh:128x128", "--collective",
+                         "bcast", "--bytes", "4096", "--param", "ts=100", "--param", "tw=2",
+                         "--json"});
+  REQUIRE(mesh.code == 0);
+  const auto jm = json::parse(mesh.out);
+  CHECK(jm["verified"] == true);
+  CHECK(jm["cycles"] == 14 * (100 + 2 * 4096));
+}
+
 TEST_CASE("run picks each collective's default algorithm from the fabric", "[cli]") {
   const auto algo = [](const std::string& fab, const std::string& coll) {
     const auto r = run({"--fabric", fab, "--collective", coll, "--bytes", "16", "--json"});
@@ -193,9 +213,12 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
         "unforced_threshold, max_cycles, max_retries)\n");
   // Runs too long or too large are refused, not attempted.
   CHECK(err({"--fabric", "mesh:256x256", "--collective", "allgather", "--algorithm", "ring"}) ==
-        "tessera: the run is too large for the alphabeta model: 65536 tiles x 65535 steps "
-        "x up to 65536 blocks per message (limits 50000000 tile steps, 1000000000 block moves); "
-        "use fewer tiles or another algorithm\n");
+        "tessera: the run is too large for the alphabeta model: its 65536 tiles run more than "
+        "50000000 ops in all; use fewer tiles or another algorithm\n");
+  // The hypercube all-gather's messages double each step: 16 steps, 65535 blocks a tile.
+  CHECK(err({"--fabric", "hypercube:16", "--collective", "allgather"}) ==
+        "tessera: the run is too large for the alphabeta model: its 65536 tiles handle more than "
+        "1000000000 blocks in their messages; use fewer tiles or another algorithm\n");
   CHECK(err({"--fabric", "hypercube:10", "--collective", "alltoall", "--bytes", "1048576"})
             .find("tessera: the run needs more than 4096 MiB of tile memory") == 0);
 }

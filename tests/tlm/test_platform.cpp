@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "tessera/tlm/isolated.hpp"
 #include "tessera/tlm/machines.hpp"
 #include "tessera/tlm/platform.hpp"
+#include "tessera/tlm/sim_control.hpp"
 #include "tessera/tlm/traffic.hpp"
 
 namespace tlmm = tessera::tlm_models;
@@ -404,4 +406,33 @@ TEST_CASE("traffic: light load delivers every packet at zero-load latency or lat
   CHECK(max_lat >= min_lat);
   CHECK(std::abs(offered - 0.001) < 0.0002);  // 1600 expected packets
   CHECK(std::abs(accepted - offered) < 0.0001);
+}
+
+TEST_CASE("tlm: a broadcast on 16,384 tiles runs, one SystemC thread a tile",
+          "[tlm][platform][size]") {
+  // Grama slide 21: a binomial broadcast on the 14-cube is log p = 14 steps of ts + tw m on
+  // the ideal fabric. Each tile's thread is its only SystemC thread: with a second one
+  // per NIC the run needs more memory maps than Linux gives a process by default.
+  fw::collective_params c = coll("hypercube:14", fw::collective::bcast, 64);
+  c.alg = fw::tb_algorithm::binomial;
+  tlmm::platform_options o;
+  o.sw = tlmm::switching::ideal;
+  o.ideal = {37, 3};
+  const result r = tlm_run(c, o);
+  INFO(r.raw);
+  REQUIRE(r.ok);
+  CHECK(r.verified);
+  CHECK(r.cycles == 14 * (37 + 3 * 64));
+}
+
+TEST_CASE("tlm: a run of more threads than the machine can map is refused before elaboration",
+          "[tlm][platform][size]") {
+  std::uint64_t limit = 65530;
+  {
+    std::ifstream in("/proc/sys/vm/max_map_count");
+    in >> limit;
+  }
+  // Two maps a thread (its stack and the stack's guard page).
+  CHECK_THROWS_AS(tlmm::check_thread_count(limit / 2 + 1, "tiles"), tessera::input_error);
+  CHECK_NOTHROW(tlmm::check_thread_count(1, "tiles"));
 }

@@ -51,6 +51,26 @@ tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32
   return pl;
 }
 
+run_work count_work(const fw::collective_params& c, std::uint64_t ops_limit,
+                    std::uint64_t moves_limit) {
+  run_work w;
+  const std::uint32_t p = c.f.tiles();
+  std::vector<block_id> s;
+  std::vector<block_id> r;
+  for (std::uint32_t t = 0; t < p; ++t) {
+    program prog{c, tile_id{t}};
+    s.resize(prog.max_blocks());
+    r.resize(prog.max_blocks());
+    op o;
+    while (prog.next(o, s, r)) {
+      ++w.ops;
+      w.block_moves += std::max(o.send_count, o.recv_count);
+      if (w.ops > ops_limit || w.block_moves > moves_limit) return w;
+    }
+  }
+  return w;
+}
+
 namespace {
 
 std::uint32_t pow2_at_least(std::uint32_t x) {
@@ -199,24 +219,35 @@ void report_faults(const fault_injector& f, std::vector<fault_report>& faults,
   }
 }
 
+namespace {
+
+// Refuses runs too long to finish, by the ops and block ids they handle (a ring all-gather
+// on 65536 tiles is 4e9 messages). The bound p x steps x the program's largest message
+// clears most runs without walking them; a run it does not clear is walked tile by tile
+// and charged what it does (a broadcast moves one block a message, not p), stopping as
+// soon as a limit is passed.
+void refuse_too_large(const fw::collective_params& c, std::string_view model) {
+  const std::uint32_t p = c.f.tiles();
+  const program probe{c, tile_id{0}};
+  const std::uint64_t bound_ops = std::uint64_t{p} * probe.steps();
+  if (bound_ops <= max_ops && bound_ops * probe.max_blocks() <= max_block_moves) return;
+  const run_work w = count_work(c, max_ops, max_block_moves);
+  if (w.ops <= max_ops && w.block_moves <= max_block_moves) return;
+  std::ostringstream os;
+  os << "the run is too large for the " << model << " model: its " << p << " tiles ";
+  if (w.ops > max_ops)
+    os << "run more than " << max_ops << " ops in all";
+  else
+    os << "handle more than " << max_block_moves << " blocks in their messages";
+  os << "; use fewer tiles or another algorithm";
+  throw input_error(os.str());
+}
+
+}  // namespace
+
 harness_base::harness_base(const fw::collective_params& c, const harness_options& o)
     : harness_core{c.f.tiles(), o.exec.proto}, c_{c}, o_{o}, slot_{fw::layout{c}.slot_bytes()} {
-  // Refuse runs too long to finish: ops and block ids handled grow as p * steps and
-  // p * steps * blocks per op (a ring all-gather on 65536 tiles is 4e9 messages).
-  {
-    const program probe{c, tile_id{0}};
-    const std::uint64_t ops = std::uint64_t{p_} * probe.steps();
-    const std::uint64_t ids = ops * probe.max_blocks();
-    if (ops > max_ops || ids > max_block_moves) {
-      std::ostringstream os;
-      os << "the run is too large for the " << o.model << " model: " << p_ << " tiles x "
-         << probe.steps() << " steps";
-      if (ids > max_block_moves) os << " x up to " << probe.max_blocks() << " blocks per message";
-      os << " (limits " << max_ops << " tile steps, " << max_block_moves
-         << " block moves); use fewer tiles or another algorithm";
-      throw input_error(os.str());
-    }
-  }
+  refuse_too_large(c, o.model);
   // Plan every tile and refuse runs that cannot fit in memory.
   const bool prepost = o.exec.prepost;
   plans_.resize(p_);
@@ -248,18 +279,21 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
     m->free_stack.resize(cap);
     m->hash.resize(pow2_at_least(2 * cap));
     m->store = block_store{m->arena, slot_, m->entries, m->free_stack, m->hash};
-    const program prog{c, tile_id{t}};
-    m->send_ids.resize(prog.max_blocks());
-    m->recv_ids.resize(prog.max_blocks());
+    // The id buffers hold the largest message the plan walked (generators write exactly
+    // the ids they count), not the program's bound: a broadcast's bound is p a message.
+    const std::size_t ids = std::max({std::uint32_t{1}, pl.max_send, pl.max_recv});
+    m->send_ids.resize(ids);
+    m->recv_ids.resize(ids);
     m->tx.resize(dir_bytes(pl.max_send) + std::size_t{pl.max_send} * slot_);
     m->rx.resize(prepost ? pl.all_recv_bytes
                          : dir_bytes(pl.max_recv) + std::size_t{pl.max_recv} * slot_);
     m->posted.resize(prepost ? pl.receiving_ops : 0);
     if (o.exec.send_ahead) {
-      m->ahead_send_ids.resize(prog.max_blocks());
-      m->ahead_recv_ids.resize(prog.max_blocks());
+      m->ahead_send_ids.resize(ids);
+      m->ahead_recv_ids.resize(ids);
       m->ahead_tx.resize(m->tx.size());
     }
+    const program prog{c, tile_id{t}};
     m->pool_sends.assign(prog.async_slots(), out_msg{});
     if (o.exec.proto == protocol::reliable) arm_reliable(*m, p_);
     memory_of_.push_back(m.get());

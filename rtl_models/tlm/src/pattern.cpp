@@ -158,6 +158,7 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
     });
   }
 
+  check_thread_count(p, "tiles");
   route_systemc_reports();
   fabric_module fab{"fabric", *engine};
   nic::fault_injector faults{f, o.faults};

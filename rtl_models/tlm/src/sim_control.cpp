@@ -1,9 +1,12 @@
 #include "tessera/tlm/sim_control.hpp"
 
+#include <fstream>
 #include <iostream>
+#include <string>
 
 #include <systemc>
 
+#include "tessera/schedule/errors.hpp"
 #include "tessera/tlm/msg_link.hpp"
 
 namespace tessera::tlm_models {
@@ -42,6 +45,32 @@ void route_systemc_reports() {
   sc_core::sc_report_handler::set_handler(&to_stderr);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+}
+
+void check_thread_count(std::uint64_t threads, const char* what) {
+  // The rest of the process (libraries, heap, the engine's large arrays) takes a few
+  // hundred maps; 4096 leaves room for them.
+  constexpr std::uint64_t reserve = 4096;
+  std::uint64_t limit = 65530;  // Linux's default, if the setting cannot be read
+  {
+    std::ifstream in("/proc/sys/vm/max_map_count");
+    char text[24] = {};
+    in.read(text, sizeof text - 1);
+    try {
+      const std::uint64_t v = std::stoull(std::string(text));
+      if (v > 0) limit = v;
+    } catch (const std::exception&) {  // unreadable: keep the default
+    }
+  }
+  const std::uint64_t needed = 2 * threads + reserve;
+  if (needed > limit) {
+    throw input_error("the platform runs a SystemC thread per tile, and " +
+                      std::to_string(threads) + " " + what + " need about " +
+                      std::to_string(needed) + " memory maps, more than this machine allows " +
+                      "(vm.max_map_count " + std::to_string(limit) + "; at most about " +
+                      std::to_string(limit > reserve ? (limit - reserve) / 2 : 0) + " " + what +
+                      "): use fewer tiles, or the alphabeta model");
+  }
 }
 
 void stop_once() {

@@ -160,9 +160,19 @@ class span_tracker {
   std::vector<op_span> spans_;
 };
 
-// Work bounds: tiles x steps, and tiles x steps x blocks per message.
+// Work bounds of a run: the ops of all tiles, and the blocks their messages carry (an
+// op counts the larger of the blocks it sends and receives).
 inline constexpr std::uint64_t max_ops = 50'000'000;
 inline constexpr std::uint64_t max_block_moves = 1'000'000'000;
+
+struct run_work {
+  std::uint64_t ops{0};
+  std::uint64_t block_moves{0};
+};
+// The work of a collective, walked tile by tile; the walk stops once either count passes
+// its limit, so a count past its limit is only a lower bound.
+run_work count_work(const fw::collective_params& c, std::uint64_t ops_limit = UINT64_MAX,
+                    std::uint64_t moves_limit = UINT64_MAX);
 
 // What one tile's program needs, found by walking it once without data.
 struct tile_plan {

@@ -68,6 +68,7 @@ template <typename Harness, typename MakeTile = native_tiles<Harness>>
 platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
                               const platform_options& o, MakeTile make_tile = {}) {
   const std::uint32_t p = h.tiles();
+  check_thread_count(p, "tiles");
   route_systemc_reports();
   engine.record_links(o.trace_ops);
   fabric_module fab{"fabric", engine, o.wire_scale};

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace tessera::tlm_models {
 
@@ -29,6 +30,13 @@ struct sim_end {
   run_end how{run_end::starved};
   std::uint64_t cycle{0};  // the cycle the run ended at (max_cycles for cycle_limit)
 };
+
+// Before elaboration: refuses (input_error) a run of more SystemC threads than this
+// machine can map. Each thread's stack is a mapping of its own with a guard page, two
+// memory maps, and a process may hold at most vm.max_map_count of them (65530 by
+// default): past it SystemC fails mid-elaboration. `what` names the threads
+// ("tiles").
+void check_thread_count(std::uint64_t threads, const char* what);
 
 // sc_start until the run stops, starves or reaches max_cycles.
 sim_end run_simulation(std::uint64_t max_cycles);

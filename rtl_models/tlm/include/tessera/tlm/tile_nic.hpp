@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -30,7 +30,9 @@ class tlm_nic : public sc_core::sc_module {
   SC_HAS_PROCESS(tlm_nic);
 
   tlm_utils::simple_initiator_socket<tlm_nic> out;  // to the fabric
-  tlm_utils::simple_target_socket<tlm_nic> in;      // from the fabric
+  // A passthrough socket: a simple_target_socket that has no b_transport spawns a thread
+  // per socket to convert one, a stack per tile the NIC never uses.
+  tlm_utils::passthrough_target_socket<tlm_nic> in;  // from the fabric
 
   tlm_nic(const sc_core::sc_module_name& name, std::uint32_t tile, std::uint32_t tiles);
   ~tlm_nic() override;
