@@ -104,7 +104,12 @@ class window_queue {
     out = b.items[b.head++];
     --count_;
     if (b.head == b.items.size()) {
+      // An emptied bucket's storage goes to a spare list that the next bucket to fill
+      // takes from: storage then follows the buckets in use, not every bucket's largest
+      // burst, which over a long run would add up to memory growing with the run.
       b.items.clear();
+      spare_.push_back(std::move(b.items));
+      b.items = std::vector<Payload>{};
       b.head = 0;
       used_[(now & mask_) / 64] &= ~(std::uint64_t{1} << ((now & mask_) % 64));
     }
@@ -128,7 +133,12 @@ class window_queue {
   }
   void put(cycle_t t, const Payload& p) {
     const std::size_t slot = t & mask_;
-    buckets_[slot].items.push_back(p);
+    std::vector<Payload>& items = buckets_[slot].items;
+    if (items.capacity() == 0 && !spare_.empty()) {
+      items = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    items.push_back(p);
     used_[slot / 64] |= std::uint64_t{1} << (slot % 64);
   }
   // Moves the window start to `now`; everything before it has been popped.
@@ -149,6 +159,7 @@ class window_queue {
   std::size_t count_{0};
   std::uint64_t seq_{0};
   std::vector<bucket> buckets_;
+  std::vector<std::vector<Payload>> spare_;  // emptied buckets' storage, for reuse
   std::vector<std::uint64_t> used_;
   std::priority_queue<item, std::vector<item>, std::greater<>> far_;
 };
