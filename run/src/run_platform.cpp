@@ -227,6 +227,7 @@ tlmm::traffic_options traffic_options(const run_config& r, const setup& s) {
   t.warmup = c.warmup.value_or(t.cycles / 10);
   if (c.seed) t.seed = *c.seed;
   if (c.hotspot) t.hotspot = *c.hotspot;
+  if (c.source_queue) t.source_queue = *c.source_queue;
   t.flit_bytes = models::engine(s.o.sw).unit_bytes(s.o);
   t.keep_transfers = r.all_transfers;
   return t;
@@ -249,17 +250,18 @@ class platform_traffic {
                     {"flit_bytes", t_.flit_bytes},
                     {"cycles", t_.cycles},
                     {"warmup", t_.warmup},
-                    {"seed", t_.seed}};
+                    {"seed", t_.seed},
+                    {"source_queue", t_.source_queue}};
     if (t_.kind == tlmm::traffic_kind::hotspot) j["traffic"]["hotspot"] = t_.hotspot;
     j["params"] = params_json(s_.o);
     j["cycles"] = o_.end;
     j["verified"] = o_.verified;
     j["drained"] = o_.drained;
     if (!o_.failure.empty()) j["failure"] = o_.failure;
-    j["packets"] = {{"created", o_.created},
-                    {"delivered", o_.delivered},
-                    {"measured", o_.measured},
-                    {"measured_delivered", o_.measured_delivered}};
+    j["packets"] = {
+        {"created", o_.created},           {"delivered", o_.delivered},
+        {"measured", o_.measured},         {"measured_delivered", o_.measured_delivered},
+        {"not_injected", o_.not_injected}, {"not_injected_measured", o_.not_injected_measured}};
     // Past saturation the latency measured grows with the run's length, not with the
     // load: it is kept apart, under a name that says so.
     const char* lat = saturated() ? "latency_unbounded" : "latency";
@@ -279,10 +281,16 @@ class platform_traffic {
        << ", rate " << t_.rate << " packets/tile/cycle, " << t_.packet_flits
        << "-flit packets, cycles " << t_.warmup << ".." << t_.cycles << '\n';
     os << "  packets     " << o_.created << " created, " << o_.delivered << " delivered, "
-       << o_.measured << " measured\n";
+       << o_.measured << " measured";
+    if (o_.not_injected > 0) {
+      os << ", " << o_.not_injected << " not injected (a source queue held " << t_.source_queue
+         << " packets in flight)";
+    }
+    os << '\n';
     if (saturated()) {
-      os << "  latency     not reported: past saturation the queues, and the latency, grow "
-            "with the run's length (this run's average "
+      os << "  latency     not reported: past saturation it measures how long packets wait in "
+            "full queues, which grows with the run and --source-queue, not the fabric (this "
+            "run's average "
          << o_.avg_latency << " cycles)\n";
     } else {
       os << "  latency     average " << o_.avg_latency << ", minimum " << o_.min_latency

@@ -103,6 +103,7 @@ TEST_CASE("traffic stats: streamed statistics equal those of every packet's own 
     t.cycles = 800;
     t.warmup = 80;
     t.drain_factor = 1;
+    t.source_queue = 65536;  // unbounded here: the queues must grow past the drain limit
     t.on_arrival = [&](const tlmm::packet_arrival& a) { seen.push_back(a); };
     tlmm::platform_options o;
     o.sw = tlmm::switching::wormhole;
@@ -209,4 +210,60 @@ TEST_CASE("traffic stats: the packet limit bounds run time, not memory", "[tlm][
     CHECK(what.find("limit 1000000000") != std::string::npos);
     CHECK(what.find("hours") != std::string::npos);
   }
+}
+
+TEST_CASE("traffic: a source never has more than its queue's packets in flight", "[tlm][traffic]") {
+  // Rate 1 on a 4x4 wormhole mesh: every tile makes a packet every cycle of [0, 600), far
+  // more than its NIC injects (one 8-flit packet per 8 cycles at best). With a queue of
+  // Q = 5, a packet made while 5 of its source's are out is not injected. From the
+  // arrivals alone: when packet k of a source was made, every packet of that source made
+  // earlier and arriving after that cycle was in flight, and there must be fewer than Q.
+  constexpr std::uint32_t queue = 5;
+  constexpr std::uint64_t cycles = 600;
+  const std::string raw = run_isolated([] {
+    std::vector<tlmm::packet_arrival> seen;
+    tlmm::traffic_options t;
+    t.kind = tlmm::traffic_kind::uniform;
+    t.rate = 1.0;
+    t.cycles = cycles;
+    t.warmup = 60;
+    t.source_queue = queue;
+    t.on_arrival = [&](const tlmm::packet_arrival& a) { seen.push_back(a); };
+    tlmm::platform_options o;
+    o.sw = tlmm::switching::wormhole;
+    const auto r = tlmm::run_traffic(tessera::parse_fabric("mesh:4x4").value, t, o);
+    std::map<std::uint32_t, std::vector<tlmm::packet_arrival>> by_src;
+    for (const auto& a : seen)
+      by_src[a.src].push_back(a);
+    std::uint64_t most = 0;
+    for (auto& [src, list] : by_src) {
+      std::sort(list.begin(), list.end(),
+                [](const auto& a, const auto& b) { return a.seq < b.seq; });
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        std::uint64_t out = 0;
+        for (std::size_t j = 0; j < k; ++j)
+          if (list[j].arrived > list[k].created) ++out;
+        most = std::max(most, out);
+      }
+    }
+    std::ostringstream os;
+    os << "verified " << r.verified << " drained " << r.drained << " created " << r.created
+       << " delivered " << r.delivered << " not_injected " << r.not_injected << " seen "
+       << seen.size() << " most_in_flight " << most << " offered_x1000 "
+       << static_cast<std::uint64_t>(r.offered * 1000 + 0.5);
+    return os.str();
+  });
+  INFO(raw);
+  const auto v = read_values(raw);
+  REQUIRE(v.count("verified") == 1);
+  CHECK(v.at("verified") == 1);
+  CHECK(v.at("drained") == 1);  // at most 16 x 5 packets were left to drain
+  CHECK(v.at("delivered") == v.at("created"));
+  CHECK(v.at("seen") == v.at("created"));
+  // Every source fires every cycle: injected or not, 16 x 600 packets, and the offered
+  // load stays the rate.
+  CHECK(v.at("created") + v.at("not_injected") == 16 * cycles);
+  CHECK(v.at("offered_x1000") == 1000);
+  CHECK(v.at("most_in_flight") <= queue - 1);
+  CHECK(v.at("most_in_flight") >= queue - 2);  // the bound is what held them back
 }

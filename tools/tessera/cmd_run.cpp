@@ -272,6 +272,8 @@ void parse_traffic(const args& a, run::traffic_config& t) {
   if (const auto v = a.get("seed")) t.seed = parse_count("seed", *v, ~0ULL);
   if (const auto v = a.get("hotspot"))
     t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *v, 0xffffffffULL));
+  if (const auto v = a.get("source-queue"))
+    t.source_queue = static_cast<std::uint32_t>(parse_count("source-queue", *v, 65536, 1));
 }
 
 // "0-3,7": the tiles --trace-tiles keeps.

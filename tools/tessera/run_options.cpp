@@ -111,6 +111,9 @@ constexpr std::array table{
                "the random seed (default 1)"},
     run_option{"hotspot", "T", false, traffic, true, false, traffic_group,
                "--traffic hotspot: the tile 1/4 of the packets go to (default 0)"},
+    run_option{"source-queue", "Q", false, traffic, true, false, traffic_group,
+               "packets a tile may have in flight (created, not yet arrived; default 64); "
+               "a packet created while Q are out is not injected, only counted"},
     run_option{"protocol", "P", false, runtime, false, false, runtime_group,
                "raw (default); forced: a message arriving before its receive is posted is lost "
                "(iPSC-860); unforced: above the threshold a reserve/ack exchange precedes the "

@@ -1,5 +1,6 @@
 #include "tessera/tlm/traffic.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <limits>
 #include <memory>
@@ -54,6 +55,16 @@ void validate(const fabric& f, const traffic_options& t) {
   if (t.warmup >= t.cycles)
     throw input_error("--warmup " + std::to_string(t.warmup) + " is not below --cycles " +
                       std::to_string(t.cycles));
+  if (t.source_queue == 0 || t.source_queue > 65536)
+    throw input_error("--source-queue " + std::to_string(t.source_queue) + " is not 1..65536");
+  if (std::uint64_t{p} * t.source_queue > max_packets_in_flight) {
+    throw input_error("--source-queue " + std::to_string(t.source_queue) + " on " +
+                      std::to_string(p) + " tiles allows " +
+                      std::to_string(std::uint64_t{p} * t.source_queue) +
+                      " packets in flight, more than " + std::to_string(max_packets_in_flight) +
+                      " (memory): lower it to at most " +
+                      std::to_string(std::max<std::uint64_t>(max_packets_in_flight / p, 1)));
+  }
   const bool square2d =
       (f.kind == fabric_kind::mesh || f.kind == fabric_kind::torus) && f.rows == f.cols;
   if (t.kind == traffic_kind::transpose && !square2d)
@@ -138,6 +149,8 @@ struct traffic_state {
   const traffic_options* t{nullptr};
   std::vector<source_log> per_src;
   std::uint64_t created{0};
+  std::uint64_t not_injected{0};
+  std::uint64_t not_injected_measured{0};
   std::uint64_t measured{0};
   std::uint64_t delivered{0};
   std::uint64_t measured_delivered{0};
@@ -219,7 +232,11 @@ class traffic_source : public sc_core::sc_module {
         s_->failure = "tile " + std::to_string(tile_) + " ran out of packet sequence numbers";
       return;
     }
-    if (dst != tile_) {
+    if (dst != tile_ && log.flying.size() >= t.source_queue) {
+      // The source queue is full: the packet is offered, not injected.
+      ++s_->not_injected;
+      if (now >= t.warmup) ++s_->not_injected_measured;
+    } else if (dst != tile_) {
       msg_header h{};
       h.src = tile_;
       h.dst = dst;
@@ -279,6 +296,8 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
   traffic_outcome out;
   out.end = now_cycles();
   out.created = s.created;
+  out.not_injected = s.not_injected;
+  out.not_injected_measured = s.not_injected_measured;
   out.delivered = s.delivered;
   out.measured = s.measured;
   out.measured_delivered = s.measured_delivered;
@@ -293,7 +312,7 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
   out.p99_latency = s.latency.percentile(99);
   out.latency_histogram = std::move(s.latency);
   const double window = static_cast<double>(t.cycles - t.warmup) * p;
-  out.offered = static_cast<double>(out.measured) / window;
+  out.offered = static_cast<double>(out.measured + out.not_injected_measured) / window;
   out.accepted_packets = static_cast<double>(s.window_packets) / window;
   out.accepted_flits = static_cast<double>(s.window_flits) / window;
   out.drained = out.measured_delivered == out.measured;

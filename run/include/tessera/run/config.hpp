@@ -34,7 +34,8 @@ struct traffic_config {
   std::optional<std::uint64_t> cycles;        // injection ends
   std::optional<std::uint64_t> warmup;        // measurement starts (default cycles / 10)
   std::optional<std::uint64_t> seed;
-  std::optional<std::uint32_t> hotspot;  // the hot tile
+  std::optional<std::uint32_t> hotspot;       // the hot tile
+  std::optional<std::uint32_t> source_queue;  // packets a source may have in flight
 };
 
 // --algorithm auto: the estimates the algorithm was chosen by (tessera/run/choose.hpp).

@@ -11,7 +11,10 @@
 // exactly once, at the tile it was sent to.
 //
 // Statistics are streamed: the run keeps a record only for packets in flight, plus
-// counts, sums and a latency histogram, so its memory does not grow with `cycles`.
+// counts, sums and a latency histogram, so its memory does not grow with `cycles`. A
+// source holds at most `source_queue` packets in flight (created and not yet arrived:
+// waiting at its NIC or in the fabric); a packet it creates while that many are out is
+// not injected, only counted, so past saturation the queues, and memory, stay bounded.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +56,7 @@ struct traffic_options {
   std::uint32_t hotspot{0};        // the hot tile of `hotspot`
   double hot_fraction{0.25};       // share of packets sent to it
   std::uint64_t drain_factor{10};  // drain for at most drain_factor * cycles more
+  std::uint32_t source_queue{64};  // packets a source may have in flight, 1..65536
   // Called for every packet that arrives exactly once where it was sent (measured or
   // not); the run itself keeps no per-packet record. Empty: nothing is called.
   std::function<void(const packet_arrival&)> on_arrival{};
@@ -66,6 +70,9 @@ struct traffic_options {
 // packets a second, so a billion take about an hour). It also keeps every source far
 // below 2^32 packets, the range of a packet's sequence number.
 inline constexpr double max_expected_packets = 1e9;
+// Packets all sources together may have in flight (tiles x source_queue): each costs a
+// few hundred bytes at its NIC and in the engine, so this keeps a run within a few GB.
+inline constexpr std::uint64_t max_packets_in_flight = std::uint64_t{1} << 23;
 
 // Throws input_error when the pattern does not fit the fabric (transpose needs a
 // square mesh or torus, bitcomp and bitrev a power-of-two tile count), an option is
@@ -78,7 +85,11 @@ std::uint32_t traffic_destination(const fabric& f, const traffic_options& t, std
                                   std::mt19937_64& rng);
 
 struct traffic_outcome {
-  std::uint64_t created{0};
+  std::uint64_t created{0};  // injected (not_injected apart)
+  // Packets a source created while its queue was full (source_queue in flight), in all
+  // and in the measurement window: not injected, not measured, but offered.
+  std::uint64_t not_injected{0};
+  std::uint64_t not_injected_measured{0};
   std::uint64_t delivered{0};
   std::uint64_t measured{0};  // created in the window
   std::uint64_t measured_delivered{0};
@@ -92,7 +103,7 @@ struct traffic_outcome {
   std::uint64_t p99_latency{0};
   // The measured packets that arrived; bins() for a report.
   net::latency_histogram latency_histogram{};
-  double offered{0};           // packets per tile per cycle actually created
+  double offered{0};           // packets per tile per cycle created in the window, injected or not
   double accepted_packets{0};  // per tile per cycle, arrivals in the window
   double accepted_flits{0};
   std::uint64_t end{0};  // cycle the run stopped
