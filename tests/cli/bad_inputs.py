@@ -212,6 +212,10 @@ CASES = [
     (2, "has no transfers", "run --model tlm --fabric ring:4 --pattern {d}/notransfers.json"),
     (2, "port \"Q\"", "run --model tlm --fabric torus:4x4 --collective bcast --routes {d}/badport.json"),
     (2, "loops", "run --model tlm --fabric torus:4x4 --collective bcast --routes {d}/loop.json"),
+    (2, 'entry 1 (tile 0, dst 5, port "S") contradicts entry 0 (tile 0, dst 5, port "E")',
+     "run --model tlm --fabric torus:4x4 --collective bcast --routes {d}/routeclash.json"),
+    (2, 'entry 2 (tile 0, dst 5, port 0) repeats entry 0 (tile 0, dst 5, port "E")',
+     "run --model tlm --fabric torus:4x4 --collective bcast --routes {d}/routetwice.json"),
     # failed runs: exit 1, the reason on stderr
     (1, "deadlock", "run --fabric ring:3 --schedule {d}/deadlock.json"),
     (1, "tile 1 never got block", "run --fabric ring:4 --schedule {d}/s.json --fault link=0-1@0"),
@@ -248,6 +252,9 @@ FIXTURES = {
     "notransfers.json": '{"transfers": []}',
     "badport.json": '{"routes": [{"tile": 0, "dst": 5, "port": "Q"}]}',
     "loop.json": '{"routes": [{"tile": 0, "dst": 2, "port": "E"}, {"tile": 1, "dst": 2, "port": "W"}]}',
+    "routeclash.json": '{"routes": [{"tile": 0, "dst": 5, "port": "E"}, {"tile": 0, "dst": 5, "port": "S"}]}',
+    "routetwice.json": '{"routes": [{"tile": 0, "dst": 5, "port": "E"}, {"tile": 1, "dst": 5, "port": "S"}, '
+                       '{"tile": 0, "dst": 5, "port": 0}]}',
     "deadlock.json": '{"tiles": 3, "ops": [[{"op": "recv", "peer": 2, "bytes": 8}, '
                      '{"op": "send", "peer": 1, "bytes": 8}], [{"op": "recv", "peer": 0, "bytes": 8}, '
                      '{"op": "send", "peer": 2, "bytes": 8}], [{"op": "recv", "peer": 1, "bytes": 8}, '

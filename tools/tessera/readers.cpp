@@ -1,5 +1,7 @@
 #include "readers.hpp"
 
+#include <unordered_map>
+
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/input.hpp"
 #include "workload.hpp"
@@ -105,6 +107,9 @@ std::vector<net::forwarding_entry> routes_from_json(const json& j, const fabric&
   const bool ring = f.kind == fabric_kind::ring;
   std::vector<net::forwarding_entry> out;
   out.reserve(list.size());
+  // (tile, dst) -> the entry that set it: one tile forwards one destination one way, so
+  // a second entry for the pair is refused, whether its port differs or not.
+  std::unordered_map<std::uint64_t, std::size_t> first;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& e = list[i];
     const std::string where = "--routes entry " + std::to_string(i);
@@ -124,6 +129,19 @@ std::vector<net::forwarding_entry> routes_from_json(const json& j, const fabric&
     } else {
       throw input_error(where + ": port " + json_brief(port) + " is not " +
                         (ring ? "+1, -1, 0 or 1" : "E, W, S, N or 0..3"));
+    }
+    const auto [at, fresh] = first.try_emplace(std::uint64_t{fe.tile} << 32 | fe.dst, i);
+    if (!fresh) {
+      const std::size_t k = at->second;
+      const std::string pair =
+          "tile " + std::to_string(fe.tile) + ", dst " + std::to_string(fe.dst) + ", port ";
+      if (out[k].port == fe.port) {
+        throw input_error(where + " (" + pair + json_brief(port) + ") repeats entry " +
+                          std::to_string(k) + " (" + pair + json_brief(list[k].at("port")) + ")");
+      }
+      throw input_error(where + " (" + pair + json_brief(port) + ") contradicts entry " +
+                        std::to_string(k) + " (" + pair + json_brief(list[k].at("port")) +
+                        "): a tile forwards a destination one way");
     }
     out.push_back(fe);
   }
