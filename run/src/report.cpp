@@ -7,6 +7,7 @@
 
 #include "tessera/firmware/edst_bcast.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/verdict.hpp"
 
 namespace tessera::run::detail {
 
@@ -147,7 +148,8 @@ void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us
   if (us_per_cycle > 0) j["time_us"] = static_cast<double>(o.cycles) * us_per_cycle;
   j["verified"] = o.verified;
   j["completed"] = o.completed;
-  if (!o.verified) j["failure"] = o.failure;
+  j["bytes_checked"] = o.bytes_checked;
+  if (!o.verified && !o.nothing_checked) j["failure"] = o.failure;
   j["messages"] = o.data_messages;
   j["control_messages"] = o.control_messages;
   j["dropped"] = o.dropped;
@@ -250,9 +252,15 @@ void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o) {
   j["per_tile"] = std::move(tiles);
 }
 
+std::string verified_text(bool verified, bool nothing_checked, std::uint64_t bytes_checked) {
+  if (verified) return "yes, " + std::to_string(bytes_checked) + " bytes checked";
+  if (nothing_checked) return "no, " + std::string(nothing_checked_text);
+  return "NO";
+}
+
 void print_outcome(std::ostream& os, const nic::run_outcome& o) {
   os << "  cycles      " << o.cycles << '\n';
-  os << "  verified    " << (o.verified ? "yes" : "NO") << '\n';
+  os << "  verified    " << verified_text(o.verified, o.nothing_checked, o.bytes_checked) << '\n';
   os << "  messages    " << o.data_messages << " data, " << o.control_messages << " control, "
      << o.dropped << " dropped\n";
   print_faults(os, o.faults, o.lost_total);

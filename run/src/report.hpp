@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "tessera/run/choose.hpp"
 #include "tessera/run/config.hpp"
 #include "tessera/run/run.hpp"
+#include "tessera/schedule/verdict.hpp"
 
 namespace tessera::run::detail {
 
@@ -60,6 +62,9 @@ void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_re
                    bool every);
 // per_step and per_tile.
 void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o);
+// The verification line's value: "yes, N bytes checked", "NO", or that there was nothing
+// to check.
+std::string verified_text(bool verified, bool nothing_checked, std::uint64_t bytes_checked);
 // The text report's cycles, verification, messages and steps lines.
 void print_outcome(std::ostream& os, const nic::run_outcome& o);
 
@@ -72,8 +77,18 @@ class owning final : public run_result {
   [[nodiscard]] nlohmann::ordered_json json() const override { return res_.json(); }
   void write_text(std::ostream& os) const override { res_.write_text(os); }
   [[nodiscard]] bool verified() const override { return res_.verified(); }
+  [[nodiscard]] bool nothing_checked() const override {
+    if constexpr (requires(const Result& x) { x.nothing_checked(); }) {
+      return res_.nothing_checked();
+    } else {
+      return false;
+    }
+  }
   [[nodiscard]] std::string failure() const override { return res_.failure(); }
-  [[nodiscard]] std::string note() const override { return res_.note(); }
+  [[nodiscard]] std::string note() const override {
+    if (nothing_checked()) return std::string(nothing_checked_text);
+    return res_.note();
+  }
   [[nodiscard]] trace_data trace() const override {
     if constexpr (requires(const Result& x) { x.trace(); }) {
       return res_.trace();

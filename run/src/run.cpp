@@ -90,6 +90,7 @@ class alphabeta_schedule {
     print_outcome(os, o_);
   }
   [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] bool nothing_checked() const { return o_.nothing_checked; }
   [[nodiscard]] std::string failure() const { return o_.failure; }
   [[nodiscard]] static std::string note() { return {}; }
   [[nodiscard]] trace_data trace() const {
@@ -143,6 +144,7 @@ class alphabeta_collective {
     print_outcome(os, o_);
   }
   [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] bool nothing_checked() const { return o_.nothing_checked; }
   [[nodiscard]] std::string failure() const { return o_.failure; }
   [[nodiscard]] static std::string note() { return {}; }
   [[nodiscard]] trace_data trace() const {

@@ -161,7 +161,8 @@ class platform_pattern {
     if (us > 0) j["time_us"] = static_cast<double>(o_.cycles) * us;
     j["verified"] = o_.verified;
     j["completed"] = o_.completed;
-    if (!o_.verified) j["failure"] = o_.failure;
+    j["bytes_checked"] = o_.bytes_checked;
+    if (!o_.verified && !o_.nothing_checked) j["failure"] = o_.failure;
     j["messages"] = r_.pattern.size();
     j["control_messages"] = o_.control_messages;
     if (!o_.faults.empty()) put_faults(j, o_.faults, o_.lost, o_.lost_total);
@@ -192,7 +193,8 @@ class platform_pattern {
        << (s_.m != nullptr ? ", machine " + std::string(s_.m->name) : "") << '\n';
     os << "  cycles      " << o_.cycles;
     if (us > 0) os << "  (" << static_cast<double>(o_.cycles) * us << " us)";
-    os << "\n  verified    " << (o_.verified ? "yes" : "NO") << '\n';
+    os << "\n  verified    " << verified_text(o_.verified, o_.nothing_checked, o_.bytes_checked)
+       << '\n';
     os << "  contention  " << o_.contention.blocked << " blocked requests, "
        << o_.contention.blocked_cycles << " cycles waited\n";
     if (o_.control_messages > 0) os << "  control     " << o_.control_messages << " messages\n";
@@ -204,6 +206,7 @@ class platform_pattern {
     }
   }
   [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] bool nothing_checked() const { return o_.nothing_checked; }
   [[nodiscard]] std::string failure() const { return o_.failure; }
   [[nodiscard]] static std::string note() { return {}; }
 
@@ -370,6 +373,7 @@ class platform_schedule {
     print_outcome(os, po_.run);
   }
   [[nodiscard]] bool verified() const { return po_.run.verified; }
+  [[nodiscard]] bool nothing_checked() const { return po_.run.nothing_checked; }
   [[nodiscard]] std::string failure() const { return po_.run.failure; }
   [[nodiscard]] static std::string note() { return {}; }
   [[nodiscard]] trace_data trace() const {
@@ -496,6 +500,7 @@ class platform_collective {
     }
   }
   [[nodiscard]] bool verified() const { return po_.run.verified; }
+  [[nodiscard]] bool nothing_checked() const { return po_.run.nothing_checked; }
   [[nodiscard]] std::string failure() const { return po_.run.failure; }
   [[nodiscard]] static std::string note() { return {}; }
   [[nodiscard]] trace_data trace() const {

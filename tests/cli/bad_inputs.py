@@ -205,6 +205,19 @@ CASES = [
     (2, "ops[0][0] (send) names tile 0", "run --fabric ring:4 --schedule {d}/self.json"),
     (2, "does not split into 3 equal blocks", "run --fabric ring:4 --schedule {d}/split.json"),
     (2, "is not a name", "analyze --fabric ring:4 --schedule {d}/longname.json"),
+    # block sizes: one per block, the same for analyze and every run model
+    (2, "ops[1][1] sends block 0 as 1 byte, but block 0 has 64 bytes (as ops[0][0] sends it)",
+     "analyze --fabric ring:3 --schedule {d}/truncate.json"),
+    (2, "ops[1][1] sends block 0 as 1 byte, but block 0 has 64 bytes (as ops[0][0] sends it)",
+     "run --fabric ring:3 --schedule {d}/truncate.json"),
+    (2, "ops[1][1] sends block 0 as 128 bytes, but block 0 has 64 bytes",
+     "analyze --fabric ring:3 --schedule {d}/pad.json"),
+    (2, "ops[1][1] sends block 0 as 128 bytes, but block 0 has 64 bytes",
+     "run --model tlm --fabric ring:3 --schedule {d}/pad.json"),
+    (2, "ops[0][1] sends block 0 as 1 byte, but block 0 has 64 bytes",
+     "analyze --fabric ring:3 --schedule {d}/twosizes.json"),
+    (2, "ops[0][1] sends block 0 as 1 byte, but block 0 has 64 bytes",
+     "run --fabric ring:3 --schedule {d}/twosizes.json"),
     (2, "start 18446744073709551615 is too large", "run --model tlm --fabric ring:4 --pattern {d}/start.json"),
     (2, "bytes -5 is negative", "run --model tlm --fabric ring:4 --pattern {d}/negative.json"),
     (2, "src \"0\" is not a whole number", "run --model tlm --fabric ring:4 --pattern {d}/srcstring.json"),
@@ -259,6 +272,15 @@ FIXTURES = {
                      '{"op": "send", "peer": 1, "bytes": 8}], [{"op": "recv", "peer": 0, "bytes": 8}, '
                      '{"op": "send", "peer": 2, "bytes": 8}], [{"op": "recv", "peer": 1, "bytes": 8}, '
                      '{"op": "send", "peer": 0, "bytes": 8}]]}',
+    "truncate.json": '{"tiles": 3, "ops": [[{"op": "send", "peer": 1, "bytes": 64, "send_blocks": [0]}], '
+                     '[{"op": "recv", "peer": 0, "bytes": 64}, {"op": "send", "peer": 2, "bytes": 1, '
+                     '"send_blocks": [0]}], [{"op": "recv", "peer": 1, "bytes": 1}]]}',
+    "pad.json": '{"tiles": 3, "ops": [[{"op": "send", "peer": 1, "bytes": 64, "send_blocks": [0]}], '
+                '[{"op": "recv", "peer": 0, "bytes": 64}, {"op": "send", "peer": 2, "bytes": 128, '
+                '"send_blocks": [0]}], [{"op": "recv", "peer": 1, "bytes": 128}]]}',
+    "twosizes.json": '{"tiles": 3, "ops": [[{"op": "send", "peer": 1, "bytes": 64, "send_blocks": [0]}, '
+                     '{"op": "send", "peer": 2, "bytes": 1, "send_blocks": [0]}], '
+                     '[{"op": "recv", "peer": 0, "bytes": 64}], [{"op": "recv", "peer": 0, "bytes": 64}]]}',
     "mismatch.json": '{"tiles": 2, "ops": [[{"op": "send", "peer": 1, "bytes": 8}], '
                      '[{"op": "recv", "peer": 0, "bytes": 16}]]}',
 }

@@ -331,13 +331,12 @@ TEST_CASE("tlm run: --schedule runs a schedule file's op streams and checks ever
   const auto unmet = run_binary_err("run --model tlm --fabric ring:2 --schedule " + empty);
   CHECK(unmet.code == 1);
   CHECK(unmet.err == "tessera: tile 0: block 2 never arrived\n");
-  // A receive with no matching send is bad input.
+  // A receive with no matching send waits forever: a deadlock, as analyze says.
   const std::string orphan = write_pattern(
       "orphan.json", R"({"tiles": 2, "ops": [[], [{"op": "recv", "peer": 0, "bytes": 64}]]})");
   const auto bad = run_binary_err("run --model tlm --fabric ring:2 --schedule " + orphan);
-  CHECK(bad.code == 2);
-  CHECK(bad.err ==
-        "tessera: ops[1][0] receives from tile 0, which sends tile 1 no more messages\n");
+  CHECK(bad.code == 1);
+  CHECK(bad.err == "tessera: deadlock: tile 1 waits for data from tile 0 (step 1)\n");
   const auto size = run_binary_err("run --model tlm --fabric ring:3 --schedule " + tiny);
   CHECK(size.code == 2);
   CHECK(size.err.find("is for 2 tiles, but --fabric ring:3 has 3") != std::string::npos);

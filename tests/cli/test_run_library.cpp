@@ -30,11 +30,15 @@ TEST_CASE("run library: a config in, one result with its JSON and text out", "[c
   CHECK(j["fabric"] == "hypercube:3");
   CHECK(j["cycles"] == want);
   CHECK(j["verified"] == true);
+  // All-gather: each of the 8 tiles ends holding all 8 blocks of 64 bytes, each compared.
+  const std::uint64_t checked = 8 * 8 * 64;
+  CHECK(j["bytes_checked"] == checked);
   CHECK(j["per_step"].size() == 3);
   std::ostringstream text;
   res->write_text(text);
   CHECK(text.str().find("cycles      " + std::to_string(want) + "\n") != std::string::npos);
-  CHECK(text.str().find("verified    yes\n") != std::string::npos);
+  CHECK(text.str().find("verified    yes, " + std::to_string(checked) + " bytes checked\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("run library: refusals are input_error naming the value", "[cli]") {

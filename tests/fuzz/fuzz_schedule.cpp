@@ -5,10 +5,10 @@
 #include <string_view>
 
 #include "tessera/alphabeta/run.hpp"
-#include "tessera/nic/schedule_run.hpp"
 #include "tessera/schedule/check.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tessera/schedule/json_io.hpp"
+#include "tessera/schedule/resolve.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (s.op_count() > 2000) return 0;
     (void)tessera::check_schedule(s);
     if (s.tiles < 2 || s.tiles > 16) return 0;
-    const tessera::nic::prepared_schedule ps = tessera::nic::prepare(s);
+    const tessera::resolved_schedule ps = tessera::resolve_schedule(s);
     if (ps.slot > 4096) return 0;
     tessera::ab::run_options opt;
     opt.memory_limit = std::uint64_t{64} << 20;

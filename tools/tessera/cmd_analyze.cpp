@@ -32,8 +32,9 @@ round, Boppana's xi + i tau + i + k - 1 per message (circuit).)");
       .flag("chart", "print the link-usage chart (fabrics up to 64 tiles)")
       .flag("json", "one JSON object on stdout")
       .footer(
-          "exit status: 0 ok, 1 the schedule loses or duplicates a block or deadlocks, 2 bad "
-          "input.");
+          "exit status: 0 ok (or nothing to check: no message carries a data byte), 1 the "
+          "schedule loses, duplicates or mis-sizes a block or deadlocks, 2 bad input (also a "
+          "relay that truncates or pads a block).");
   return c;
 }
 
@@ -55,11 +56,13 @@ int cmd_analyze(const std::vector<std::string>& argv, std::ostream& out, std::os
     out << to_text(r);
     if (a.flag("chart")) out << '\n' << chart_text(r);
   }
-  if (!r.check.ok()) {
+  if (r.verdict == verdict::failed) {
     err << "tessera: " << failure_line(r) << '\n';
     return 1;
   }
-  return 0;
+  if (r.verdict == verdict::nothing_checked)
+    err << "tessera: note: " << nothing_checked_text << '\n';
+  return exit_status(r.verdict);
 }
 
 }  // namespace tessera::cli

@@ -62,8 +62,9 @@ An option given with a workload or model it does not apply to is refused.)");
     algorithms += head + wrap_text(names, 18, 18, 88) + '\n';
   }
   c.footer(algorithms + R"(
-exit status: 0 verified, 1 a lost, duplicated or corrupted block, a deadlock or a
-timeout (the reason names the tile and block, or the fault), 2 bad input.)");
+exit status: 0 verified (or nothing to check: no message carries a data byte; a note
+says so), 1 a lost, duplicated, corrupted or mis-sized block, a deadlock or a timeout
+(the reason names the tile and block, or the fault), 2 bad input.)");
   return c;
 }
 
@@ -473,7 +474,7 @@ void load_schedule_file(const std::string& file, run::run_config& r) {
                       std::to_string(r.c.f.tiles()));
   }
   r.schedule_name = file;
-  r.schedule = nic::prepare(s);
+  r.schedule = resolve_schedule(s);
 }
 
 }  // namespace
@@ -669,7 +670,7 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     }
     out << os.str();
   }
-  if (!res->verified()) {
+  if (res->exit_status() != 0) {
     err << "tessera: " << res->failure() << '\n';
     return 1;
   }

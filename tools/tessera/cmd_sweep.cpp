@@ -374,7 +374,7 @@ nlohmann::ordered_json run_row(const sweep_spec& s, std::size_t i) {
           run_request q = parse_request(ra);
           const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
           nlohmann::ordered_json j = res->json();
-          if (!res->verified()) j["failure"] = res->failure();
+          if (res->exit_status() != 0) j["failure"] = res->failure();
           return {j.dump(), res->exit_status()};
         } catch (const input_error& e) {
           return {nlohmann::json{{"error", e.what()}}.dump(), 2};

@@ -1,12 +1,14 @@
 // Renders an analysis as the contract's JSON object or as a readable report.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "tessera/analytic/analysis.hpp"
 #include "tessera/schedule/check.hpp"
+#include "tessera/schedule/verdict.hpp"
 #include "workload.hpp"
 
 namespace tessera::cli {
@@ -15,8 +17,13 @@ struct analyze_result {
   workload w;
   check_result check;
   analytic::analysis an;
+  // The data bytes a run of the schedule checks (resolve_schedule), and the verdict from
+  // them and the check: the rule `run` follows (tessera/schedule/verdict.hpp).
+  std::uint64_t bytes_checked{0};
+  tessera::verdict verdict{tessera::verdict::failed};
 };
 
+// Throws input_error for a schedule `run` refuses too: block sizes that clash.
 analyze_result run_analysis(workload w);
 
 nlohmann::json to_json(const analyze_result& r);

@@ -72,7 +72,7 @@ run_outcome run_collective(const fw::collective_params& c, const run_options& op
   return drive(h, c.f, opt);
 }
 
-run_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s, const run_options& opt) {
+run_outcome run_schedule(const fabric& f, const resolved_schedule& s, const run_options& opt) {
   nic::schedule_harness<ab_nic> h{s, harness_for(opt, s.slot)};
   return drive(h, f, opt);
 }

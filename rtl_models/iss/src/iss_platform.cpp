@@ -15,6 +15,7 @@
 #include "tessera/iss/nic_device.hpp"
 #include "tessera/nic/harness.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/verdict.hpp"
 #include "tessera/tlm/platform_run.hpp"
 
 namespace tessera::iss {
@@ -186,7 +187,10 @@ class iss_harness : public nic::harness_core {
         return out;
       }
     }
-    out.verified = true;
+    out.bytes_checked = fw::verified_bytes(c_);
+    const verdict v = verdict_of(true, out.bytes_checked);
+    out.verified = v == verdict::verified;
+    out.nothing_checked = v == verdict::nothing_checked;
     return out;
   }
 

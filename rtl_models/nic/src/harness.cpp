@@ -9,6 +9,7 @@
 
 #include "tessera/firmware/payload.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/verdict.hpp"
 
 namespace tessera::nic {
 
@@ -459,7 +460,10 @@ run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_r
       return out;
     }
   }
-  out.verified = true;
+  out.bytes_checked = fw::verified_bytes(c_);
+  const verdict v = verdict_of(true, out.bytes_checked);
+  out.verified = v == verdict::verified;
+  out.nothing_checked = v == verdict::nothing_checked;
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/verdict.hpp"
 #include "tessera/tlm/fabric_module.hpp"
 #include "tessera/tlm/sim_control.hpp"
 #include "tessera/tlm/tile_nic.hpp"
@@ -250,6 +251,7 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
     }
   }
   out.completed = true;
+  std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const pattern_transfer& t = transfers[i];
     const std::string name = "transfer " + std::to_string(i) + " (" + std::to_string(t.src) +
@@ -266,8 +268,12 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
         return out;
       }
     }
+    bytes += t.bytes;
   }
-  out.verified = true;
+  const verdict v = verdict_of(true, bytes);
+  out.bytes_checked = bytes;
+  out.verified = v == verdict::verified;
+  out.nothing_checked = v == verdict::nothing_checked;
   return out;
 }
 

@@ -45,7 +45,7 @@ platform_outcome run_collective(const fw::collective_params& c, const platform_o
   return run_platform(h, c.f, *engine, o);
 }
 
-platform_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s,
+platform_outcome run_schedule(const fabric& f, const resolved_schedule& s,
                               const platform_options& o) {
   if (f.tiles() != s.sched.tiles) {
     throw input_error("the schedule is for " + std::to_string(s.sched.tiles) +

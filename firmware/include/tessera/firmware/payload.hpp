@@ -367,4 +367,13 @@ inline mismatch verify_tile(const collective_params& c, std::uint32_t t, block_s
   return verify_tile(c, t, store, direct_expectation{c.type, c.rop});
 }
 
+// The data bytes verify_tile compares on every tile: what a verified run has checked.
+inline std::uint64_t verified_bytes(const collective_params& c) {
+  const layout l{c};
+  std::uint64_t n = 0;
+  for (std::uint32_t t = 0; t < c.f.tiles(); ++t)
+    l.final_blocks(t, [&](const block_desc& b) { n += b.len; });
+  return n;
+}
+
 }  // namespace tessera::fw

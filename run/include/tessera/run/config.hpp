@@ -66,7 +66,7 @@ struct run_config {
   std::optional<std::uint64_t> payload_bytes;
 
   std::string schedule_name;  // --schedule FILE
-  nic::prepared_schedule schedule;
+  resolved_schedule schedule;
   std::string pattern_name;  // --pattern FILE
   std::vector<nic::pattern_transfer> pattern;
   traffic_config traffic;

@@ -27,14 +27,18 @@ class run_result {
   [[nodiscard]] virtual nlohmann::ordered_json json() const = 0;
   // The readable report.
   virtual void write_text(std::ostream& os) const = 0;
-  // Every block (every message, every packet) arrived exactly once and intact.
+  // Every block (every message, every packet) arrived exactly once and intact, and there
+  // was at least one data byte to check.
   [[nodiscard]] virtual bool verified() const = 0;
+  // Ran to the end with nothing wrong, but with no data byte to check (every message 0
+  // bytes): not verified, exit status 0 (tessera/schedule/verdict.hpp).
+  [[nodiscard]] virtual bool nothing_checked() const { return false; }
   // Why not, in one line naming the tile, the block and the cause; empty when verified.
   [[nodiscard]] virtual std::string failure() const = 0;
   // A remark for stderr on a verified run ("not drained"); usually empty.
   [[nodiscard]] virtual std::string note() const { return {}; }
-  // 0 verified, 1 a failed check (the contract's exit status).
-  [[nodiscard]] int exit_status() const { return verified() ? 0 : 1; }
+  // 0 verified (or nothing to check), 1 a failed check (the contract's exit status).
+  [[nodiscard]] int exit_status() const { return verified() || nothing_checked() ? 0 : 1; }
   // What a timeline trace draws (tessera/run/trace.hpp); the tiles' op spans only when
   // the config asked for them (run_config::trace).
   [[nodiscard]] virtual trace_data trace() const { return {}; }

@@ -44,6 +44,6 @@ using nic::tile_report;
 run_outcome run_collective(const fw::collective_params& c, const run_options& opt);
 
 // A schedule file's op streams (nic/schedule_run.hpp), every block checked.
-run_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s, const run_options& opt);
+run_outcome run_schedule(const fabric& f, const resolved_schedule& s, const run_options& opt);
 
 }  // namespace tessera::ab

@@ -98,7 +98,11 @@ struct op_span {
 
 struct run_outcome {
   bool completed{false};  // every tile ran its program to the end
-  bool verified{false};   // and every tile holds exactly what it should
+  bool verified{false};   // and every tile holds exactly what it should, and a byte was checked
+  // Completed with nothing wrong, but no data byte to check: not verified, exit status 0
+  // (tessera/schedule/verdict.hpp).
+  bool nothing_checked{false};
+  std::uint64_t bytes_checked{0};  // data bytes compared with their definition at the end
   std::uint64_t cycles{0};
   std::vector<step_timing> steps;
   std::vector<tile_report> tiles;

@@ -2,14 +2,8 @@
 // model: every tile executes its op stream on the tile runtime, data moves as blocks,
 // and every block a tile must end with is checked byte by byte.
 //
-// A schedule names blocks only when it wants to; prepare() makes every message carry
-// blocks: a send without a block list gets a synthetic block of its size (ids from
-// first_synthetic up), and a receive without one expects exactly what the matching
-// send carries (the k-th message from a source, per source, in order). Blocks start
-// where the delivery contract says, or, without one, at the tile that sends them
-// before it ever receives them. Contract blocks must end where the contract wants
-// them; everything else must end at the tiles that received it. A block a combine
-// changes is checked for presence and length, not bytes.
+// What the schedule moves (block ids, sizes, where blocks start and end) is decided by
+// resolve_schedule (tessera/schedule/resolve.hpp), the same for `analyze`.
 #pragma once
 
 #include <cstdint>
@@ -20,22 +14,9 @@
 
 #include "tessera/nic/harness.hpp"
 #include "tessera/runtime/executor.hpp"
-#include "tessera/schedule/schedule.hpp"
+#include "tessera/schedule/resolve.hpp"
 
 namespace tessera::nic {
-
-struct prepared_schedule {
-  schedule sched;  // every data op has its block ids
-  std::uint32_t first_synthetic{0};
-  std::unordered_map<std::uint32_t, std::uint32_t> length;  // block id -> bytes
-  std::vector<std::vector<std::uint32_t>> initial;          // per tile
-  std::vector<std::vector<std::uint32_t>> wanted;           // per tile
-  std::unordered_set<std::uint32_t> combined;               // contents change
-  std::uint32_t slot{1};                                    // the longest block
-};
-
-// Throws input_error when a receive has no matching send, or block sizes clash.
-prepared_schedule prepare(const schedule& s);
 
 // One tile's op stream as the executor's program.
 class schedule_program {
@@ -67,14 +48,14 @@ class schedule_program {
 // NICs and the clock, as with collective_harness.
 class schedule_harness_base : public harness_core {
  public:
-  schedule_harness_base(const prepared_schedule& ps, const harness_options& o);
+  schedule_harness_base(const resolved_schedule& ps, const harness_options& o);
 
  protected:
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
                      const std::vector<msg_header>& unreceived, const tile_ends& ends);
 
-  const prepared_schedule* ps_;
+  const resolved_schedule* ps_;
   harness_options o_;
   std::vector<std::uint32_t> peak_;
   std::vector<std::uint32_t> max_blocks_;

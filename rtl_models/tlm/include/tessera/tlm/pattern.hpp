@@ -27,7 +27,9 @@ struct transfer_timing {
 
 struct pattern_outcome {
   bool completed{false};
-  bool verified{false};
+  bool verified{false};         // and at least one byte was checked
+  bool nothing_checked{false};  // completed, nothing wrong, every transfer 0 bytes
+  std::uint64_t bytes_checked{0};
   std::uint64_t cycles{0};                 // last delivery
   std::uint64_t control_messages{0};       // UNFORCED reserves and acks
   std::string failure;                     // names the transfer, tile and byte

@@ -81,7 +81,7 @@ std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes);
 platform_outcome run_collective(const fw::collective_params& c, const platform_options& o);
 
 // A schedule file's op streams on the platform, every block checked.
-platform_outcome run_schedule(const fabric& f, const nic::prepared_schedule& s,
+platform_outcome run_schedule(const fabric& f, const resolved_schedule& s,
                               const platform_options& o);
 
 }  // namespace tessera::tlm_models

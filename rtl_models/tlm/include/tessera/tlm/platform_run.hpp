@@ -111,6 +111,7 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
   if (std::string why = engine.failure(); !why.empty()) {
     // The model failed (the RTL bridge found a flit lost or damaged): that is the cause.
     out.run.verified = false;
+    out.run.nothing_checked = false;
     out.run.failure = std::move(why);
   }
   for (nic::tile_report& t : out.run.tiles)
