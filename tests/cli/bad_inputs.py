@@ -185,6 +185,15 @@ CASES = [
     (2, "'corrupt=2->2#1'", "run --fabric ring:4 --collective bcast --fault 'corrupt=2->2#1'"),
     (2, "2^60", "run --fabric ring:4 --collective bcast --fault link=0-1@99999999999999999999"),
     (2, "line 2", "run --fabric ring:4 --collective bcast --fault-file {d}/faults.txt"),
+    # a fault given twice (a second drop finds nothing left, a second flip undoes the first)
+    (2, "the fault corrupt=0->1#1 is given twice",
+     "run --fabric ring:4 --collective bcast --fault 'corrupt=0->1#1' --fault 'corrupt=0->1#01'"),
+    (2, "the fault drop=0->1#1 is given twice",
+     "run --model tlm --fabric ring:4 --collective bcast --fault 'drop=0->1#1' --fault 'drop=0->1#1'"),
+    (2, "the fault stall=1@0+5 is given twice",
+     "run --fabric ring:4 --collective bcast --fault stall=1@0+5 --fault-file {d}/stall.txt"),
+    (2, "the fault link=0-1@5 is given twice",
+     "run --fabric ring:4 --collective bcast --fault link=0-1@5 --fault link=0-1@5"),
     (2, "--fault stall=0@0+5 does not apply to --pattern",
      "run --model tlm --fabric ring:4 --pattern {d}/p.json --fault stall=0@0+5"),
     # files
@@ -249,6 +258,7 @@ FIXTURES = {
               '[{"op": "recv", "peer": 0, "bytes": 8}], [], []]}',
     "p.json": '{"transfers": [{"src": 0, "dst": 1, "bytes": 8}]}',
     "faults.txt": "link=0-1@5\nstall=9@0+1\n",
+    "stall.txt": "stall=1@0+5\n",
     "empty.json": "",
     "deep.json": "[" * 100000 + "]" * 100000,
     "overflow.json": '{"tiles": 1e999, "ops": []}',

@@ -163,6 +163,7 @@ std::vector<nic::fault_spec> load_faults(const std::vector<std::string>& values,
       throw input_error("more than " + std::to_string(nic::max_faults) + " faults");
     out.insert(out.end(), listed.begin(), listed.end());
   }
+  nic::refuse_repeats(out);
   return out;
 }
 

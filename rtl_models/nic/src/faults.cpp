@@ -1,7 +1,10 @@
 #include "tessera/nic/faults.hpp"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <sstream>
+#include <unordered_set>
 
 #include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/errors.hpp"
@@ -199,6 +202,16 @@ std::vector<fault_spec> parse_fault_list(std::string_view text, const fabric& f,
   return out;
 }
 
+void refuse_repeats(const std::vector<fault_spec>& specs) {
+  std::unordered_set<std::string_view> seen;
+  for (const fault_spec& s : specs) {
+    if (!seen.insert(s.text).second) {
+      throw input_error("the fault " + s.text +
+                        " is given twice (--fault and --fault-file give each fault once)");
+    }
+  }
+}
+
 fault_injector::fault_injector(const fabric& f, std::vector<fault_spec> specs)
     : f_{f}, specs_{std::move(specs)}, effects_(specs_.size()) {
   for (std::size_t i = 0; i < specs_.size(); ++i) {
@@ -236,8 +249,15 @@ std::size_t fault_injector::down_on_route(std::uint64_t t) const {
   return specs_.size();
 }
 
-void fault_injector::lose(const msg_header& h, std::uint64_t now, std::size_t fault,
-                          loss_cause cause) {
+void fault_injector::act(std::size_t fault, std::uint64_t now) {
+  fault_effect& e = effects_[fault];
+  if (!e.acted) e.first_cycle = now;
+  e.acted = true;
+  ++e.messages;
+}
+
+loss_record fault_injector::record(const msg_header& h, std::uint64_t now, std::size_t fault,
+                                   loss_cause cause) const {
   loss_record r;
   r.header = h;
   r.block = h.first_block;
@@ -248,11 +268,13 @@ void fault_injector::lose(const msg_header& h, std::uint64_t now, std::size_t fa
     r.link_from = specs_[fault].a;
     r.link_to = specs_[fault].b;
   }
-  losses_.push_back(r);
-  fault_effect& e = effects_[fault];
-  if (!e.acted) e.first_cycle = now;
-  e.acted = true;
-  ++e.messages;
+  return r;
+}
+
+void fault_injector::lose(const msg_header& h, std::uint64_t now, std::size_t fault,
+                          loss_cause cause) {
+  act(fault, now);
+  losses_.push_back(record(h, now, fault, cause));
 }
 
 bool fault_injector::admit(const msg_header& h, std::uint64_t id, std::uint64_t now) {
@@ -269,44 +291,73 @@ bool fault_injector::admit(const msg_header& h, std::uint64_t id, std::uint64_t 
   const std::uint64_t pair = (std::uint64_t{h.src} << 32) | h.dst;
   std::uint64_t& count = sent_[pair];
   ++count;
-  for (std::size_t i = 0; i < specs_.size(); ++i) {
+  // Every drop and corrupt aimed at this message (one of each at most: parsing refuses
+  // a fault given twice), in the order given.
+  doomed d;
+  for (std::size_t i = 0; i < specs_.size() && d.count < d.faults.size(); ++i) {
     const fault_spec& s = specs_[i];
     if ((s.kind == fault_kind::drop || s.kind == fault_kind::corrupt) && s.a == h.src &&
         s.b == h.dst && s.n == count) {
-      doomed_.emplace(id, i);
-      break;
+      d.faults[d.count++] = i;
     }
   }
+  if (d.count > 0) doomed_.emplace(id, d);
   return true;
 }
 
 bool fault_injector::deliver(const msg_header& h, std::uint64_t id, std::span<std::byte> payload,
                              std::uint64_t admitted, std::uint64_t now) {
   if (specs_.empty()) return true;
+  // The faults that meet the message, in the order given: a link on its route that
+  // failed while it was in flight, and the drop and corrupt aimed at it. Each acts on
+  // what the ones before it left: once the message is lost, the rest find nothing.
+  std::array<std::size_t, 3> meet{};
+  std::size_t n = 0;
   if (!link_fault_.empty()) {
     route_of(h.src, h.dst);
     const std::size_t down = down_on_route(now);
-    if (down < specs_.size() && specs_[down].at > admitted) {
-      lose(h, now, down, loss_cause::cut);
-      doomed_.erase(id);
-      return false;
+    if (down < specs_.size() && specs_[down].at > admitted) meet[n++] = down;
+  }
+  if (const auto it = doomed_.find(id); it != doomed_.end()) {
+    for (std::size_t k = 0; k < it->second.count; ++k)
+      meet[n++] = it->second.faults[k];
+    doomed_.erase(it);
+  }
+  for (std::size_t k = 1; k < n; ++k) {  // at most three: into the order given
+    for (std::size_t j = k; j > 0 && meet[j - 1] > meet[j]; --j)
+      std::swap(meet[j - 1], meet[j]);
+  }
+  std::optional<loss_record> damaged;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = meet[k];
+    switch (specs_[i].kind) {
+      case fault_kind::link:
+        // Lost: a damage before it is moot (the fault that damaged it still acted).
+        lose(h, now, i, loss_cause::cut);
+        return false;
+      case fault_kind::drop:
+        lose(h, now, i, loss_cause::dropped);
+        return false;
+      case fault_kind::corrupt:
+        if (payload.empty()) break;  // nothing to flip: the fault does not act
+        damaged = flip(h, payload, now, i);
+        break;
+      case fault_kind::stall:
+        break;
     }
   }
-  const auto it = doomed_.find(id);
-  if (it == doomed_.end()) return true;
-  const std::size_t i = it->second;
-  doomed_.erase(it);
-  if (specs_[i].kind == fault_kind::drop) {
-    lose(h, now, i, loss_cause::dropped);
-    return false;
-  }
-  if (payload.empty()) return true;  // nothing to flip: the fault does not act
+  if (damaged) losses_.push_back(*damaged);
+  return true;
+}
+
+loss_record fault_injector::flip(const msg_header& h, std::span<std::byte> payload,
+                                 std::uint64_t now, std::size_t fault) {
   const std::size_t dir = dir_bytes(h.blocks);
   const std::size_t at =
       payload.size() > dir ? dir + (payload.size() - dir) / 2 : payload.size() / 2;
   payload[at] = ~payload[at];
-  lose(h, now, i, loss_cause::corrupted);
-  loss_record& r = losses_.back();
+  act(fault, now);
+  loss_record r = record(h, now, fault, loss_cause::corrupted);
   r.byte = at;
   // The block holding the byte, from the directory (the byte may be in it).
   if (at >= dir && payload.size() >= dir) {
@@ -321,7 +372,7 @@ bool fault_injector::deliver(const msg_header& h, std::uint64_t id, std::span<st
       from += e.len;
     }
   }
-  return true;
+  return r;
 }
 
 std::uint64_t fault_injector::resume_at(std::uint32_t t, std::uint64_t now) {

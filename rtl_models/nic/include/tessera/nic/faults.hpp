@@ -15,9 +15,13 @@
 // store-forward forwarding table). A message whose route crosses a link that is down
 // when it enters the fabric is undeliverable and never enters; one that enters before
 // the link fails and arrives after is cut in flight. Both are lost. Link faults stop
-// every message; drop and corrupt touch data messages only.
+// every message; drop and corrupt touch data messages only. At its arrival the faults
+// that meet a message (a cut, its drop, its corrupt) act in the order given, each on what
+// the ones before left: once it is lost the rest do not act; corrupted then lost, it is
+// recorded once, as lost.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -53,6 +57,10 @@ fault_spec parse_fault(std::string_view text, const fabric& f);
 // are skipped. `origin` names the file in errors.
 std::vector<fault_spec> parse_fault_list(std::string_view text, const fabric& f,
                                          const std::string& origin);
+
+// Refuses a fault given twice (input_error naming it): a second copy would have
+// nothing left to act on, and a byte flipped twice is intact again.
+void refuse_repeats(const std::vector<fault_spec>& specs);
 
 enum class loss_cause : std::uint8_t { dropped, corrupted, undeliverable, cut };
 
@@ -123,7 +131,14 @@ class fault_injector {
   void route_of(std::uint32_t src, std::uint32_t dst);
   // The first link of the current route that is down at `t`, as a fault index.
   [[nodiscard]] std::size_t down_on_route(std::uint64_t t) const;
+  // The fault acted on one more message at `now`.
+  void act(std::size_t fault, std::uint64_t now);
+  [[nodiscard]] loss_record record(const msg_header& h, std::uint64_t now, std::size_t fault,
+                                   loss_cause cause) const;
   void lose(const msg_header& h, std::uint64_t now, std::size_t fault, loss_cause cause);
+  // Flips the corrupt fault's byte of the payload; the record names its block and offset.
+  loss_record flip(const msg_header& h, std::span<std::byte> payload, std::uint64_t now,
+                   std::size_t fault);
 
   fabric f_{};
   std::vector<fault_spec> specs_;
@@ -133,9 +148,14 @@ class fault_injector {
   std::vector<std::uint32_t> path_;
   // Link faults: link id -> fault index (the earliest failure of that link).
   std::unordered_map<std::uint32_t, std::size_t> link_fault_;
-  // drop/corrupt: data messages counted per (src, dst), and the doomed ids.
+  // drop/corrupt: data messages counted per (src, dst), and the doomed ids with the
+  // faults aimed at each (a drop and a corrupt at most), in the order given.
+  struct doomed {
+    std::array<std::size_t, 2> faults{};
+    std::size_t count{0};
+  };
   std::unordered_map<std::uint64_t, std::uint64_t> sent_;
-  std::unordered_map<std::uint64_t, std::size_t> doomed_;
+  std::unordered_map<std::uint64_t, doomed> doomed_;
 };
 
 }  // namespace tessera::nic
