@@ -103,6 +103,14 @@ setup make_setup(const run_config& r) {
   setup s;
   s.m = find_machine(r);
   s.o.sw = switching_of(r, s.m);
+  // The engine's defaults, the models' own (the RTL torus's packet size), the machine's,
+  // then --param.
+  for (const std::string& name : r.default_models) {
+    if (const models::model_info* mi = models::find_model(name); mi != nullptr)
+      models::apply_model_defaults(s.o, s.o.sw, *mi);
+  }
+  if (const models::model_info* mi = models::find_model(r.model); mi != nullptr)
+    models::apply_model_defaults(s.o, s.o.sw, *mi);
   if (s.m != nullptr) {
     for (const auto& [k, v] : s.m->params)
       models::set_param(s.o, s.o.sw, k, v);

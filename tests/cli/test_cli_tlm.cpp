@@ -457,3 +457,47 @@ TEST_CASE("tlm run: operating-system jitter is seeded, verified and off by defau
         "tessera: --param jitter goes with --model tlm or rtl (the alpha-beta model has no "
         "operating system to delay messages)\n");
 }
+
+TEST_CASE("rtl run: the torus cuts messages into the RTL's 256-byte packets by default",
+          "[cli][rtl]") {
+  // One message of m = 768 bytes over h = 2 hops (tile 0 to 2 on torus:4x4), beta 100,
+  // tau 1. Bermond92 §1: a packet of L bytes takes beta + tau L a hop, and q equal
+  // packets of P bytes pipeline, the last arriving after (h + q - 2)(beta + tau P) +
+  // beta + tau P. In the RTL's 256-byte packets q = 3: 3 x 356 + 356 = 1424 cycles; the
+  // engine alone keeps a message one packet: h (beta + tau m) = 2 x 868 = 1736.
+  const std::string one =
+      write_pattern("p768.json", R"({"transfers": [{"src": 0, "dst": 2, "bytes": 768}]})");
+  const std::uint64_t beta = 100;
+  const std::uint64_t hops = 2;
+  const std::uint64_t q = 768 / 256;
+  const std::uint64_t packets = (hops + q - 2) * (beta + 256) + beta + 256;
+  const auto rtl = run_json("run --model rtl --fabric torus:4x4 --pattern " + one);
+  CHECK(rtl["params"]["packet_bytes"] == 256);
+  CHECK(rtl["per_transfer"][0]["cycles"] == packets);
+  const auto tlm = run_json("run --model tlm --fabric torus:4x4 --pattern " + one);
+  CHECK(tlm["params"]["packet_bytes"] == 0);
+  CHECK(tlm["per_transfer"][0]["cycles"] == hops * (beta + 768));
+  // A crosscheck gives the engine the RTL's packets too, so the two compare exactly.
+  const auto x = run_json("crosscheck --models tlm,rtl --fabric torus:4x4 --pattern " + one);
+  CHECK(x["identical"] == true);
+  CHECK(x["models"][0]["cycles"] == packets);
+  CHECK(x["models"][1]["cycles"] == packets);
+  // The issue's all-to-all: 768-byte messages (12 blocks of 64 bytes), no --param.
+  const std::string a2a = "--fabric torus:4x4 --collective alltoall --bytes 64";
+  CHECK(run_json("run --model rtl " + a2a)["verified"] == true);
+  const auto xa = run_json("crosscheck --models tlm,rtl " + a2a);
+  CHECK(xa["identical"] == true);
+  CHECK(xa["models"][0]["cycles"] ==
+        run_json("run --model tlm --param packet_bytes=256 " + a2a)["cycles"]);
+  // The registry says so; packet_bytes 0 (one packet a message) is still refused.
+  const auto models = run_json("models");
+  CHECK(models["models"][2]["name"] == "rtl");
+  CHECK(models["models"][2]["defaults"][0]["key"] == "packet_bytes");
+  CHECK(models["models"][2]["defaults"][0]["default"] == "256");
+  const auto e = run_binary_err("run --model rtl --param packet_bytes=0 " + a2a);
+  CHECK(e.code == 2);
+  CHECK(e.err ==
+        "tessera: rtl torus: a message of 768 bytes in one packet (packet_bytes 0); the RTL's "
+        "packets carry at most 256 bytes: give --param packet_bytes=1..256 (the default is "
+        "256)\n");
+}

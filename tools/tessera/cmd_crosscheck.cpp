@@ -87,8 +87,8 @@ struct model_run {
 
 // The options read once per model (so bad input is refused before anything runs), then
 // the run in a child process: SystemC elaborates once per process.
-model_run run_model(const std::string& model, const std::vector<std::string>& options,
-                    const std::string& tiles) {
+model_run run_model(const std::string& model, const std::string& other,
+                    const std::vector<std::string>& options, const std::string& tiles) {
   std::vector<std::string> argv{"--model", model};
   if (tiles != "native") {
     argv.emplace_back("--tiles");
@@ -121,6 +121,9 @@ model_run run_model(const std::string& model, const std::vector<std::string>& op
   command_line run_cl = run_command_line();
   const args a(run_cl, argv);
   run_request q = parse_request(a);
+  // Both runs take both models' own defaults: the RTL torus's packet size on the TLM
+  // side too, so the two cut messages alike and compare message by message.
+  q.config.default_models.push_back(other);
   std::cout.flush();
   std::cerr.flush();
   const tessera::isolated_result child = tessera::run_isolated_process(
@@ -271,8 +274,8 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
     }
   }
 
-  const model_run a = run_model(names[0], options, tiles[0]);
-  const model_run b = run_model(names[1], options, tiles[1]);
+  const model_run a = run_model(names[0], names[1], options, tiles[0]);
+  const model_run b = run_model(names[1], names[0], options, tiles[1]);
   const nic::comparison c = nic::compare_runs(messages_of(a), messages_of(b));
 
   auto cycles_of = [](const model_run& r) { return r.report.value("cycles", std::uint64_t{0}); };

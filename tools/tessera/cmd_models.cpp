@@ -21,7 +21,8 @@ command_line models_command_line() {
 drives, the fabrics an engine runs on, and every `--param` with its default, range,
 unit and meaning.)");
   c.flag("markdown", "the parameter tables as docs/cli.md shows them")
-      .flag("json", "one JSON object: models[] and engines[] with params[]");
+      .flag("json",
+            "one JSON object: models[] (with their own defaults[]) and engines[] with params[]");
   return c;
 }
 
@@ -78,10 +79,19 @@ int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ost
       auto es = nlohmann::ordered_json::array();
       for (const models::switching sw : m.engines)
         es.push_back(models::switching_name(sw));
+      // The model's own defaults of engine parameters (the RTL torus's packet size).
+      auto ds = nlohmann::ordered_json::array();
+      for (const models::model_default& d : m.defaults) {
+        ds.push_back({{"switching", models::switching_name(d.sw)},
+                      {"key", d.key},
+                      {"default", models::find_param(d.sw, d.key)->text(d.value)},
+                      {"why", d.why}});
+      }
       ms.push_back({{"name", m.name},
                     {"summary", m.summary},
                     {"available", run::model_available(m.name)},
-                    {"engines", std::move(es)}});
+                    {"engines", std::move(es)},
+                    {"defaults", std::move(ds)}});
     }
     j["models"] = std::move(ms);
     auto es = nlohmann::ordered_json::array();

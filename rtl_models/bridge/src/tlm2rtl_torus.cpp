@@ -37,6 +37,7 @@
 
 #include "clocked_bridge.hpp"
 #include "tessera/bridge/tlm2rtl.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/errors.hpp"
 #include "tlm2rtl_internal.hpp"
@@ -49,6 +50,8 @@ namespace {
 using net::cycle_t;
 
 constexpr std::uint32_t torus_max_len = 65535;  // the NI's 16-bit message length
+// --model rtl's default packet size (the registry's) is the largest packet the RTL takes.
+static_assert(models::rtl_torus_max_packet == tb::torus_max_bytes);
 constexpr const char* port_names[tb::torus_ports] = {"E", "W", "S", "N", "local"};
 
 // A torus node's header, as the check takes it.
@@ -116,7 +119,8 @@ class rtl_torus_engine final : public clocked_bridge {
                         " bytes in one packet (packet_bytes 0); the RTL's packets carry at most " +
                         std::to_string(tb::torus_max_bytes) +
                         " bytes: give --param packet_bytes=1.." +
-                        std::to_string(tb::torus_max_bytes));
+                        std::to_string(tb::torus_max_bytes) + " (the default is " +
+                        std::to_string(tb::torus_max_bytes) + ")");
     }
     message m;
     m.id = x.id;

@@ -272,15 +272,26 @@ constexpr std::array<switching, 4> tlm_engines{switching::wormhole, switching::c
 constexpr std::array<switching, 3> rtl_engines{switching::wormhole, switching::store_forward,
                                                switching::circuit};
 
+const std::array<model_default, 1> rtl_defaults{{
+    {switching::store_forward, "packet_bytes", rtl_torus_max_packet,
+     "the RTL torus's largest packet (a crosscheck with rtl gives it to both models)"},
+}};
+
 const std::array<model_info, 3> model_table{{
-    {"alphabeta", "Grama's ideal network on the host: ts + tw m a message, no contention",
-     alphabeta_engines, false},
-    {"tlm", "the SystemC TLM-2.0 platform: tiles and NICs over a timing engine (docs/tlm.md)",
-     tlm_engines, true},
+    {"alphabeta",
+     "Grama's ideal network on the host: ts + tw m a message, no contention",
+     alphabeta_engines,
+     false,
+     {}},
+    {"tlm",
+     "the SystemC TLM-2.0 platform: tiles and NICs over a timing engine (docs/tlm.md)",
+     tlm_engines,
+     true,
+     {}},
     {"rtl",
      "the same platform over the Verilated RTL fabrics, through the tlm2rtl bridge "
      "(docs/rtl.md)",
-     rtl_engines, true},
+     rtl_engines, true, rtl_defaults},
 }};
 
 }  // namespace
@@ -390,6 +401,15 @@ bool drives(const model_info& m, switching sw) {
   return std::find(m.engines.begin(), m.engines.end(), sw) != m.engines.end();
 }
 
+void apply_model_defaults(engine_params& p, switching sw, const model_info& m) {
+  for (const model_default& d : m.defaults) {
+    if (d.sw != sw) continue;
+    const param* q = find_param(sw, d.key);
+    if (q == nullptr) throw input_error("model table: no parameter " + std::string(d.key));
+    q->set(p, d.value);
+  }
+}
+
 const param* find_param(switching sw, std::string_view key) {
   for (const param& q : engine(sw).params)
     if (q.key == key) return &q;
@@ -465,10 +485,8 @@ nlohmann::ordered_json params_json(const engine_params& p, switching sw,
 
 namespace {
 
-// The default as docs show it: 2^50 rather than 1125899906842624.
-std::string default_text(const param& q) {
-  const engine_params defaults{};
-  const std::uint64_t v = q.get(defaults);
+// A value as docs show it: 2^50 rather than 1125899906842624.
+std::string value_text(const param& q, std::uint64_t v) {
   if (q.kind == param_kind::count && v >= (std::uint64_t{1} << 20) && (v & (v - 1)) == 0) {
     unsigned e = 0;
     while ((std::uint64_t{1} << e) != v)
@@ -476,6 +494,33 @@ std::string default_text(const param& q) {
     return "2^" + std::to_string(e);
   }
   return q.text(v);
+}
+
+// The default, and a model's own after it: "0 (rtl: 256)".
+std::string default_text(const param& q, const engine_info* e = nullptr) {
+  const engine_params defaults{};
+  std::string out = value_text(q, q.get(defaults));
+  if (e == nullptr) return out;
+  for (const model_info& m : model_table) {
+    for (const model_default& d : m.defaults) {
+      if (d.sw == e->sw && d.key == q.key)
+        out += " (" + std::string(m.name) + ": " + value_text(q, d.value) + ")";
+    }
+  }
+  return out;
+}
+
+// The meaning, and why a model's own default differs.
+std::string doc_text(const param& q, const engine_info* e = nullptr) {
+  std::string out{q.doc};
+  if (e == nullptr) return out;
+  for (const model_info& m : model_table) {
+    for (const model_default& d : m.defaults) {
+      if (d.sw == e->sw && d.key == q.key)
+        out += "; --model " + std::string(m.name) + ": " + std::string(d.why);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -487,8 +532,8 @@ std::string params_help() {
   constexpr std::size_t doc_col = 44;
   constexpr std::size_t width = 100;
   std::string out;
-  auto line = [&](const param& q) {
-    std::string head = std::string(key_col, ' ') + std::string(q.key) + " " + default_text(q) +
+  auto line = [&](const param& q, const engine_info* e) {
+    std::string head = std::string(key_col, ' ') + std::string(q.key) + " " + default_text(q, e) +
                        (q.unit.empty() ? "" : " " + std::string(q.unit));
     if (head.size() + 1 >= doc_col) {
       out += head + "\n";
@@ -497,7 +542,7 @@ std::string params_help() {
     head.resize(doc_col, ' ');
     std::string cur = head;
     std::size_t pos = 0;
-    const std::string doc{q.doc};
+    const std::string doc = doc_text(q, e);
     while (pos < doc.size()) {
       std::size_t next = doc.find(' ', pos);
       if (next == std::string::npos) next = doc.size();
@@ -515,36 +560,36 @@ std::string params_help() {
   for (const engine_info& e : engine_table) {
     out += std::string(key_col - 2, ' ') + std::string(e.name) + " switching:\n";
     for (const param& q : e.params)
-      line(q);
+      line(q, &e);
   }
   out += std::string(key_col - 2, ' ') + "every timed model:\n";
   for (const param& q : common)
-    line(q);
+    line(q, nullptr);
   out += std::string(key_col - 2, ' ') + "the SystemC platform (--model tlm, rtl):\n";
   for (const param& q : platform_table)
-    line(q);
+    line(q, nullptr);
   out += std::string(key_col - 2, ' ') + "Cortex-M4 tiles (--tiles cortex-m4):\n";
   for (const param& q : cpu_table)
-    line(q);
+    line(q, nullptr);
   return out;
 }
 
 std::string params_markdown() {
   std::string out;
-  auto table = [&](std::string_view title, std::span<const param> ps) {
+  auto table = [&](std::string_view title, std::span<const param> ps, const engine_info* e) {
     out += "**" + std::string(title) + "**\n\n";
     out += "| key | default | range | unit | meaning |\n|---|---|---|---|---|\n";
     for (const param& q : ps) {
-      out += "| `" + std::string(q.key) + "` | " + default_text(q) + " | " + q.range_text() +
-             " | " + std::string(q.unit) + " | " + std::string(q.doc) + " |\n";
+      out += "| `" + std::string(q.key) + "` | " + default_text(q, e) + " | " + q.range_text() +
+             " | " + std::string(q.unit) + " | " + doc_text(q, e) + " |\n";
     }
     out += "\n";
   };
   for (const engine_info& e : engine_table)
-    table(std::string(e.name) + " switching (" + std::string(e.summary) + ")", e.params);
-  table("Every timed model", common);
-  table("The SystemC platform (--model tlm, rtl)", platform_table);
-  table("Cortex-M4 tiles (--tiles cortex-m4, docs/tiles.md)", cpu_table);
+    table(std::string(e.name) + " switching (" + std::string(e.summary) + ")", e.params, &e);
+  table("Every timed model", common, nullptr);
+  table("The SystemC platform (--model tlm, rtl)", platform_table, nullptr);
+  table("Cortex-M4 tiles (--tiles cortex-m4, docs/tiles.md)", cpu_table, nullptr);
   return out;
 }
 

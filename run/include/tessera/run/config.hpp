@@ -79,7 +79,11 @@ struct run_config {
   std::string firmware;
   std::optional<std::string> switching;
   std::optional<std::string> machine;
-  std::vector<std::pair<std::string, std::string>> params;   // --param key=value, in order
+  std::vector<std::pair<std::string, std::string>> params;  // --param key=value, in order
+  // Other models whose own parameter defaults (models::model_default) the run takes
+  // besides its model's: a crosscheck gives each run the other model, so that both cut
+  // messages into the same packets.
+  std::vector<std::string> default_models;
   std::optional<std::vector<net::forwarding_entry>> routes;  // store-forward tables
 
   protocol proto{protocol::raw};

@@ -97,11 +97,26 @@ struct engine_info {
   }
 };
 
+// A model's own default of an engine parameter, where the model's hardware cannot take
+// the engine's: the RTL torus's packets carry at most 256 bytes, so --model rtl cuts
+// messages into packets of that size unless told otherwise.
+struct model_default {
+  switching sw;
+  std::string_view key;
+  std::uint64_t value;
+  std::string_view why;  // a few words for --help and docs/cli.md
+};
+
+// The largest packet of the RTL torus (tsr_torus_top's MaxBytes; the bridge checks that
+// its testbench description agrees): --model rtl's default packet_bytes.
+inline constexpr std::uint64_t rtl_torus_max_packet = 256;
+
 struct model_info {
   std::string_view name;  // as --model spells it
   std::string_view summary;
   std::span<const switching> engines;  // the engines it can drive; [0] where only one
   bool timed_platform;                 // runs tiles on the SystemC platform
+  std::span<const model_default> defaults;
 };
 
 std::span<const engine_info> engines();
@@ -122,6 +137,10 @@ std::span<const model_info> models();
 // nullptr when there is no such model.
 const model_info* find_model(std::string_view name);
 bool drives(const model_info& m, switching sw);
+// Sets the model's own defaults of the engine's parameters in `p` (a machine preset and
+// --param, applied after, override them). A crosscheck applies both models' so that
+// both cut messages alike.
+void apply_model_defaults(engine_params& p, switching sw, const model_info& m);
 
 // The parameter `key` of the engine, or a common one; nullptr when neither has it.
 const param* find_param(switching sw, std::string_view key);
