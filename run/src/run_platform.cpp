@@ -1,6 +1,7 @@
 // run() on the SystemC platform: `--model tlm` with a timing engine per switching mode,
 // `--model rtl` over the tlm2rtl bridge; machine presets, collectives, schedules,
 // patterns and synthetic traffic.
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -445,6 +446,10 @@ class platform_collective {
       io.cpi = opt.cpu.cpi;
       io.quantum = opt.cpu.quantum;
       io.untimed_max = opt.cpu.untimed_max;
+      // A tile image that never finishes stops at its instruction budget, unless the
+      // user set the cycle limit (docs/tiles.md, "A tile that never finishes").
+      io.instruction_budget = std::none_of(r_.params.begin(), r_.params.end(),
+                                           [](const auto& kv) { return kv.first == "max_cycles"; });
       fabric_khz_ = io.fabric_khz;
       firmware_ = io.firmware.empty() ? iss::default_firmware() : io.firmware;
       po_ = iss::run_collective(c, opt, io);
@@ -474,6 +479,8 @@ class platform_collective {
       j["per_tile"][t]["setup_instructions"] = po_.cpu[t].setup_instructions;
       j["per_tile"][t]["compute_cycles"] = po_.cpu[t].compute_cycles;
       j["per_tile"][t]["wait_cycles"] = po_.cpu[t].wait_cycles;
+      if (po_.cpu[t].instruction_budget > 0)
+        j["per_tile"][t]["instruction_budget"] = po_.cpu[t].instruction_budget;
     }
     put_transfers(j, po_.transfers, r_.all_transfers);
     j["links"] = links_json(po_.links, o.cycles);

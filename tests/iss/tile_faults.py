@@ -37,6 +37,17 @@ cases = [
      r"0x[0-9a-f]+ computing; tile 1 at pc"),
     (iss + ["--firmware", image("fault_sleep")], 1,
      r"deadlock: tile 0 at pc 0x[0-9a-f]+ asleep \(wfi\); tile 1"),
+    # Without --param max_cycles a tile stops at its instruction budget (docs/tiles.md, "A
+    # tile that never finishes"): a timeout, with the program counters. The broadcast's
+    # tiles need far less than the floor of 2^20 (below), so that is the budget.
+    (iss + ["--firmware", image("fault_hang")], 1,
+     r"^tessera: stopped at cycle \d+ by the instruction budget \(tile \d retired \d+ "
+     r"instructions, past its 1048576 for this workload; --param max_cycles sets a cycle limit "
+     r"instead, docs/tiles.md\) with 4 of 4 tiles unfinished: tile 0 at pc 0x[0-9a-f]+ computing; "
+     r"tile 1 at pc"),
+    (iss + ["--firmware", image("fault_setup_hang")], 1,
+     r"^tessera: stopped at cycle 0 by the instruction budget \(tile \d retired \d+ "
+     r"instructions, past its 1048576 .* tile 0 at pc 0x[0-9a-f]+ computing"),
     # Computing forever before its program starts: untimed up to untimed_max instructions,
     # then timed, so max_cycles still stops it. Its cycles are the timed instructions'
     # alone: 100000 fabric cycles of 1 GHz at 100 MHz are 10000 instructions, so the run
@@ -95,5 +106,39 @@ if p.returncode != 1 or len(tiles) != 4 or wrong:
     print(f"FAIL untimed budget: exit {p.returncode}, {len(tiles)} tiles, wrong {wrong}")
 else:
     print("ok   untimed budget: 200000 untimed and 10000 timed instructions on each of 4 tiles")
-print(f"{len(cases) + 1 - failed} of {len(cases) + 1} cases as expected")
+# The instruction budget, derived: the estimate of tile t's work from its program's ops
+# (docs/tiles.md), for the mesh broadcast of 64 bytes on mesh:2x2 from tile 0 (along its
+# row, then down the columns), whose ops are at most two sends (tile 0) or a receive and a
+# send (tile 1). Tile 0, the most: 2 ops, 2 blocks of 64 bytes moved, 1 block held at its
+# start and at its end:
+#   20000 + 5000 * 2 + 400 * 2 + 2 * 64 * 2 + 25 * 64 * 2 = 34256,
+# 8 times it is 274048, below the floor of 2^20: every tile's budget is 2^20. The stop
+# comes within one quantum (10000 instructions) of it, on the timed program (hang) or
+# before the program starts (setup hang, at cycle 0), never as a deadlock.
+floor = 1 << 20
+est0 = 20000 + 5000 * 2 + 400 * 2 + 2 * 64 * 2 + 25 * 64 * 2
+assert 8 * est0 < floor
+extra = 0
+for name, cycle0 in (("fault_hang", False), ("fault_setup_hang", True)):
+    p = subprocess.run([tessera] + iss + ["--firmware", image(name), "--json"],
+                       capture_output=True, text=True, timeout=300)
+    j = json.loads(p.stdout)
+    tiles = j["per_tile"]
+    retired = [t["instructions"] + t["setup_instructions"] for t in tiles]
+    problems = []
+    if p.returncode != 1 or j.get("timed_out") is not True or "deadlock" in j["failure"]:
+        problems.append(f"exit {p.returncode}, timed_out {j.get('timed_out')}: {j['failure']}")
+    if any(t["instruction_budget"] != floor for t in tiles):
+        problems.append(f"budgets {[t['instruction_budget'] for t in tiles]}, wanted {floor}")
+    if max(retired) <= floor or max(retired) > floor + 10000:
+        problems.append(f"retired {retired}, wanted the first past {floor} within a quantum")
+    if cycle0 != (j["cycles"] == 0):
+        problems.append(f"stopped at cycle {j['cycles']}")
+    extra += 1
+    if problems:
+        failed += 1
+        print(f"FAIL instruction budget, {name}: {'; '.join(problems)}")
+    else:
+        print(f"ok   instruction budget, {name}: stopped at cycle {j['cycles']}, retired {retired}")
+print(f"{len(cases) + 1 + extra - failed} of {len(cases) + 1 + extra} cases as expected")
 sys.exit(1 if failed else 0)

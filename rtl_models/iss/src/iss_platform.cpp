@@ -1,5 +1,6 @@
 #include "tessera/iss/iss_platform.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -68,6 +69,29 @@ class iss_harness : public nic::harness_core {
     cfg_.tiles = c.f.tiles();
     cfg_.type = c.type;
     cfg_.rop = c.rop;
+    if (io.instruction_budget) {
+      budget_.resize(p_);
+      for (std::uint32_t t = 0; t < p_; ++t) {
+        budget_[t] = instruction_budget(c, t);
+        parts_[t].cpu.instruction_budget = budget_[t];
+      }
+    }
+  }
+
+  // Whether tile t has retired more instructions than its budget; if so the run stops
+  // at `now` as a timeout.
+  bool over_budget(std::uint32_t t, std::uint64_t now) {
+    if (budget_.empty()) return false;
+    const tlmm::tile_cpu& cpu = parts_[t].cpu;
+    const std::uint64_t retired = cpu.instructions + cpu.setup_instructions;
+    if (retired <= budget_[t]) return false;
+    if (limited_) return true;  // another tile stopped the run in this instant: its report
+    stopped_by_limit(now, "the instruction budget (tile " + std::to_string(t) + " retired " +
+                              std::to_string(retired) + " instructions, past its " +
+                              std::to_string(budget_[t]) +
+                              " for this workload; --param max_cycles sets a cycle limit "
+                              "instead, docs/tiles.md)");
+    return true;
   }
 
   void attach(std::uint32_t t, tlmm::tlm_nic& n) {
@@ -201,6 +225,7 @@ class iss_harness : public nic::harness_core {
   executor_config cfg_;
   std::uint32_t slot_;
   std::vector<tile_parts> parts_;
+  std::vector<std::uint64_t> budget_;  // per tile; empty: no instruction budget
   bool trace_{false};
   nic::span_tracker spans_;
 };
@@ -256,6 +281,10 @@ class iss_tile : public sc_core::sc_module {
       }
       if (before != device::program_phase::report && after == device::program_phase::report)
         p.end_cycle = tlmm::now_cycles();
+      if (h_->over_budget(t_, tlmm::now_cycles())) {
+        tlmm::stop_once();
+        return;
+      }
       switch (s.why) {
         case stop_reason::command:
           break;
@@ -332,6 +361,17 @@ struct iss_tiles {
 };
 
 }  // namespace
+
+std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t) {
+  const std::uint64_t s = fw::layout{c}.slot_bytes();
+  const nic::tile_plan pl = nic::plan_tile(c, t, static_cast<std::uint32_t>(s));
+  // A block moved costs more the more blocks the tile's store holds (its lookups).
+  const std::uint64_t estimate = 20'000 + 5'000 * pl.ops +
+                                 (400 + 2 * std::uint64_t{pl.peak_blocks}) * pl.blocks_moved +
+                                 2 * s * pl.blocks_moved + 5 * s * pl.blocks_combined +
+                                 25 * s * (pl.initial_blocks + pl.final_blocks);
+  return std::max<std::uint64_t>(8 * estimate, std::uint64_t{1} << 20);
+}
 
 std::string default_firmware() {
 #ifdef TESSERA_DEFAULT_TILE_IMAGE

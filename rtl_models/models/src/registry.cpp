@@ -131,7 +131,8 @@ const std::array<param, 3> common{{
      "--protocol unforced: larger messages reserve first", {},
      TESSERA_FIELD(unforced_threshold, std::uint64_t)},
     {"max_cycles", param_kind::count, 1, std::uint64_t{1} << 60, "cycles",
-     "a run still going then stops: a timeout, not a deadlock", {},
+     "a run still going then stops: a timeout, not a deadlock (given, it replaces the "
+     "Cortex-M4 tiles' instruction budget, docs/tiles.md)", {},
      TESSERA_FIELD(max_cycles, std::uint64_t)},
     {"max_retries", param_kind::count, 0, 1000, "",
      "--protocol reliable: retransmissions of one message before the run fails", {},

@@ -20,11 +20,19 @@ tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32
   std::unordered_set<std::uint32_t> held;
   fw::layout{c}.initial(t, [&](const fw::block_desc& b) { held.insert(b.id); });
   pl.peak_blocks = static_cast<std::uint32_t>(held.size());
+  pl.initial_blocks = held.size();
   program prog{c, tile_id{t}};
   std::vector<block_id> s(prog.max_blocks());
   std::vector<block_id> r(prog.max_blocks());
   op o;
   while (prog.next(o, s, r)) {
+    ++pl.ops;
+    if (o.kind == op_kind::combine) ++pl.blocks_combined;
+    if (o.sends()) pl.blocks_moved += o.send_count;
+    if (o.receives()) {
+      pl.blocks_moved += o.recv_count;
+      if ((o.flags & op_flag::combine_in) != 0) pl.blocks_combined += o.recv_count;
+    }
     if (o.kind == op_kind::combine) {
       held.insert(r[0].value());  // the destination exists before the source is dropped
       pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
@@ -49,6 +57,7 @@ tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32
     }
     pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
   }
+  pl.final_blocks = held.size();
   return pl;
 }
 
@@ -331,7 +340,7 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
   if (done_ < p_) out.cycles = now;  // where the run stopped
   std::map<std::uint32_t, step_timing> steps;
   for (const transfer_record& r : transfers) {
-    if (limit_cycle_ > 0 && r.end > limit_cycle_) continue;  // still on its way at the stop
+    if (limited_ && r.end > limit_cycle_) continue;  // still on its way at the stop
     if (r.header.kind != msg_kind::data) {
       ++out.control_messages;
       continue;
@@ -351,7 +360,7 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
   for (const auto& [k, s] : steps)
     out.steps.push_back(s);
   out.dropped = drops.size();
-  out.timed_out = limit_cycle_ > 0 && done_ < p_;
+  out.timed_out = limited_ && done_ < p_;
   for (const tile_memory* m : memory_of_) {
     if (m->seq_out.empty()) continue;
     const reliable_stats& r = m->reliable.stats;
@@ -388,7 +397,7 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
     }
     return out;
   }
-  if (done_ < p_ && !losses.empty() && limit_cycle_ == 0) {
+  if (done_ < p_ && !losses.empty() && !limited_) {
     // Nothing moves because a fault took a message: that is the cause, not a deadlock.
     out.failure = faults_->loss_text(losses.front());
     if (losses.size() > 1) out.failure += " (" + std::to_string(losses.size()) + " messages lost)";
@@ -404,9 +413,9 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
       if (drops.size() > 1) os << " (" << drops.size() << " messages dropped)";
     } else {
       // A timeout is not a deadlock: at the limit things could still move.
-      if (limit_cycle_ > 0) {
-        os << "stopped at cycle " << limit_cycle_ << " by max_cycles with " << p_ - done_ << " of "
-           << p_ << " tiles unfinished:";
+      if (limited_) {
+        os << "stopped at cycle " << limit_cycle_ << " by " << limit_what_ << " with " << p_ - done_
+           << " of " << p_ << " tiles unfinished:";
       } else {
         os << "deadlock:";
       }
@@ -418,8 +427,7 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
         ++listed;
       }
       if (p_ - done_ > listed)
-        os << "; ... (" << p_ - done_ << " tiles " << (limit_cycle_ > 0 ? "unfinished" : "stuck")
-           << ")";
+        os << "; ... (" << p_ - done_ << " tiles " << (limited_ ? "unfinished" : "stuck") << ")";
     }
     out.failure = os.str();
     return out;

@@ -28,7 +28,19 @@ struct iss_options {
   // its initial data) and after its program_end (its report). Past this many, they are
   // timed (a tile that computes forever before it starts still reaches max_cycles).
   std::uint64_t untimed_max{std::uint64_t{1} << 28};
+  // Stop the run as a timeout when a tile retires more instructions, untimed ones
+  // included, than its budget (instruction_budget below): an image that never finishes
+  // ends in bounded time whatever the cycle limit.
+  bool instruction_budget{true};
 };
+
+// Tile t's instruction budget for the collective: 8 times an estimate of what its
+// program, its setup and its report retire, at least 2^20 (docs/tiles.md, "A tile that
+// never finishes"). The estimate, from the ops of its program (nic::plan_tile), with s
+// the slot (largest block) in bytes and b the most blocks it holds at once:
+//   20,000 + 5,000 ops + (400 + 2 b + 2 s) blocks moved + 5 s blocks combined
+//   + 25 s (blocks held at the start + at the end).
+std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t);
 
 // The tile image this build made (baremetal/tile), or "" without the cross tools.
 std::string default_firmware();

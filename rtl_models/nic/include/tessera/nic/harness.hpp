@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
@@ -185,6 +186,15 @@ struct tile_plan {
   std::uint32_t max_recv{0};
   std::uint64_t all_recv_bytes{0};  // every receive's landing area (prepost)
   std::uint32_t receiving_ops{0};
+  // The work the tile's program does, as its ops say it (a processor's instruction
+  // budget is derived from it): ops, blocks sent and received, blocks combined (a
+  // combine op or a combining receive), and the blocks it holds at its
+  // start and at its end.
+  std::uint64_t ops{0};
+  std::uint64_t blocks_moved{0};
+  std::uint64_t blocks_combined{0};
+  std::uint64_t initial_blocks{0};
+  std::uint64_t final_blocks{0};
 };
 
 tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot);
@@ -309,7 +319,12 @@ class harness_core {
   [[nodiscard]] std::uint32_t done() const { return done_; }
   // The model stopped the run at `cycle` because of its cycle limit (max_cycles), not
   // because nothing could move: unfinished tiles are a timeout, not a deadlock.
-  void stopped_by_limit(std::uint64_t cycle) { limit_cycle_ = cycle; }
+  // `what` names the limit in the report.
+  void stopped_by_limit(std::uint64_t cycle, std::string what = "max_cycles") {
+    limited_ = true;
+    limit_cycle_ = cycle;
+    limit_what_ = std::move(what);
+  }
 
   // The run's faults (owned by the model, which calls it at admission and delivery);
   // the outcome reports them and names the fault behind a failure.
@@ -335,7 +350,9 @@ class harness_core {
   std::vector<std::uint64_t> finish_;
   std::uint32_t done_{0};
   std::int64_t failed_{-1};
-  std::uint64_t limit_cycle_{0};  // nonzero: stopped there by max_cycles
+  bool limited_{false};  // stopped by a limit (max_cycles), at limit_cycle_
+  std::uint64_t limit_cycle_{0};
+  std::string limit_what_;
   protocol proto_{protocol::raw};
   fault_injector* faults_{nullptr};
   std::vector<tile_memory*> memory_of_;  // per tile, for the reliable protocol's stats

@@ -57,6 +57,8 @@ struct tile_cpu {
   std::uint64_t setup_instructions{0};  // before (its initial data) and after (its report)
   std::uint64_t compute_cycles{0};      // fabric cycles the instructions took
   std::uint64_t wait_cycles{0};         // fabric cycles idle (wfi) waiting for the NIC
+  // Instructions (both kinds) past which the run stops as a timeout; 0: no budget.
+  std::uint64_t instruction_budget{0};
 };
 
 struct platform_outcome {
