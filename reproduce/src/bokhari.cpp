@@ -8,12 +8,14 @@
 // curves, and the envelopes of linear, stable and pairwise_F.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "papers.hpp"
 #include "tessera/analytic/slots.hpp"
 #include "tessera/analytic/transfers.hpp"
+#include "tessera/run/run.hpp"
 #include "tessera/schedule/build.hpp"
 #include "tessera/schedule/errors.hpp"
 
@@ -407,9 +409,17 @@ paper_report bokhari(const bokhari_options& o) {
   r.title =
       "Bokhari, \"Complete Exchange on the iPSC-860\" (ICASE 91-4): message times and edge "
       "contention";
-  r.model = o.model +
-            ", circuit switching, preset ipsc860 (0.394 us a byte, xi 242, tau 25, "
-            "control_xi 88, xi_held 242, half duplex within 150 cycles)" +
+  // The preset's numbers as its table gives them (docs/machines.md).
+  const run::machine_preset preset = run::find_machine_preset("ipsc860");
+  std::ostringstream per_byte;
+  per_byte << preset.us_per_cycle;
+  r.model = o.model + ", circuit switching, preset ipsc860 (" + per_byte.str() + " us a byte, xi " +
+            preset.param("xi") + ", tau " + preset.param("tau") + ", control_xi " +
+            preset.param("control_xi") + ", xi_held " + preset.param("xi_held") +
+            (preset.param("half_duplex") == "1"
+                 ? ", half duplex within " + preset.param("duplex_window") + " cycles"
+                 : std::string(", full duplex")) +
+            ")" +
             (o.model == "rtl" ? " with --param half_duplex=0 (the RTL cube is full duplex)" : "") +
             "; the charts of sections 3-4 on the analytic slot model (unit slots, the "
             "lowest-numbered source wins a conflict)" +

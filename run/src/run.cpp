@@ -1,6 +1,7 @@
 #include "tessera/run/run.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "report.hpp"
 #include "tessera/alphabeta/run.hpp"
@@ -186,6 +187,12 @@ std::unique_ptr<run_result> run(run_config config) {
   if (config.workload == workload_kind::schedule)
     return std::make_unique<owning<alphabeta_schedule>>(std::move(config));
   return std::make_unique<owning<alphabeta_collective>>(std::move(config));
+}
+
+const std::string& machine_preset::param(std::string_view key) const {
+  for (const auto& [k, v] : params)
+    if (k == key) return v;
+  throw std::logic_error("the machine preset has no parameter '" + std::string(key) + "'");
 }
 
 }  // namespace tessera::run

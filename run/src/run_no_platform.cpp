@@ -26,4 +26,9 @@ models::switching platform_switching(const run_config& config) {
   return models::switching::ideal;
 }
 
+machine_preset find_machine_preset(std::string_view name) {
+  throw input_error("--machine '" + std::string(name) +
+                    "': the machine presets are the platform's, not in this build");
+}
+
 }  // namespace tessera::run

@@ -552,6 +552,19 @@ models::switching platform_switching(const run_config& config) {
   return detail::switching_of(config, detail::find_machine(config));
 }
 
+machine_preset find_machine_preset(std::string_view name) {
+  const tlm_models::machine* m = tlm_models::find_machine(name);
+  if (m == nullptr) {
+    throw input_error("--machine '" + shown(std::string(name)) + "' is not known (" +
+                      detail::machine_names() + ")");
+  }
+  machine_preset p;
+  p.us_per_cycle = m->us_per_cycle;
+  for (const auto& [k, v] : m->params)
+    p.params.emplace_back(std::string(k), std::string(v));
+  return p;
+}
+
 }  // namespace tessera::run
 
 namespace tessera::run::detail {

@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -53,6 +55,17 @@ std::unique_ptr<run_result> run(run_config config);
 // machine's, else the fabric's default. Throws input_error for an unknown machine or
 // switching, or one that contradicts the other, and in a build without the platform.
 models::switching platform_switching(const run_config& config);
+
+// A machine preset (--machine) as its table gives it: the cycle in microseconds and
+// each parameter's value as --param spells it (docs/machines.md). Throws input_error
+// for an unknown machine, and in a build without the platform.
+struct machine_preset {
+  double us_per_cycle{0};
+  std::vector<std::pair<std::string, std::string>> params;
+  // The parameter's value; throws std::logic_error when the preset has none.
+  [[nodiscard]] const std::string& param(std::string_view key) const;
+};
+machine_preset find_machine_preset(std::string_view name);
 
 // Whether this build has the model (the registry lists every model; tlm and rtl need
 // SystemC).
