@@ -61,6 +61,7 @@ double paper_depth(const family& f, std::uint32_t n) {
 paper_report bermond(const bermond_options& o) {
   paper_report r;
   r.paper = "bermond";
+  r.model_name = o.model;
   r.title =
       "Bermond, Michallon, Trystram, \"Broadcasting in wraparound meshes with parallel "
       "monodirectional links\" (1992): pipelined broadcast on edge-disjoint spanning trees";
@@ -106,6 +107,7 @@ paper_report bermond(const bermond_options& o) {
         if (L == o.lengths.front()) {
           // The depth of the trees, against the paper's.
           row d;
+          d.id = "bermond." + std::string(f.algorithm) + "." + mesh + ".depth";
           d.source = std::string(f.source) + ", depth " + f.depth_text;
           d.what = std::string(f.name) + ", " + mesh;
           d.unit = "hops";
@@ -120,6 +122,7 @@ paper_report bermond(const bermond_options& o) {
           r.rows.push_back(d);
         }
         row t;
+        t.id = "bermond." + std::string(f.algorithm) + "." + mesh + ".L" + std::to_string(L);
         t.what = std::string(f.name) + ", " + mesh + ", L = " + std::to_string(L);
         t.unit = "us";
         t.simulated = s.cycles * us_per_cycle;
@@ -169,6 +172,8 @@ paper_report bermond(const bermond_options& o) {
           const double bound = beta_us / q + (D + q - 1) * tau_us;
           const double over = s.cycles * us_per_cycle - b(L, D, 2);
           row c;
+          c.id = "bermond." + std::string(f.algorithm) + "." + mesh +
+                 (above ? ".fill-in-shows" : ".fill-in-hides");
           c.source = "§2.3, the fill-in threshold L0 = beta D^2 / (2 tau (D - 1))";
           c.what = "Saad-Schultz, " + mesh + ", L = " + std::to_string(L) +
                    (above ? " = 4 L0: the fill-in outlasts the pipeline"

@@ -196,6 +196,7 @@ void implementations(const bokhari_options& o, paper_report& r) {
                       const implementation& want) {
     const implementation* best = best_at(pts, d, block, o.seeds);
     row c;
+    c.id = "bokhari.hull.d" + std::to_string(d) + ".b" + std::to_string(block) + "." + want.name;
     c.source = source;
     c.what = cube(d) + ", " + std::to_string(block) + "-byte blocks: " + want.name +
              " is the fastest" + max_of + " (fastest: " + (best ? best->name : "none") + ")";
@@ -214,6 +215,7 @@ void implementations(const bokhari_options& o, paper_report& r) {
     for (const std::uint32_t b : blocks)
       never = never && best_at(pts, 1, b, o.seeds) != &pairwise_f;
     row c;
+    c.id = "bokhari.hull.d1.pairwise_F-never";
     c.source = "§6.5, Figure 11";
     c.what =
         "d = 1: pairwise_F is the fastest at no block size (its pairwise "
@@ -231,6 +233,7 @@ void implementations(const bokhari_options& o, paper_report& r) {
   // §6.2: standard_U below standard_F for small blocks (no synchronization to pay).
   for (std::uint32_t d = 1; d <= o.d_max; ++d) {
     row c;
+    c.id = "bokhari.standard_U-below-standard_F.d" + std::to_string(d);
     c.source = "§6.2";
     c.what = cube(d) + ", 1-byte blocks: standard_U faster than standard_F" + max_of;
     c.paper = 1;
@@ -247,6 +250,7 @@ void implementations(const bokhari_options& o, paper_report& r) {
     for (const implementation* im : {&pairwise_u, &standard_u}) {
       const std::uint32_t a = im == &pairwise_u ? 64 : 1U << (7 - d);
       row x;
+      x.id = "bokhari.jump." + std::string(im->name) + ".d" + std::to_string(d);
       x.source = "§6.1, Figures 10-11";
       x.what = cube(d) + ": " + im->name + "'s rise from " + std::to_string(a) + " to " +
                std::to_string(2 * a) + " bytes, per byte, over its rise per byte just " +
@@ -270,6 +274,7 @@ void implementations(const bokhari_options& o, paper_report& r) {
       sum +=
           std::log(pts.at(d, pairwise_f, b, o.seeds).max / pts.at(d, pairwise_u, b, o.seeds).max);
     row x;
+    x.id = "bokhari.pairwise_F-over-pairwise_U.d" + std::to_string(d);
     x.source = "§6.4";
     x.what = cube(d) + ": pairwise_F / pairwise_U, blocks 1..64 bytes (geometric mean)";
     x.unit = "x";
@@ -292,6 +297,7 @@ void implementations(const bokhari_options& o, paper_report& r) {
       }
     }
     row x;
+    x.id = "bokhari.stable-below-linear.d" + std::to_string(d);
     x.source = "§6.3, Figure 10";
     x.what = cube(d) + ": blocks of 2^8..2^12 bytes where stable's maximum is below linear's (" +
              (at.empty() ? std::string("none") : at) + ")";
@@ -313,8 +319,11 @@ void implementations(const bokhari_options& o, paper_report& r) {
   }
   for (std::size_t i = 0; i < o.envelope_bytes.size(); ++i) {
     const std::string blk = std::to_string(o.envelope_bytes[i]) + "-byte blocks";
-    auto claim = [&](const char* source, const std::string& what, bool holds, const char* why) {
+    auto claim = [&](const char* key, const char* source, const std::string& what, bool holds,
+                     const char* why) {
       row c;
+      c.id = "bokhari.envelope.d" + std::to_string(env_d) + ".b" +
+             std::to_string(o.envelope_bytes[i]) + "." + key;
       c.source = source;
       c.what = env + blk + ": " + what;
       c.paper = 1;
@@ -322,19 +331,22 @@ void implementations(const bokhari_options& o, paper_report& r) {
       c.tol = tolerance::claim(why);
       r.rows.push_back(c);
     };
-    claim("§6.4, Figure 12", "pairwise_F's spread (max - min) / min is below linear's and stable's",
+    claim("pairwise_F-spread", "§6.4, Figure 12",
+          "pairwise_F's spread (max - min) / min is below linear's and stable's",
           pf[i].spread() < lin[i].spread() && pf[i].spread() < stab[i].spread(),
           "\"the envelope for pairwise_F is very tight\"");
-    claim("§6.3, Figure 12", "stable's maximum is below linear's", stab[i].max < lin[i].max,
-          "\"its average and maxima are well above stable\"");
-    claim("§6.3, Figure 12", "stable's average is below linear's", stab[i].mean < lin[i].mean,
-          "\"its average and maxima are well above stable\"");
-    claim("§6.4, Figure 13", "pairwise_F's band (max - min) is narrower than without pairwise sync",
+    claim("stable-max", "§6.3, Figure 12", "stable's maximum is below linear's",
+          stab[i].max < lin[i].max, "\"its average and maxima are well above stable\"");
+    claim("stable-mean", "§6.3, Figure 12", "stable's average is below linear's",
+          stab[i].mean < lin[i].mean, "\"its average and maxima are well above stable\"");
+    claim("pairwise_F-band", "§6.4, Figure 13",
+          "pairwise_F's band (max - min) is narrower than without pairwise sync",
           pf[i].max - pf[i].min < nosync[i].max - nosync[i].min,
           "\"with pairwise synchronization, all timings fall within a very narrow band\"");
   }
   {
     row c;
+    c.id = "bokhari.envelope.d" + std::to_string(env_d) + ".nosync-band-grows";
     c.source = "§6.4, Figure 13";
     c.what = env + "without pairwise sync, the band (max - min) at " +
              std::to_string(o.envelope_bytes.back()) + " bytes is wider than at " +
@@ -406,6 +418,7 @@ void implementations(const bokhari_options& o, paper_report& r) {
 paper_report bokhari(const bokhari_options& o) {
   paper_report r;
   r.paper = "bokhari";
+  r.model_name = o.model;
   r.title =
       "Bokhari, \"Complete Exchange on the iPSC-860\" (ICASE 91-4): message times and edge "
       "contention";
@@ -458,6 +471,7 @@ paper_report bokhari(const bokhari_options& o) {
     for (const alg_row& a : algs) {
       const analytic::slot_schedule s = chart(a.alg);
       row x;
+      x.id = "bokhari.slots." + std::string(a.name) + ".d" + std::to_string(d);
       x.source = a.source;
       x.what = std::string(a.name) + cube;
       x.unit = "steps";
@@ -468,6 +482,7 @@ paper_report bokhari(const bokhari_options& o) {
       r.rows.push_back(x);
       if (a.alg == fw::a2a_algorithm::linear || a.alg == fw::a2a_algorithm::pairwise) {
         row c;
+        c.id = "bokhari.slots." + std::string(a.name) + ".d" + std::to_string(d) + ".no-wait";
         c.source = a.source;
         c.what = std::string(a.name) + cube + ": no transfer waits for a link";
         c.paper = 1;
@@ -479,6 +494,7 @@ paper_report bokhari(const bokhari_options& o) {
         // "No column has two consecutive integers": no link is used in two
         // consecutive steps, so a drift of one step causes no contention.
         row c;
+        c.id = "bokhari.slots.stable.d" + std::to_string(d) + ".no-reuse";
         c.source = a.source;
         c.what = "stable" + cube + ": no link used in two consecutive steps";
         c.paper = 1;
@@ -527,6 +543,8 @@ paper_report bokhari(const bokhari_options& o) {
         const double sim = pattern_us({{0, (1U << d) - 1, m, 0}},
                                       unforced ? protocol::unforced : protocol::forced);
         row x;
+        x.id = "bokhari.figure2." + std::string(unforced ? "unforced" : "forced") + ".d" +
+               std::to_string(d) + ".m" + std::to_string(m);
         x.source = unforced ? "§2.2, UNFORCED, m > 100" : "§2.2, FORCED (Figure 2)";
         x.what = proto + ", d = " + std::to_string(d) + ", m = " + std::to_string(m);
         x.unit = "us";
@@ -580,6 +598,7 @@ paper_report bokhari(const bokhari_options& o) {
   r.figures.push_back(std::move(fig4));
   for (std::uint32_t j = 2; j <= 8; ++j) {
     row c;
+    c.id = "bokhari.figure4.paths" + std::to_string(j);
     c.source = "§2.3, Figure 4";
     c.what = std::to_string(j) + " paths through edge 7 -> 15 take longer than " +
              std::to_string(j - 1) + ", m = 1000";
@@ -589,6 +608,7 @@ paper_report bokhari(const bokhari_options& o) {
     r.rows.push_back(c);
   }
   row seven;
+  seven.id = "bokhari.figure4.eight-over-one";
   seven.source = "§2.3: \"more than seven times\"";
   seven.what = "8 contending 1000-byte messages / 1 message";
   seven.unit = "x";
@@ -596,7 +616,10 @@ paper_report bokhari(const bokhari_options& o) {
   seven.simulated = at_1000[8] / at_1000[1];
   seven.tol = tolerance::at_least("the paper: more than seven times one message");
   r.rows.push_back(seven);
-  if (o.model == "tlm" && o.implementations) implementations(o, r);
+  if (o.model == "tlm" && o.implementations) {
+    r.seeds = {{"seeds", o.seeds}, {"envelope-seeds", o.envelope_seeds}};
+    implementations(o, r);
+  }
   return r;
 }
 

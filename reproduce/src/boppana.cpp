@@ -37,6 +37,7 @@ double t_aap_prime(double n, double k, double xi, double tau) {
 paper_report boppana(const boppana_options& o) {
   paper_report r;
   r.paper = "boppana";
+  r.model_name = o.model;
   r.title =
       "Boppana, Raghavendra, \"Optimal and Practical Routing Methods for a Massive Data "
       "Movement Operation on Hypercubes\" (1990): AAP, AAP' and the lower bounds of Table 1";
@@ -74,6 +75,7 @@ paper_report boppana(const boppana_options& o) {
     if (n == 7) aap7 = sim;
     const std::string what = "AAP, n = " + std::to_string(n) + ", k = " + std::to_string(o.k);
     row exact;
+    exact.id = "boppana.aap.n" + std::to_string(n);
     exact.source = "§3.2, T_aap";
     exact.what = what + ", xi 154, tau 23";
     exact.unit = "units";
@@ -91,6 +93,7 @@ paper_report boppana(const boppana_options& o) {
     const double moved =
         (N - 1) * (preset_xi - 1 - paper_xi_1) + n * N / 2 * (1 + preset_tau - paper_1_tau);
     row us;
+    us.id = "boppana.aap-us.n" + std::to_string(n);
     us.source = "§3.2, T_aap on the iPSC/860";
     us.what = what + ", xi - 1 = 152.94, 1 + tau = 23.53";
     us.unit = "us";
@@ -106,6 +109,7 @@ paper_report boppana(const boppana_options& o) {
   {
     // §3.2: eta = T_aap / T_min = 3.37 for n = 7, k = 100 on the iPSC/860.
     row eta;
+    eta.id = "boppana.eta.n7";
     eta.source = "§3.2, eta at n = 7";
     eta.what = "T_aap / k(N-1), n = 7, k = " + std::to_string(o.k);
     eta.unit = "";
@@ -127,6 +131,7 @@ paper_report boppana(const boppana_options& o) {
     const double sim = simulate(n, fw::collective::alltoall, "aap-prime", o.k_prime, true);
     const double plain = simulate(n, fw::collective::alltoall, "aap-prime", o.k_prime, false);
     row x;
+    x.id = "boppana.aap-prime.n" + std::to_string(n);
     x.source = "§3.3, T_aap'";
     x.what = "AAP', n = " + std::to_string(n) + ", k = " + std::to_string(o.k_prime) +
              ", xi 154, tau 23";
@@ -147,6 +152,7 @@ paper_report boppana(const boppana_options& o) {
     }
     r.rows.push_back(x);
     row c;
+    c.id = "boppana.aap-prime-saves.n" + std::to_string(n);
     c.source = "§3.3, AAP' saves set-up time";
     c.what = "AAP' with pre-setup below AAP, n = " + std::to_string(n) +
              ", k = " + std::to_string(o.k_prime);
@@ -201,6 +207,7 @@ paper_report boppana(const boppana_options& o) {
       for (const auto& [arg, bound] :
            {std::pair{"send/receive", send_receive}, std::pair{"bandwidth", bandwidth}}) {
         row b;
+        b.id = "boppana.table1." + id_part(x.name) + "." + id_part(arg) + ".n" + std::to_string(n);
         b.source = std::string("Table 1, ") + arg + " argument";
         b.what = what;
         b.unit = "units";

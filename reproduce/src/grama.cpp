@@ -75,6 +75,7 @@ struct fabric_case {
 paper_report grama(const grama_options& o) {
   paper_report r;
   r.paper = "grama";
+  r.model_name = "alphabeta";
   r.title =
       "Grama, Gupta, Karypis, Kumar, \"Basic Communication Operations\" (slides): the cost "
       "of every operation on ring, mesh and hypercube";
@@ -100,6 +101,9 @@ paper_report grama(const grama_options& o) {
     cfg.c = c;
     cfg.algorithm = alg;
     row x;
+    x.id = "grama." + id_part(fw::info(c.coll).name) + "." + alg + "." + spec + ".m" +
+           std::to_string(c.bytes) +
+           (c.coll == fw::collective::shift ? ".q" + std::to_string(c.shift) : "");
     x.source = f->source;
     x.what = std::string(fw::info(c.coll).name) + " " + alg + ", " + spec +
              ", m = " + std::to_string(c.bytes) +

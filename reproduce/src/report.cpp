@@ -1,9 +1,13 @@
 #include "tessera/reproduce/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iomanip>
+#include <set>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 
 namespace tessera::reproduce {
 
@@ -60,13 +64,65 @@ bool row::pass() const {
   return false;
 }
 
-bool paper_report::pass() const {
-  return failed() == 0;
+const char* verdict_name(verdict v) {
+  switch (v) {
+    case verdict::pass:
+      return "pass";
+    case verdict::known:
+      return "known deviation";
+    case verdict::fail:
+      return "fail";
+  }
+  return "fail";
 }
 
-std::size_t paper_report::failed() const {
+verdict row::judged() const {
+  if (pass()) return verdict::pass;
+  return known ? verdict::known : verdict::fail;
+}
+
+bool paper_report::pass() const {
+  return failed() == 0 && problems.empty();
+}
+
+std::size_t paper_report::count(verdict v) const {
   return static_cast<std::size_t>(
-      std::count_if(rows.begin(), rows.end(), [](const row& r) { return !r.pass(); }));
+      std::count_if(rows.begin(), rows.end(), [v](const row& r) { return r.judged() == v; }));
+}
+
+namespace {
+bool id_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+         std::string_view("_.:+-").find(c) != std::string_view::npos;
+}
+}  // namespace
+
+std::string id_part(std::string_view name) {
+  std::string s;
+  for (const char c : name) {
+    const char k = id_char(c) ? c : '-';
+    if (k == '-' && !s.empty() && s.back() == '-') continue;
+    s += k;
+  }
+  return s;
+}
+
+void check_ids(const paper_report& r) {
+  std::set<std::string> seen;
+  for (const row& x : r.rows) {
+    const bool well_formed = !x.id.empty() && std::all_of(x.id.begin(), x.id.end(), id_char);
+    if (!well_formed) {
+      throw std::logic_error("reproduce " + r.paper + ": row '" + x.what + "' has the id '" + x.id +
+                             "' (want [A-Za-z0-9_.:+-]+)");
+    }
+    if (!seen.insert(x.id).second)
+      throw std::logic_error("reproduce " + r.paper + ": two rows have the id '" + x.id + "'");
+  }
+}
+
+std::string counts_text(std::size_t pass, std::size_t known, std::size_t fail) {
+  return std::to_string(pass) + " pass, " + std::to_string(known) + " known deviation" +
+         (known == 1 ? "" : "s") + ", " + std::to_string(fail) + " fail";
 }
 
 namespace {
@@ -143,11 +199,16 @@ nlohmann::ordered_json to_json(const paper_report& r) {
   j["title"] = r.title;
   j["model"] = r.model;
   j["rows_total"] = r.rows.size();
+  j["rows_passed"] = r.count(verdict::pass);
+  j["rows_known"] = r.count(verdict::known);
   j["rows_failed"] = r.failed();
   j["pass"] = r.pass();
+  j["problems"] = r.problems;
+  if (!r.notes.empty()) j["notes"] = r.notes;
   auto rows = nlohmann::ordered_json::array();
   for (const row& x : r.rows) {
     nlohmann::ordered_json o;
+    o["id"] = x.id;
     o["source"] = x.source;
     o["what"] = x.what;
     o["unit"] = x.unit;
@@ -156,6 +217,16 @@ nlohmann::ordered_json to_json(const paper_report& r) {
     o["deviation"] = finite_or_null(x.deviation());
     o["tolerance"] = {{"kind", kind_name(x.tol.kind)}, {"value", x.tol.value}, {"why", x.tol.why}};
     o["pass"] = x.pass();
+    o["verdict"] = verdict_name(x.judged());
+    if (x.known) {
+      o["reason"] = x.known->reason;
+      o["doc"] = x.known->doc;
+      if (x.known->lo == x.known->hi) {
+        o["analysed"] = x.known->lo;
+      } else {
+        o["analysed"] = {x.known->lo, x.known->hi};
+      }
+    }
     if (!x.formula.empty()) o["formula"] = x.formula;
     rows.push_back(std::move(o));
   }
@@ -213,13 +284,31 @@ void write_text(std::ostream& os, const paper_report& r) {
       os << "  " << std::left << std::setw(static_cast<int>(what_w)) << x.what << std::right
          << std::setw(14) << (claim ? "holds" : number(x.paper)) << std::setw(14)
          << (claim ? (x.simulated == x.paper ? "holds" : "does not") : number(x.simulated))
-         << std::setw(11) << dev.str() << "  " << tolerance_text(x) << (x.pass() ? "" : "  FAIL")
-         << "\n";
+         << std::setw(11) << dev.str() << "  " << tolerance_text(x);
+      switch (x.judged()) {
+        case verdict::pass:
+          break;
+        case verdict::known:
+          os << "  known " << x.id;
+          break;
+        case verdict::fail:
+          os << "  FAIL " << x.id;
+          break;
+      }
+      os << "\n";
     }
   }
+  if (r.count(verdict::known) > 0) {
+    os << "\nknown deviations (each analysed at its value):\n";
+    for (const row& x : r.rows)
+      if (x.judged() == verdict::known)
+        os << "  " << x.id << ": " << x.known->reason << " (" << x.known->doc << ")\n";
+  }
+  for (const std::string& n : r.notes)
+    os << "note: " << n << "\n";
   os << "\n"
-     << r.paper << ": " << (r.rows.size() - r.failed()) << " of " << r.rows.size()
-     << " rows within tolerance" << (r.pass() ? "" : " (FAILED)") << "\n";
+     << r.paper << ": " << counts_text(r.count(verdict::pass), r.count(verdict::known), r.failed())
+     << (r.pass() ? "" : " (FAILED)") << "\n";
 }
 
 }  // namespace tessera::reproduce

@@ -1,6 +1,7 @@
 #include "tessera/reproduce/reproduce.hpp"
 
 #include "papers.hpp"
+#include "tessera/reproduce/known.hpp"
 #include "tessera/schedule/errors.hpp"
 
 namespace tessera::reproduce {
@@ -11,7 +12,9 @@ const std::vector<std::string_view>& papers() {
   return names;
 }
 
-paper_report run(std::string_view paper, const options& o) {
+namespace {
+
+paper_report build(std::string_view paper, const options& o) {
   if (paper == "thakur") return thakur(o.thakur);
   if (paper == "grama") return grama(o.grama);
   if (paper == "boppana") return boppana(o.boppana);
@@ -22,6 +25,15 @@ paper_report run(std::string_view paper, const options& o) {
     known += (known.empty() ? "" : ", ") + std::string(n);
   throw input_error("paper '" + std::string(paper) + "' is not one reproduce covers (" + known +
                     ")");
+}
+
+}  // namespace
+
+paper_report run(std::string_view paper, const options& o) {
+  paper_report r = build(paper, o);
+  check_ids(r);
+  judge(r, known_deviations());
+  return r;
 }
 
 }  // namespace tessera::reproduce

@@ -59,6 +59,11 @@ std::string alg_name(fw::a2a_algorithm a) {
 
 // The printed precision of a measured time: 3 decimals below 10 s, 2 from 10 s on
 // (Tables 2-6 print 0.004, 3.218, 13.61).
+// A size as a row id spells it: "256B", "16KB".
+std::string size_token(std::uint32_t b) {
+  return b >= 1024 ? std::to_string(b / 1024) + "KB" : std::to_string(b) + "B";
+}
+
 double printed_unit(double s) {
   return s >= 10 ? 0.01 : 0.001;
 }
@@ -183,6 +188,8 @@ paper_report thakur(const thakur_options& o) {
     if (t < 2 || t > 6) throw input_error("--table '" + std::to_string(t) + "' is not 2..6");
   paper_report r;
   r.paper = "thakur";
+  r.model_name = o.model;
+  r.complete = o.tables.empty();
   std::string which = "Tables 2-6";
   if (!o.tables.empty()) {
     which = o.tables.size() == 1 ? "Table " : "Tables ";
@@ -284,6 +291,7 @@ paper_report thakur(const thakur_options& o) {
   // The Delta model's target: each table within 10 % on average.
   for (const auto& [t, v] : dev) {
     row x;
+    x.id = "thakur.table" + std::to_string(t) + ".mean";
     x.source = "Table " + std::to_string(t);
     const std::uint32_t table = t;  // clang before 16 cannot capture a structured binding
     const auto first =
@@ -300,9 +308,10 @@ paper_report thakur(const thakur_options& o) {
   }
 
   // PEX against GEN on the power-of-two meshes at 4 KB and more (Tables 2 and 5).
-  auto pair_rows = [&](const char* source, std::uint32_t ta, std::uint32_t ra, std::uint32_t ca,
-                       std::uint32_t tb, std::uint32_t rb, std::uint32_t cb, std::uint32_t bytes,
-                       const std::string& why) {
+  // A row's id: thakur.<key>.<size>, the key naming the pair ("pex-vs-gen.8x8").
+  auto pair_rows = [&](const std::string& key, const char* source, std::uint32_t ta,
+                       std::uint32_t ra, std::uint32_t ca, std::uint32_t tb, std::uint32_t rb,
+                       std::uint32_t cb, std::uint32_t bytes, const std::string& why) {
     const cell* a = find_cell(cells, ta, ra, ca, bytes);
     const cell* b = find_cell(cells, tb, rb, cb, bytes);
     if (a == nullptr || b == nullptr) return;
@@ -314,6 +323,7 @@ paper_report thakur(const thakur_options& o) {
     const cell* w = a_wins ? a : b;
     const cell* l = a_wins ? b : a;
     row x;
+    x.id = "thakur." + key + "." + size_token(bytes);
     x.source = source;
     x.what = alg_name(w->alg) + " on " + mesh_name(w->rows, w->cols) + " faster than " +
              alg_name(l->alg) + " on " + mesh_name(l->rows, l->cols) + ", " + size_name(bytes) +
@@ -340,6 +350,7 @@ paper_report thakur(const thakur_options& o) {
     }
     if (cases > 0) {
       row x;
+      x.id = "thakur.tables2-5.rank";
       x.source = "Tables 2 and 5";
       x.what =
           "cells of 4 KB and more on the power-of-two meshes where PEX and GEN rank as "
@@ -357,27 +368,31 @@ paper_report thakur(const thakur_options& o) {
   // §4-5's comparisons, cell by cell where the measurement separates them.
   for (const auto& m : pow2) {
     for (const std::uint32_t b : sizes) {
-      pair_rows("§4-5: PEX against GEN on power-of-two meshes", 2, m[0], m[1], 5, m[0], m[1], b,
+      pair_rows("pex-vs-gen." + mesh_name(m[0], m[1]),
+                "§4-5: PEX against GEN on power-of-two meshes", 2, m[0], m[1], 5, m[0], m[1], b,
                 "GEN best for few tiles and small messages, PEX for larger ones (§5)");
     }
   }
   for (const auto& m : general) {
     for (const std::uint32_t b : sizes) {
-      pair_rows("§4-5: PEX-GEN against PEX-GEN-SHIFT", 3, m[0], m[1], 4, m[0], m[1], b,
+      pair_rows("pex-gen-vs-pex-gen-shift." + mesh_name(m[0], m[1]),
+                "§4-5: PEX-GEN against PEX-GEN-SHIFT", 3, m[0], m[1], 4, m[0], m[1], b,
                 "\"for non power-of-two meshes, PEX-GEN-SHIFT performs better than PEX-GEN\"");
     }
   }
   for (const auto& m : general) {
     for (const std::uint32_t b : sizes) {
-      pair_rows("§4-5: PEX-GEN-SHIFT against GEN on other meshes", 4, m[0], m[1], 6, m[0], m[1], b,
+      pair_rows("pex-gen-shift-vs-gen." + mesh_name(m[0], m[1]),
+                "§4-5: PEX-GEN-SHIFT against GEN on other meshes", 4, m[0], m[1], 6, m[0], m[1], b,
                 "GEN better when q - p is large, PEX-GEN-SHIFT when it is small and p large "
                 "(q = 2^ceil(lg p))");
     }
   }
   for (const std::uint32_t b : sizes) {
-    pair_rows("§4: PEX-GEN on 16 x 9 against PEX on 16 x 8", 3, 16, 9, 2, 16, 8, b,
-              "16 x 9 takes almost twice 16 x 8: twice the steps");
-    pair_rows("§4: PEX-GEN on 16 x 30 against PEX on 16 x 32", 3, 16, 30, 2, 16, 32, b,
+    pair_rows("pex-gen-16x9-vs-pex-16x8", "§4: PEX-GEN on 16 x 9 against PEX on 16 x 8", 3, 16, 9,
+              2, 16, 8, b, "16 x 9 takes almost twice 16 x 8: twice the steps");
+    pair_rows("pex-gen-16x30-vs-pex-16x32", "§4: PEX-GEN on 16 x 30 against PEX on 16 x 32", 3, 16,
+              30, 2, 16, 32, b,
               "16 x 30 is slower than 16 x 32: more contention once the columns are not a power "
               "of two");
   }

@@ -59,9 +59,9 @@ TEST_CASE("the size guard charges a broadcast its own work, not an all-to-all's"
   const auto jc = json::parse(cube.out);
   CHECK(jc["verified"] == true);
   CHECK(jc["cycles"] == 14 * (100 + 2 * 64));
-  const auto mesh = run({"--model", "alphabeta", "--fabric", "mesh:128x128", "--collective",
-                         "bcast", "--bytes", "4096", "--param", "ts=100", "--param", "tw=2",
-                         "--json"});
+  const auto mesh =
+      run({"--model", "alphabeta", "--fabric", "mesh:128x128", "--collective", "bcast", "--bytes",
+           "4096", "--param", "ts=100", "--param", "tw=2", "--json"});
   REQUIRE(mesh.code == 0);
   const auto jm = json::parse(mesh.out);
   CHECK(jm["verified"] == true);
@@ -225,13 +225,21 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
 
 TEST_CASE("reproduce thakur prints paper, simulated and deviation cells", "[cli]") {
   const auto res = tessera::test::run_cli({"reproduce", "thakur", "--model", "analytic", "--json"});
-  // The analytic model misses the Delta's 10 % target (docs/delta.md): exit 1, and
-  // the report says which rows fail.
-  REQUIRE(res.code == 1);
+  // The step model misses the Delta's 10 % target (docs/delta.md) in rows that are all
+  // known deviations, each still at the value docs/reproduction.md analysed: exit 0,
+  // every missed row a known deviation with its reason, none failing.
+  REQUIRE(res.code == 0);
+  CHECK(res.err.empty());
   const auto j = json::parse(res.out);
   CHECK(j["paper"] == "thakur");
-  CHECK_FALSE(j["pass"].get<bool>());
-  CHECK(j["rows_failed"].get<int>() > 0);
+  CHECK(j["pass"].get<bool>());
+  CHECK(j["rows_failed"].get<int>() == 0);
+  CHECK(j["rows_known"].get<int>() > 0);
+  CHECK(j["rows_passed"].get<int>() + j["rows_known"].get<int>() == j["rows_total"].get<int>());
+  for (const auto& row : j["rows"]) {
+    CHECK(row["verdict"] == (row["pass"].get<bool>() ? "pass" : "known deviation"));
+    CHECK(row.contains("reason") == !row["pass"].get<bool>());
+  }
   REQUIRE(j["cells"].size() == 125);  // Tables 2-6, 5 x 5 cells each
   int fitted = 0;
   for (const auto& r : j["cells"]) {
@@ -277,8 +285,13 @@ TEST_CASE("reproduce thakur --table keeps those tables' cells, with the same fit
       tessera::test::run_cli({"reproduce", "thakur", "--model", "analytic", "--json"}).out);
   const auto res = tessera::test::run_cli(
       {"reproduce", "thakur", "--model", "analytic", "--table", "5,3", "--json"});
-  REQUIRE(res.code == 1);
+  // Its rows that miss their tolerance are known deviations at the values the whole run
+  // has; the entries of rows in other tables are not stale here (exit 0).
+  REQUIRE(res.code == 0);
   const auto j = json::parse(res.out);
+  CHECK(j["problems"].empty());
+  CHECK(j["rows_known"].get<int>() > 0);
+  CHECK(j["rows_known"].get<int>() < all["rows_known"].get<int>());
   CHECK(j["fit"] == all["fit"]);
   std::vector<json> expected;
   for (const auto& r : all["cells"])
@@ -299,7 +312,8 @@ TEST_CASE("reproduce thakur --table keeps those tables' cells, with the same fit
 
   const auto text =
       tessera::test::run_cli({"reproduce", "thakur", "--model=analytic", "--table=2"});
-  REQUIRE(text.code == 1);
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("  known thakur.table2.mean\n") != std::string::npos);
   CHECK(text.out.rfind("Thakur, Choudhary, Fox, \"Complete Exchange on a Wormhole Routed Mesh\" "
                        "(1993): Table 2 on the Touchstone Delta",
                        0) == 0);

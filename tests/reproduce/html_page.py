@@ -26,8 +26,9 @@ with tempfile.TemporaryDirectory() as d:
     page = f"{d}/reproduction.html"
     p = subprocess.run([tessera, "reproduce", "all", "--html", page, "--json"],
                        capture_output=True, text=True, timeout=1200)
-    # Exit 1 says rows miss their tolerance, and the report names them; this test is
-    # about the figures, so it needs the report whole, whatever the verdict.
+    # Exit 1 says rows fail (unlisted, or a known deviation moved or stale), and stderr
+    # names them; this test is about the page, so it needs the report whole, whatever the
+    # verdict.
     if p.returncode not in (0, 1):
         sys.exit(f"FAIL reproduce all: exit {p.returncode}: {p.stderr.strip()}")
     report = json.loads(p.stdout)
@@ -44,8 +45,14 @@ with tempfile.TemporaryDirectory() as d:
         "paper sections": (len(re.findall(r'<section id="[^"]+" class="paper">', html)),
                            len(papers)),
         "inline figures": (html.count("<svg "), sum(len(x["figures"]) for x in papers)),
-        "row lines": (len(re.findall(r"<tr(?: class=\"fail\")?><td>", html)),
+        "row lines": (len(re.findall(r"<tr(?: class=\"(?:fail|known)\")? id=\"[^\"]+\"><td>", html)),
                       report["rows_total"]),
+        # Known deviations apart from failures: their own class, and their reason shown.
+        "known deviation rows": (len(re.findall(r'<tr class="known" id="', html)),
+                                 report["rows_known"]),
+        "known deviation reasons": (len(re.findall(r'<tr class="known reason">', html)),
+                                    report["rows_known"]),
+        "failed rows": (len(re.findall(r'<tr class="fail" id="', html)), report["rows_failed"]),
     }
     for what, (got, expected) in want.items():
         ok = got == expected

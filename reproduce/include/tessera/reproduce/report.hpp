@@ -1,13 +1,18 @@
 // A paper reproduced: rows that hold one published value (or the paper's formula
 // evaluated) beside the simulated one, each with the tolerance it must meet and where in
 // the paper it comes from, and the figures that redraw the paper's plots
-// (`tessera reproduce`, docs/reproduction.md). A report passes when every row does.
+// (`tessera reproduce`, docs/reproduction.md). Each row gets one of three verdicts: it
+// passes, it is a known deviation (listed in known.hpp's table and still at the value it
+// was analysed at), or it fails. A report passes when no row fails and no entry of the
+// table is stale.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -42,7 +47,22 @@ struct tolerance {
   static tolerance claim(std::string why = "the paper states it");
 };
 
+// A row's verdict (judge() in known.hpp decides it).
+enum class verdict : std::uint8_t { pass, known, fail };
+const char* verdict_name(verdict v);  // "pass", "known deviation", "fail"
+
+// What a known-deviation entry says about the row it holds (known.hpp).
+struct known_note {
+  std::string reason;  // one sentence
+  std::string doc;     // docs/reproduction.md#anchor
+  double lo{0};        // the value analysed: exactly lo (= hi), or within [lo, hi]
+  double hi{0};        // (a seeded row's envelope)
+};
+
 struct row {
+  // Stable and unique within its report: "<paper>.<what it compares>.<case>", e.g.
+  // "thakur.table6.mean". Known deviations name rows by it.
+  std::string id;
   std::string source;  // where in the paper: "Table 2", "Figure 4", "slide 21 eq. (1)", "§6.1"
   std::string what;    // the case: "bcast binomial, hypercube:4, m = 1024"
   std::string unit;    // "cycles", "s", "us", "steps", "" for a claim
@@ -50,10 +70,15 @@ struct row {
   double simulated{0};
   tolerance tol;
   std::string formula;  // the paper's formula behind `paper`, when it is one
+  // Set by judge() when the row is a known deviation still at its analysed value.
+  std::optional<known_note> known;
 
   // (simulated - paper) / paper; 0 when both are 0, and for a claim 0 or -1.
   [[nodiscard]] double deviation() const;
+  // Within its tolerance.
   [[nodiscard]] bool pass() const;
+  // pass; known when it misses its tolerance as its known-deviation entry says; fail.
+  [[nodiscard]] verdict judged() const;
 };
 
 // One curve or set of points of a figure; `paper` tells the published values from the
@@ -79,9 +104,16 @@ struct figure {
 };
 
 struct paper_report {
-  std::string paper;  // "grama"
-  std::string title;  // authors, title, year
-  std::string model;  // what simulated the rows
+  std::string paper;       // "grama"
+  std::string title;       // authors, title, year
+  std::string model;       // what simulated the rows
+  std::string model_name;  // the --model it ran on: "tlm", "analytic", "rtl", "alphabeta"
+  // Every row the paper's default options give (not a subset of tables, sizes or cubes):
+  // only then is a known deviation whose row is missing a stale entry.
+  bool complete{true};
+  // The seeded statistics' run counts by option ("seeds", "envelope-seeds"): a seeded
+  // known deviation holds only at the count it was analysed at.
+  std::map<std::string, std::uint32_t> seeds;
   std::vector<row> rows;
   std::vector<figure> figures;
   // A paper's own data beyond its rows (Thakur's fit and cells), as extra keys of its
@@ -89,12 +121,31 @@ struct paper_report {
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
   std::string detail;
 
+  // What judge() found wrong, one line each, naming the row id: an unlisted row that
+  // fails, a known deviation whose value moved, an entry that is stale.
+  std::vector<std::string> problems;
+  // What judge() did not apply, and why (a seeded entry at another run count).
+  std::vector<std::string> notes;
+
+  // No row fails and no problem: the command's exit status is 0.
   [[nodiscard]] bool pass() const;
-  [[nodiscard]] std::size_t failed() const;
+  [[nodiscard]] std::size_t count(verdict v) const;
+  [[nodiscard]] std::size_t failed() const { return count(verdict::fail); }
 };
 
 // A row's tolerance as a reader writes it: "exact", "0.51 %", "<= paper", "0..7.2 %".
 std::string tolerance_text(const row& r);
+
+// A piece of a row id from a name: characters outside [A-Za-z0-9_.:+-] become '-'
+// ("one-to-all broadcast" -> "one-to-all-broadcast", "send/receive" -> "send-receive").
+std::string id_part(std::string_view name);
+
+// Rows' ids: every row has one, of [A-Za-z0-9_.:+-], unique in the report; throws
+// std::logic_error naming the first that is not.
+void check_ids(const paper_report& r);
+
+// The three counts as the summary prints them: "67 pass, 13 known deviations, 0 fail".
+std::string counts_text(std::size_t pass, std::size_t known, std::size_t fail);
 
 // The contract's object for one paper (`reproduce <paper> --json`).
 nlohmann::ordered_json to_json(const paper_report& r);
