@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <limits>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace tessera::reproduce {
@@ -18,6 +19,15 @@ constexpr double left = 86;
 constexpr double right = 330;  // the legend's column
 constexpr double top = 48;
 constexpr double bottom = 64;
+
+// The legend: its column starts here and ends legend_margin before the page's edge;
+// names wrap to it, and the page grows downwards when the entries need it.
+constexpr double legend_x = width - right + 14;
+constexpr double legend_text_x = legend_x + 26;
+constexpr double legend_margin = 8;
+constexpr double legend_font = 11;
+constexpr double legend_line = 13;  // a name's lines
+constexpr double legend_gap = 5;    // between entries
 
 // Colours told apart in print and by the colour-blind (Okabe-Ito).
 constexpr std::array<const char*, 8> palette{"#0072B2", "#D55E00", "#009E73", "#CC79A7",
@@ -38,6 +48,54 @@ std::string tick_text(double v) {
     os << std::setprecision(6) << v;
   }
   return os.str();
+}
+
+// How wide a text is drawn at font size `size`, from DejaVu Sans's advance widths (in
+// ems) by kind of character, rounded up: no font metrics are at hand when the SVG is
+// written, so the estimate errs wide and a name never runs past where it is measured
+// to end.
+double text_width(std::string_view text, double size) {
+  double ems = 0;
+  for (const char c : text) {
+    if (std::string_view{" ,.:;'|!()[]/-ijlftrI"}.find(c) != std::string_view::npos) {
+      ems += 0.42;
+    } else if (std::string_view{"mwMW%@"}.find(c) != std::string_view::npos) {
+      ems += 1.0;
+    } else if (c >= 'A' && c <= 'Z') {
+      ems += 0.78;
+    } else {
+      ems += 0.66;  // digits, the other lower case letters, other signs
+    }
+  }
+  return ems * size;
+}
+
+// A legend name in lines no wider than `room`: broken after spaces, and inside a word
+// only where one word alone is wider. Concatenated, the lines are the name.
+std::vector<std::string> wrap_name(const std::string& name, double room) {
+  std::vector<std::string> lines{""};
+  std::size_t at = 0;
+  while (at < name.size()) {
+    const std::size_t space = name.find(' ', at);
+    const std::size_t end = space == std::string::npos ? name.size() : space + 1;
+    std::string word = name.substr(at, end - at);
+    at = end;
+    if (!lines.back().empty() && text_width(lines.back() + word, legend_font) > room)
+      lines.emplace_back();
+    // A word wider than a line on its own: as much of it as fits, line by line.
+    while (text_width(lines.back() + word, legend_font) > room) {
+      std::size_t n = 0;
+      while (n + 1 < word.size() &&
+             text_width(lines.back() + word.substr(0, n + 1), legend_font) <= room)
+        ++n;
+      n = std::max<std::size_t>(n, 1);
+      lines.back() += word.substr(0, n);
+      word.erase(0, n);
+      lines.emplace_back();
+    }
+    lines.back() += word;
+  }
+  return lines;
 }
 
 struct axis {
@@ -122,13 +180,8 @@ std::string to_svg(const figure& f) {
     return std::isfinite(x) && std::isfinite(y) && (!f.log_x || x > 0) && (!f.log_y || y > 0);
   };
 
+  // The page is written after the figure, whose legend may make it taller.
   std::ostringstream os;
-  os << R"(<?xml version="1.0" encoding="UTF-8"?>)" << '\n'
-     << R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" << width << R"(" height=")" << height
-     << R"(" viewBox="0 0 )" << width << ' ' << height
-     << R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)" << '\n';
-  os << "<title>" << escape_markup(f.title) << "</title>\n";
-  os << R"(<rect width="100%" height="100%" fill="white"/>)" << '\n';
   os << R"(<text x=")" << num((left + width - right) / 2) << R"(" y="22" text-anchor="middle" )"
      << R"(font-size="15" font-weight="bold">)" << escape_markup(f.title) << "</text>\n";
   if (!f.source.empty()) {
@@ -211,8 +264,10 @@ std::string to_svg(const figure& f) {
       os << R"("/>)" << '\n';
     }
     os << "</g>\n";
-    // Its legend entry.
-    const double lx = width - right + 14;
+    // Its legend entry: the swatch beside the name's first line, the name whole, wrapped
+    // to the legend's column.
+    const double lx = legend_x;
+    os << R"(<g class="legend-entry">)";
     if (s.paper) {
       os << R"(<circle cx=")" << num(lx + 10) << R"(" cy=")" << num(legend_y) << R"(" r="4" )"
          << R"(fill="none" stroke=")" << colour << R"(" stroke-width="1.5"/>)";
@@ -221,12 +276,29 @@ std::string to_svg(const figure& f) {
          << num(lx + 20) << R"(" y2=")" << num(legend_y) << R"(" stroke=")" << colour
          << R"(" stroke-width="2")" << dash << "/>";
     }
-    os << R"(<text x=")" << num(lx + 26) << R"(" y=")" << num(legend_y + 4)
-       << R"(" font-size="11">)" << escape_markup(s.name) << "</text>\n";
-    legend_y += 18;
+    const std::vector<std::string> name_lines =
+        wrap_name(s.name, width - legend_margin - legend_text_x);
+    os << R"(<text x=")" << num(legend_text_x) << R"(" y=")" << num(legend_y + 4)
+       << R"(" font-size=")" << legend_font << R"(">)";
+    for (std::size_t i = 0; i < name_lines.size(); ++i) {
+      os << R"(<tspan x=")" << num(legend_text_x) << R"(" y=")"
+         << num(legend_y + 4 + legend_line * static_cast<double>(i)) << R"(">)"
+         << escape_markup(name_lines[i]) << "</tspan>";
+    }
+    os << "</text></g>\n";
+    legend_y += legend_line * static_cast<double>(name_lines.size()) + legend_gap;
   }
-  os << "</svg>\n";
-  return os.str();
+  // The page: as tall as the plot, or as its legend where that is longer.
+  const double page_height = std::max(height, legend_y + legend_margin);
+  std::ostringstream page;
+  page << R"(<?xml version="1.0" encoding="UTF-8"?>)" << '\n'
+       << R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" << width << R"(" height=")"
+       << num(page_height) << R"(" viewBox="0 0 )" << width << ' ' << num(page_height)
+       << R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)" << '\n';
+  page << "<title>" << escape_markup(f.title) << "</title>\n";
+  page << R"(<rect width="100%" height="100%" fill="white"/>)" << '\n';
+  page << os.str() << "</svg>\n";
+  return page.str();
 }
 
 }  // namespace tessera::reproduce
