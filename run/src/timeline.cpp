@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "message_arrows.hpp"
 #include "tessera/schedule/input.hpp"
 #include "trace_parts.hpp"
 
@@ -410,9 +411,11 @@ class picture {
     return t < p_.row_of.size() ? p_.row_of[t] : no_row;
   }
 
-  // Messages with both ends on a row: all of them up to the cap; past it, evenly
-  // spread over the run, data messages before control messages.
+  // Messages with both ends on a row, data before control: an arrow each, or past
+  // timeline_max_arrows, aggregate arrows (message_arrows.hpp).
   void choose_messages() {
+    std::vector<const nic::transfer_record*> data;
+    std::vector<const nic::transfer_record*> control;
     for (const nic::transfer_record& t : d_.transfers) {
       const std::uint32_t src = t.header.src;
       const std::uint32_t dst = t.header.dst;
@@ -423,11 +426,12 @@ class picture {
         ++off_rows_;
         continue;
       }
-      (t.header.kind == msg_kind::data ? data_msgs_ : control_msgs_).push_back(&t);
+      (t.header.kind == msg_kind::data ? data : control).push_back(&t);
     }
-    const std::uint64_t cap = timeline_max_messages;
-    data_cap_ = std::min<std::uint64_t>(data_msgs_.size(), cap);
-    control_cap_ = std::min<std::uint64_t>(control_msgs_.size(), cap - data_cap_);
+    data.insert(data.end(), control.begin(), control.end());
+    arrows_ = detail::plan_arrows(data, p_.row_of, static_cast<std::uint32_t>(p_.tiles.size()),
+                                  timeline_max_arrows);
+    messages_ = data.size();
   }
 
   [[nodiscard]] std::string subtitle() const {
@@ -463,12 +467,18 @@ class picture {
                     std::to_string(p_.tiles_kept - p_.tiles.size()) + " tiles left out, with " +
                     plural(p_.spans_without_row, "span", "spans") + ".");
     }
-    const std::uint64_t chosen = data_msgs_.size() + control_msgs_.size();
-    if (data_cap_ + control_cap_ < chosen) {
-      out.push_back("Messages: " + std::to_string(data_cap_ + control_cap_) + " of " +
-                    std::to_string(chosen) + " drawn, spread evenly over the run; " +
-                    std::to_string(chosen - data_cap_ - control_cap_) +
-                    " left out (a window or fewer tiles draws them all).");
+    if (arrows_.aggregated) {
+      const std::uint64_t g = arrows_.step_group;
+      out.push_back("Messages: " + std::to_string(messages_) + " in " +
+                    plural(arrows_.arrows.size(), "arrow", "arrows") + " (past " +
+                    std::to_string(timeline_max_arrows) + " arrows are not readable): one per " +
+                    (g == 1 ? std::string("step") : "run of " + std::to_string(g) + " steps") +
+                    " (control messages: per 1/64 of the run" +
+                    (g == 1 ? "" : " times " + std::to_string(g)) + ") from a block of " +
+                    plural(arrows_.block_rows, "tile row", "tile rows") + " to a block,");
+      out.push_back(
+          "thicker for more messages, their count in the tooltip; a window or fewer tiles "
+          "draws each message.");
     }
     if (off_rows_ > 0) {
       out.push_back(plural(off_rows_, "message", "messages") +
@@ -503,8 +513,10 @@ class picture {
         keys_.push_back({looks[i].legend, swatch::op, i});
       keys_.push_back({"wait (inside its op)", swatch::wait});
     }
-    keys_.push_back({"data message", swatch::data});
-    keys_.push_back({"control message", swatch::control});
+    keys_.push_back(
+        {arrows_.aggregated ? "data messages (aggregated)" : "data message", swatch::data});
+    keys_.push_back({arrows_.aggregated ? "control messages (aggregated)" : "control message",
+                     swatch::control});
     if (bars_.merged > 0) keys_.push_back({"narrow spans merged", swatch::merged});
     double x = margin;
     double y = 52;
@@ -766,41 +778,86 @@ class picture {
     os_ << "</g>\n";
   }
 
-  // Messages last, over the bars: sender's row at its start, receiver's row at its end.
+  // Messages last, over the bars: sender's row at its start, receiver's row at its end;
+  // an aggregate from its senders' block at the first start to its receivers' block at
+  // the last delivery.
   void write_messages() {
     os_ << "<g class=\"messages\" fill=\"none\">\n";
-    write_messages(data_msgs_, data_cap_, true);
-    write_messages(control_msgs_, control_cap_, false);
+    for (const detail::message_arrow& m : arrows_.arrows) {
+      if (arrows_.aggregated) {
+        write_aggregate(m);
+      } else {
+        write_message(*m.messages.front(), m.data);
+      }
+      n_.messages += m.messages.size();
+      ++n_.arrows;
+    }
     os_ << "</g>\n";
   }
 
-  void write_messages(const std::vector<const nic::transfer_record*>& list, std::uint64_t take,
-                      bool data) {
-    auto mid = [this](std::uint32_t t) {
-      return tiles_top_ + row_height * static_cast<double>(row_of(t)) + row_height / 2;
+  // The JSON trace's flow id: 1-based, in record order.
+  [[nodiscard]] std::uint64_t flow_id(const nic::transfer_record& t) const {
+    return static_cast<std::uint64_t>(&t - d_.transfers.data()) + 1;
+  }
+
+  void write_message(const nic::transfer_record& t, bool data) {
+    auto mid = [this](std::uint32_t tile) {
+      return tiles_top_ + row_height * static_cast<double>(row_of(tile)) + row_height / 2;
     };
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      // Evenly spread: the i-th is drawn when it crosses the next of `take` marks.
-      if ((i + 1) * take / list.size() == i * take / list.size()) continue;
-      const nic::transfer_record& t = *list[i];
-      const segment s = clipped({a_.x(t.start), mid(t.header.src), a_.x(t.end), mid(t.header.dst)},
-                                plot_x, plot_x + plot_width);
-      // The JSON trace's flow id: 1-based, in record order.
-      const auto id = static_cast<std::uint64_t>(&t - d_.transfers.data()) + 1;
-      os_ << "<line class=\"msg " << (data ? "data" : "control") << "\" x1=\"" << px(s.xa)
-          << "\" y1=\"" << px(s.ya) << "\" x2=\"" << px(s.xb) << "\" y2=\"" << px(s.yb)
-          << "\" stroke=\"" << (data ? data_stroke : control_stroke) << "\" stroke-width=\""
-          << (data ? "0.9" : "0.7") << "\" stroke-opacity=\"0.75\" marker-end=\"url(#"
-          << (data ? "arrow-data" : "arrow-control") << ")\" data-id=\"" << id << "\" data-src=\""
-          << t.header.src << "\" data-dst=\"" << t.header.dst << "\""
-          << a_.data_times(t.start, t.end) << "><title>"
-          << escape_markup(detail::message_name(t) + ": " +
-                           plural(t.header.bytes, "byte", "bytes") + ", step " +
-                           std::to_string(t.header.tag) + "\nsent " + a_.when(t.start) +
-                           ", delivered " + a_.when(t.end))
-          << "</title></line>\n";
-      ++n_.messages;
-    }
+    const segment s = clipped({a_.x(t.start), mid(t.header.src), a_.x(t.end), mid(t.header.dst)},
+                              plot_x, plot_x + plot_width);
+    os_ << "<line class=\"msg " << (data ? "data" : "control") << "\" x1=\"" << px(s.xa)
+        << "\" y1=\"" << px(s.ya) << "\" x2=\"" << px(s.xb) << "\" y2=\"" << px(s.yb)
+        << "\" stroke=\"" << (data ? data_stroke : control_stroke) << "\" stroke-width=\""
+        << (data ? "0.9" : "0.7") << "\" stroke-opacity=\"0.75\" marker-end=\"url(#"
+        << (data ? "arrow-data" : "arrow-control") << ")\" data-id=\"" << flow_id(t)
+        << "\" data-src=\"" << t.header.src << "\" data-dst=\"" << t.header.dst << "\""
+        << a_.data_times(t.start, t.end) << "><title>"
+        << escape_markup(detail::message_name(t) + ": " + plural(t.header.bytes, "byte", "bytes") +
+                         ", step " + std::to_string(t.header.tag) + "\nsent " + a_.when(t.start) +
+                         ", delivered " + a_.when(t.end))
+        << "</title></line>\n";
+  }
+
+  // A block's rows: [first, last] of the rows shown.
+  [[nodiscard]] std::pair<std::size_t, std::size_t> block_rows(std::uint32_t block) const {
+    const std::size_t first = std::size_t{block} * arrows_.block_rows;
+    return {first, std::min(first + arrows_.block_rows, p_.tiles.size()) - 1};
+  }
+
+  [[nodiscard]] std::string block_tiles(std::uint32_t block) const {
+    const auto [first, last] = block_rows(block);
+    std::vector<std::uint32_t> tiles;
+    for (std::size_t r = first; r <= last; ++r)
+      tiles.push_back(p_.tiles[r].tile);
+    return detail::tile_ranges(tiles);
+  }
+
+  void write_aggregate(const detail::message_arrow& m) {
+    auto mid = [this](std::uint32_t block) {
+      const auto [first, last] = block_rows(block);
+      return tiles_top_ + row_height * static_cast<double>(first + last + 1) / 2;
+    };
+    const segment s = clipped({a_.x(m.start), mid(m.src_block), a_.x(m.end), mid(m.dst_block)},
+                              plot_x, plot_x + plot_width);
+    const std::size_t n = m.messages.size();
+    // Thicker for more messages: a line's width grows with the log of its count.
+    const double width = (m.data ? 0.9 : 0.7) + 0.6 * std::log2(static_cast<double>(n));
+    std::string ids;
+    for (const nic::transfer_record* t : m.messages)
+      ids += (ids.empty() ? "" : " ") + std::to_string(flow_id(*t));
+    const std::string src = block_tiles(m.src_block);
+    const std::string dst = block_tiles(m.dst_block);
+    os_ << "<line class=\"msg " << (m.data ? "data" : "control") << " aggregate\" x1=\"" << px(s.xa)
+        << "\" y1=\"" << px(s.ya) << "\" x2=\"" << px(s.xb) << "\" y2=\"" << px(s.yb)
+        << "\" stroke=\"" << (m.data ? data_stroke : control_stroke) << "\" stroke-width=\""
+        << px(width) << "\" stroke-opacity=\"0.6\" marker-end=\"url(#"
+        << (m.data ? "arrow-data" : "arrow-control") << ")\" data-count=\"" << n
+        << "\" data-src-tiles=\"" << src << "\" data-dst-tiles=\"" << dst << "\" data-ids=\"" << ids
+        << "\"" << a_.data_times(m.start, m.end) << "><title>"
+        << escape_markup(detail::aggregate_name(m, src, dst) + "\nfirst sent " + a_.when(m.start) +
+                         ", last delivered " + a_.when(m.end))
+        << "</title></line>\n";
   }
 
   std::ostream& os_;
@@ -812,10 +869,8 @@ class picture {
   timeline_counts n_;
   double min_px_{0};
   bar_tally bars_;
-  std::vector<const nic::transfer_record*> data_msgs_;
-  std::vector<const nic::transfer_record*> control_msgs_;
-  std::uint64_t data_cap_{0};
-  std::uint64_t control_cap_{0};
+  detail::arrow_plan arrows_;
+  std::uint64_t messages_{0};  // with both ends on a row
   std::uint64_t off_rows_{0};  // messages to or from a tile without a row
   std::vector<std::string> notes_;
   std::vector<legend_key> keys_;

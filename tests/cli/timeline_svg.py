@@ -73,7 +73,49 @@ def classes(e):
     return (e.get("class") or "").split()
 
 
-def check_run(name, args, d, kept_tiles=None, window=None):
+def tiles_of(text):
+    """ "0-7,9" -> {0, ..., 7, 9}"""
+    out = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+MAX_ARROWS = 500  # tessera/run/timeline.hpp, timeline_max_arrows
+
+
+def check_aggregates(name, root, lines, flows, starts, finishes, report):
+    """Past MAX_ARROWS messages each line stands for several: together they account for
+    every message exactly once, each inside its line's sender and receiver blocks and
+    times, of its line's kind."""
+    check(len(lines) <= MAX_ARROWS, f"{name}: at most {MAX_ARROWS} arrows ({len(lines)})")
+    check(len(flows) > MAX_ARROWS, f"{name}: aggregated only past {MAX_ARROWS} messages")
+    seen, bad, counts = [], [], True
+    for l in lines:
+        ids = [int(i) for i in l.get("data-ids").split()]
+        counts = counts and int(l.get("data-count")) == len(ids)
+        src, dst = tiles_of(l.get("data-src-tiles")), tiles_of(l.get("data-dst-tiles"))
+        a, b = float(l.get("data-start")), float(l.get("data-end"))
+        for i in ids:
+            s, f = starts.get(i), finishes.get(i)
+            if (s is None or f is None or s["tid"] not in src or f["tid"] not in dst
+                    or s["ts"] < a - 1e-9 or f["ts"] > b + 1e-9
+                    or ("data" in classes(l)) != s["name"].startswith("data ")):
+                bad.append(i)
+        seen += ids
+    check(counts, f"{name}: every arrow's data-count is the number of its messages")
+    check(len(seen) == len(set(seen)) and set(seen) == flows,
+          f"{name}: the arrows account for every message once ({len(seen)} ids, "
+          f"{len(set(seen))} distinct, {len(flows)} flows)")
+    check(not bad, f"{name}: every message inside its arrow's blocks, times and kind "
+          f"({len(bad)} not, e.g. {bad[:3]})")
+    notes = " ".join(e.text for e in root.iter(SVG + "text") if "note" in classes(e))
+    check(f"Messages: {len(flows)} in {len(lines)} arrows" in notes,
+          f"{name}: the picture says the messages are aggregated ({notes[:200]!r})")
+
+
+def check_run(name, args, d, kept_tiles=None, window=None, aggregated=None):
     svg, trace = f"{d}/{name}.svg", f"{d}/{name}.json"
     cmd = [tessera, "run", *args, "--timeline", svg, "--trace", trace, "--json"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -130,8 +172,16 @@ def check_run(name, args, d, kept_tiles=None, window=None):
     want_tiles = kept_tiles if kept_tiles is not None else range(head["tiles"])
     check(sorted(rows) == sorted(want_tiles), f"{name}: a row per kept tile ({len(rows)})")
     flows = {i for i in starts if starts[i]["tid"] in rows and finishes[i]["tid"] in rows}
+    aggregates = [l for l in lines if "aggregate" in classes(l)]
+    if aggregated is not None:
+        check(bool(aggregates) == aggregated and (not aggregates or len(aggregates) == len(lines)),
+              f"{name}: {'aggregate arrows' if aggregated else 'an arrow per message'} "
+              f"({len(aggregates)} of {len(lines)} lines aggregate)")
+    if aggregates:
+        check_aggregates(name, root, lines, flows, starts, finishes, report)
+        lines = []  # the checks below are for an arrow per message
     ids = [int(l.get("data-id")) for l in lines]
-    check(len(ids) == len(set(ids)) and set(ids) == flows,
+    check(aggregates or (len(ids) == len(set(ids)) and set(ids) == flows),
           f"{name}: one line per message ({len(ids)} lines, {len(flows)} flows)")
     bad = []
     for l in lines:
@@ -169,8 +219,10 @@ def check_run(name, args, d, kept_tiles=None, window=None):
           f"({len(link_names - names)} missing)")
     if "timeline" in report:  # the --json report's counts, when it gives them
         tl = report["timeline"]
-        check((tl.get("spans"), tl.get("messages"), tl.get("steps"), tl.get("link_spans")) ==
-              (len(ops) + len(waits), len(flows), steps, len(links)),
+        arrows = len([e for e in root.iter(SVG + "line") if "msg" in classes(e)])
+        check((tl.get("spans"), tl.get("messages"), tl.get("message_arrows"), tl.get("steps"),
+               tl.get("link_spans")) ==
+              (len(ops) + len(waits), len(flows), arrows, steps, len(links)),
               f"{name}: the report's counts are what was drawn ({tl})")
     render(chromium, svg, d, name, 1200, min(int(float(root.get("height"))) + 10, 4000), 0.02)
     return root
@@ -184,12 +236,18 @@ with tempfile.TemporaryDirectory() as d:
                               "forced", "--prepost", "--bytes", "1000"], d)
     # Thakur's GEN on a wormhole mesh: cycles, overlapping worms in link lanes.
     check_run("mesh-gen", ["--model", "tlm", "--fabric", "mesh:4x4", "--collective", "alltoall",
-                           "--algorithm", "gen", "--bytes", "256"], d)
+                           "--algorithm", "gen", "--bytes", "256"], d, aggregated=False)
     # The same, tiles 0-7 over a window: what the trace's filter keeps.
     check_run("mesh-window", ["--model", "tlm", "--fabric", "mesh:4x4", "--collective",
                               "alltoall", "--algorithm", "gen", "--bytes", "256",
                               "--trace-tiles", "0-7", "--trace-window", "500:1500"], d,
               kept_tiles=range(8), window=(500, 1500))
+    # 64 tiles, 4032 messages: more than a picture shows one by one, so each arrow
+    # stands for a step's messages between two blocks of tile rows.
+    check_run("mesh-8x8", ["--model", "tlm", "--fabric", "mesh:8x8", "--collective", "alltoall",
+                           "--algorithm", "pex", "--bytes", "64"], d, aggregated=True)
+    size = os.path.getsize(f"{d}/mesh-8x8.svg")
+    print(f"mesh-8x8: {size / 1e6:.2f} MB")
     # ISS tiles: their op spans come from the tile image's op marks (docs/visualize.md).
     root = None if no_iss else check_run(
         "iss", ["--model", "tlm", "--tiles", "cortex-m4", "--fabric", "mesh:2x2", "--collective",

@@ -639,11 +639,9 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
                     {"link_spans", traced->link_spans}};
     }
     if (pictured) {
-      j["timeline"] = {{"file", q.timeline_file},
-                       {"spans", pictured->spans},
-                       {"messages", pictured->messages},
-                       {"steps", pictured->steps},
-                       {"link_spans", pictured->link_spans}};
+      j["timeline"] = {{"file", q.timeline_file},        {"spans", pictured->spans},
+                       {"messages", pictured->messages}, {"message_arrows", pictured->arrows},
+                       {"steps", pictured->steps},       {"link_spans", pictured->link_spans}};
     }
     out << j.dump(2) << '\n';
   } else {
@@ -665,8 +663,11 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     }
     if (pictured) {
       os << "  timeline    " << q.timeline_file << " (" << pictured->spans << " spans, "
-         << pictured->messages << " messages, " << pictured->steps << " steps, "
-         << pictured->link_spans << " link spans drawn)\n";
+         << pictured->messages << " messages"
+         << (pictured->arrows < pictured->messages
+                 ? " in " + std::to_string(pictured->arrows) + " arrows"
+                 : std::string{})
+         << ", " << pictured->steps << " steps, " << pictured->link_spans << " link spans drawn)\n";
     }
     out << os.str();
   }

@@ -16,18 +16,20 @@ namespace tessera::run {
 // What the picture drew (the rest was left out, and the picture says so).
 struct timeline_counts {
   std::uint64_t spans{0};       // op and wait spans drawn as rectangles of their own
-  std::uint64_t messages{0};    // lines
+  std::uint64_t messages{0};    // messages drawn, each on a line of its own or in an aggregate
+  std::uint64_t arrows{0};      // message lines: one per message, or per aggregate
   std::uint64_t steps{0};       // step slices drawn as rectangles of their own
   std::uint64_t link_spans{0};  // link intervals drawn as rectangles of their own
 };
 
 // Limits that keep the file bounded for any run (a 512-tile run gives a picture of a
-// few MB): rows, lines and rectangles past them are left out, or narrow rectangles
-// merged into grey bars, and a note in the picture says what and how many.
+// few MB): rows and rectangles past them are left out, or narrow rectangles merged into
+// hatched bars; past timeline_max_arrows messages, each line stands for the messages of
+// a step between two blocks of rows; a note in the picture says what and how many.
 inline constexpr std::uint32_t timeline_max_tile_rows = 256;
 inline constexpr std::uint32_t timeline_max_link_rows = 256;
 inline constexpr std::uint32_t timeline_max_step_lanes = 16;
-inline constexpr std::uint64_t timeline_max_messages = 5000;
+inline constexpr std::uint64_t timeline_max_arrows = 500;
 inline constexpr std::uint64_t timeline_max_bars = 50'000;
 
 // Writes the run's timeline as one SVG document, self-contained (no script, no external
