@@ -41,6 +41,29 @@ CASES = [
     (2, "--trace does not go with crosscheck",
      "crosscheck --models alphabeta,tlm --fabric ring:4 --collective bcast --trace {d}/t.json"),
     (2, "'--frob' for 'tessera models'", "models --frob"),
+    # odd option forms: one line naming the word, never an internal error
+    (2, "'--=x' is not an option", "run --fabric ring:4 --collective bcast --=x"),
+    (2, "'--=' is not an option", "run --fabric ring:4 --collective bcast --="),
+    (2, "'-=' is not an option", "run --fabric ring:4 --collective bcast -="),
+    (2, "'---' is not an option", "analyze --fabric ring:4 --collective alltoall --algorithm ring ---"),
+    (2, "'---x'", "run --fabric ring:4 --collective bcast ---x"),
+    (2, "'=x'", "run --fabric ring:4 --collective bcast =x"),
+    (2, "--json takes no value (got '')", "run --fabric ring:4 --collective bcast --json="),
+    (2, "--prepost takes no value (got '')", "run --fabric ring:4 --collective bcast --prepost="),
+    (2, "unexpected argument '--bytes' for 'tessera run' (after '--'",
+     "run --fabric ring:4 --collective bcast -- --bytes 8"),
+    # a flag twice, an option accepted without effect
+    (2, "option --markdown given twice", "models --markdown --markdown"),
+    (2, "option --prepost given twice", "run --fabric ring:4 --collective bcast --prepost --prepost"),
+    (2, "--firmware needs a file name",
+     "run --model tlm --tiles cortex-m4 --fabric mesh:2x2 --collective bcast --firmware ''"),
+    (2, "--firmware goes with --tiles cortex-m4",
+     "crosscheck --models tlm,tlm --fabric ring:4 --collective bcast --firmware {d}/s.json"),
+    (2, "--param cpu_mhz goes with --tiles cortex-m4",
+     "crosscheck --models alphabeta,tlm --fabric ring:4 --collective bcast --param cpu_mhz=100"),
+    (2, "--transfers does not go with crosscheck",
+     "crosscheck --models alphabeta,tlm --fabric ring:4 --collective bcast --transfers"),
+    (2, "--transfers does not go with sweep", "sweep --fabric ring:4 --collective bcast --transfers"),
     # fabrics
     (2, "'mesh'", "run --fabric mesh --collective bcast"),
     (2, "'mesh:4'", "run --fabric mesh:4 --collective bcast"),
@@ -202,6 +225,18 @@ CASES = [
     (2, "is a directory", "analyze --fabric ring:4 --schedule {d}"),
     (2, "cannot be opened", "run --fabric ring:4 --schedule {d}/missing.json"),
     (2, "'/dev/zero' is not JSON", "run --fabric ring:4 --schedule /dev/zero"),
+    (2, "--job '/dev/zero' is not JSON", "sweep --job /dev/zero --index 0"),
+    (2, "holds more than 16777216 JSON values", "sweep --job {d}/fifo --index 0"),
+    (2, "holds more than 16777216 JSON values", "sweep --collect {d}/fifodir"),
+    # files that cannot be written: one line naming the option and the file
+    (2, "--trace '/dev/full': write failed", "run --fabric ring:4 --collective bcast --trace /dev/full"),
+    (2, "--csv '/dev/full': write failed", "sweep --fabric ring:4 --collective bcast --bytes 8,16 --csv /dev/full"),
+    (2, "--jsonl '/dev/full': write failed",
+     "sweep --fabric ring:4 --collective bcast --bytes 8,16 --jsonl /dev/full --csv {d}/x.csv"),
+    (2, "--slurm '/dev/full': write failed",
+     "sweep --fabric ring:4 --collective bcast --bytes 8,16 --job-dir {d}/sj --slurm /dev/full"),
+    (2, "--emit-jobs '/dev/full': write failed",
+     "sweep --fabric ring:4 --collective bcast --bytes 8,16 --job-dir {d}/sj --emit-jobs /dev/full"),
     (2, "holds more than 16777216 JSON values", "run --fabric ring:4 --schedule {d}/fifo"),
     (2, "is not JSON", "run --fabric ring:4 --schedule {d}/empty.json"),
     (2, "is not JSON", "run --fabric ring:4 --schedule {d}/binary.bin"),
@@ -311,7 +346,7 @@ def check(binary, code, names, args, d, json_mode):
     if json_mode:
         args = args + " --json"
     writer = None
-    if "{d}/fifo" in args:
+    if "{d}/fifo" in args:  # {d}/fifodir/sweep.json is the same fifo
         # An endless stream of valid JSON: the reader must stop at its own limit.
         fifo = shlex.quote(os.path.join(d, "fifo"))
         writer = subprocess.Popen(["bash", "-c", f"{{ printf '['; yes '0,'; }} > {fifo} 2>/dev/null"])
@@ -356,6 +391,8 @@ def main():
         with open(os.path.join(d, "binary.bin"), "wb") as f:
             f.write(bytes(range(256)) * 64)
         os.mkfifo(os.path.join(d, "fifo"))
+        os.mkdir(os.path.join(d, "fifodir"))
+        os.symlink(os.path.join(d, "fifo"), os.path.join(d, "fifodir", "sweep.json"))
         for code, names, args in CASES:
             for json_mode in (False, True):
                 failures += check(binary, code, names, args, d, json_mode)

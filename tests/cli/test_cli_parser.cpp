@@ -38,6 +38,21 @@ std::string refusal(const std::vector<std::string>& argv) {
   return r.err.rfind("tessera: ", 0) == 0 ? r.err.substr(9, r.err.size() - 10) : r.err;
 }
 
+// The same for a command line with --json: the line, and the JSON object on stdout
+// that carries it.
+std::string json_refusal(const std::vector<std::string>& argv) {
+  const auto r = run_cli(argv);
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  const std::string line =
+      r.err.rfind("tessera: ", 0) == 0 ? r.err.substr(9, r.err.size() - 10) : r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["error"] == line);
+  CHECK(j["exit_status"] == 2);
+  return line;
+}
+
 // A small declaration to look at args on its own.
 command_line sample() {
   command_line c("sample", "tessera sample [options]", "A command for the tests.");
@@ -183,4 +198,188 @@ TEST_CASE("sweep takes -j for --jobs and refuses what only one run can write", "
   CHECK(refusal({"crosscheck", "--models", "alphabeta,alphabeta", "--fabric", "ring:4",
                  "--collective", "bcast", "--trace", "t.json"})
             .rfind("--trace does not go with crosscheck", 0) == 0);
+}
+
+TEST_CASE("odd option forms are refused naming the word, never an internal error",
+          "[cli][parser][errors]") {
+  const std::string see = "; see tessera analyze --help)";
+  for (const char* word : {"--=x", "--=", "-=", "-=x", "---", "---="}) {
+    INFO(word);
+    CHECK(refusal(with(analyze_argv, {word})) == "'" + std::string(word) +
+                                                     "' is not an option (an option is --name or "
+                                                     "--name=value" +
+                                                     see);
+  }
+  CHECK(refusal(with(analyze_argv, {"---x"})) ==
+        "unknown option '---x' for 'tessera analyze' (see tessera analyze --help)");
+  CHECK(refusal(with(analyze_argv, {"=x"})) == "unexpected argument '=x' for 'tessera analyze'");
+  CHECK(refusal(with(analyze_argv, {"--json="})) == "option --json takes no value (got '')");
+  CHECK(json_refusal(with(analyze_argv, {"--", "--json"})) ==
+        "unexpected argument '--json' for 'tessera analyze' (after '--' a word is an argument, "
+        "not an option)");
+  // The run's own parser, the same words.
+  CHECK(refusal({"run", "--fabric", "ring:4", "--collective", "bcast", "--=x"}) ==
+        "'--=x' is not an option (an option is --name or --name=value; see tessera run --help)");
+}
+
+TEST_CASE("a flag given twice is refused, as a value option is", "[cli][parser][errors]") {
+  CHECK(json_refusal(with(analyze_argv, {"--json", "--json"})) == "option --json given twice");
+  CHECK(refusal({"run", "--fabric", "ring:4", "--collective", "bcast", "--prepost", "--prepost"}) ==
+        "option --prepost given twice");
+  CHECK(json_refusal({"run", "--fabric", "ring:4", "--collective", "bcast", "--json",
+                      "--json=true"}) == "option --json given twice");
+  // A repeatable option may repeat.
+  CHECK(run_cli({"run", "--fabric", "ring:4", "--collective", "bcast", "--param", "ts=5", "--param",
+                 "tw=2"})
+            .code == 0);
+}
+
+namespace {
+
+// An option's probe: arguments with which `tessera run` refuses the option by name (the
+// model is given as --model M to run and sweep, as --models M,M to crosscheck; empty:
+// the arguments name their own).
+struct probe {
+  std::string option;
+  std::string model;
+  std::vector<std::string> args;
+  std::string names;  // a piece of the refusal
+};
+
+std::vector<std::string> ring_bcast(std::vector<std::string> more) {
+  std::vector<std::string> a{"--fabric", "ring:4", "--collective", "bcast"};
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+// Every option of tessera run, each with a probe.
+std::vector<probe> run_probes() {
+  const std::vector<std::string> traffic{"--fabric", "mesh:2x2", "--traffic", "uniform"};
+  auto on_traffic = [&](const std::string& flag) {
+    std::vector<std::string> a = traffic;
+    a.push_back(flag);
+    return a;
+  };
+  return {
+      {"--collective", "alphabeta", {"--fabric", "ring:4", "--collective", "gossip"}, "'gossip'"},
+      {"--schedule",
+       "alphabeta",
+       {"--fabric", "ring:4", "--schedule", "/nonexistent/s.json"},
+       "--schedule '/nonexistent/s.json'"},
+      {"--pattern",
+       "alphabeta",
+       {"--fabric", "ring:4", "--pattern", "p.json"},
+       "--pattern needs --model tlm or rtl"},
+      {"--traffic",
+       "alphabeta",
+       {"--fabric", "ring:4", "--traffic", "uniform"},
+       "--traffic needs --model tlm or rtl"},
+      {"--fabric", "alphabeta", {"--fabric", "star:8", "--collective", "bcast"}, "'star:8'"},
+      {"--model", "", ring_bcast({"--model", "analytic"}), "--model 'analytic'"},
+      {"--switching", "alphabeta", ring_bcast({"--switching", "wormhole"}), "--switching needs"},
+      {"--machine", "alphabeta", ring_bcast({"--machine", "delta"}), "--machine needs"},
+      {"--tiles", "tlm", ring_bcast({"--tiles", "arm"}), "--tiles 'arm'"},
+      {"--firmware", "tlm", ring_bcast({"--firmware", "t.elf"}),
+       "--firmware goes with --tiles cortex-m4"},
+      {"--routes", "alphabeta", ring_bcast({"--routes", "r.json"}), "--routes needs"},
+      {"--param", "alphabeta", ring_bcast({"--param", "cpu_mhz=100"}),
+       "--param cpu_mhz goes with --tiles cortex-m4"},
+      {"--algorithm", "alphabeta", ring_bcast({"--algorithm", "quick"}), "'quick'"},
+      {"--root", "alphabeta", ring_bcast({"--root", "9"}), "--root 9"},
+      {"--bytes", "alphabeta", ring_bcast({"--bytes", "0"}), "--bytes 0"},
+      {"--type", "alphabeta", ring_bcast({"--type", "f32"}), "--type does not apply"},
+      {"--op", "alphabeta", ring_bcast({"--op", "max"}), "--op does not apply"},
+      {"--shift", "alphabeta", ring_bcast({"--shift", "2"}), "--shift does not apply"},
+      {"--packets", "alphabeta", ring_bcast({"--packets", "3"}), "--packets goes with"},
+      {"--pair-sync", "alphabeta", ring_bcast({"--pair-sync"}), "--pair-sync goes with"},
+      {"--payload-bytes", "alphabeta", ring_bcast({"--payload-bytes", "8"}), "--payload-bytes"},
+      {"--rate", "alphabeta", ring_bcast({"--rate", "0.1"}), "--rate does not apply"},
+      {"--packet-flits", "alphabeta", ring_bcast({"--packet-flits", "2"}), "--packet-flits"},
+      {"--cycles", "alphabeta", ring_bcast({"--cycles", "100"}), "--cycles does not apply"},
+      {"--warmup", "alphabeta", ring_bcast({"--warmup", "10"}), "--warmup does not apply"},
+      {"--seed", "alphabeta", ring_bcast({"--seed", "3"}), "--seed does not apply"},
+      {"--hotspot", "alphabeta", ring_bcast({"--hotspot", "1"}), "--hotspot does not apply"},
+      {"--protocol", "alphabeta", ring_bcast({"--protocol", "lazy"}), "'lazy'"},
+      {"--prepost", "tlm", on_traffic("--prepost"), "--prepost does not apply to --traffic"},
+      {"--send-ahead", "tlm", on_traffic("--send-ahead"),
+       "--send-ahead does not apply to --traffic"},
+      {"--fault", "alphabeta", ring_bcast({"--fault", "flood=1"}), "'flood=1'"},
+      {"--fault-file", "alphabeta", ring_bcast({"--fault-file", "/nonexistent/f.txt"}),
+       "--fault-file '/nonexistent/f.txt'"},
+  };
+}
+
+std::vector<std::string> command_argv(const std::string& command, const probe& p) {
+  std::vector<std::string> argv{command};
+  if (!p.model.empty()) {
+    argv.emplace_back(command == "crosscheck" ? "--models" : "--model");
+    argv.push_back(command == "crosscheck" ? p.model + "," + p.model : p.model);
+  }
+  argv.insert(argv.end(), p.args.begin(), p.args.end());
+  return argv;
+}
+
+}  // namespace
+
+TEST_CASE("every option crosscheck and sweep declare takes effect: each reaches its check",
+          "[cli][parser][errors]") {
+  // Each declared option given a value its check refuses: the command refuses it by name.
+  // A run option must reach the run's own check (the same refusal as tessera run's), so
+  // no option is accepted and dropped on the way. A new option needs a probe here.
+  const std::vector<probe> own_sweep{
+      {"--jobs", "alphabeta", ring_bcast({"--jobs", "0"}), "--jobs 0"},
+      {"--csv", "alphabeta", ring_bcast({"--csv", "/nonexistent/dir/x.csv"}),
+       "--csv '/nonexistent/dir/x.csv' cannot be written"},
+      {"--jsonl", "alphabeta", ring_bcast({"--jsonl", "/nonexistent/dir/x.jsonl"}),
+       "--jsonl '/nonexistent/dir/x.jsonl' cannot be written"},
+      {"--plot", "alphabeta", ring_bcast({"--plot", "p.svg"}), "--plot draws"},
+      {"--emit-jobs", "alphabeta", ring_bcast({"--emit-jobs", "j.txt", "--jobs", "2"}),
+       "not --emit-jobs"},
+      {"--slurm", "alphabeta", ring_bcast({"--slurm", "j.sbatch", "--jobs", "2"}), "not --slurm"},
+      {"--job-dir", "alphabeta", ring_bcast({"--job-dir", "jd"}), "--job-dir goes with"},
+      {"--job",
+       "",
+       {"--job", "/nonexistent/s.json", "--index", "0"},
+       "--job '/nonexistent/s.json'"},
+      {"--index", "alphabeta", ring_bcast({"--index", "3"}), "--index goes with --job"},
+      {"--collect", "", {"--collect", "/nonexistent/dir"}, "--collect '/nonexistent/dir"},
+  };
+  const std::vector<probe> own_crosscheck{
+      {"--models", "", ring_bcast({"--models", "tlm"}), "--models 'tlm' is not two models"},
+      {"--tiles", "alphabeta", ring_bcast({"--tiles", "arm"}), "--tiles 'arm'"},
+      {"--tolerance", "alphabeta", ring_bcast({"--tolerance", "x"}), "--tolerance 'x'"},
+  };
+  const std::vector<probe> run_side = run_probes();
+  for (const auto& [command, own] : {std::pair{std::string("sweep"), own_sweep},
+                                     std::pair{std::string("crosscheck"), own_crosscheck}}) {
+    command_line cl = tessera::cli::command_options(command);
+    for (const auto& o : cl.declared()) {
+      if (o.name == "--help" || o.name == "--json") continue;  // their own tests
+      INFO("tessera " << command << " " << o.name);
+      const auto is = [&](const probe& p) { return p.option == o.name; };
+      const auto mine = std::find_if(own.begin(), own.end(), is);
+      const auto theirs = std::find_if(run_side.begin(), run_side.end(), is);
+      REQUIRE((mine != own.end() || theirs != run_side.end()));
+      const probe& p = mine != own.end() ? *mine : *theirs;
+      const std::string line = refusal(command_argv(command, p));
+      CHECK(line.find(p.names) != std::string::npos);
+      if (mine == own.end()) CHECK(line == refusal(command_argv("run", p)));
+    }
+  }
+  // What neither takes, each refuses with its reason.
+  CHECK(refusal(command_argv("crosscheck", {"", "alphabeta", ring_bcast({"--transfers"}), ""}))
+            .rfind("--transfers does not go with crosscheck", 0) == 0);
+  CHECK(refusal(command_argv("sweep", {"", "alphabeta", ring_bcast({"--transfers"}), ""}))
+            .rfind("--transfers does not go with sweep", 0) == 0);
+  // The issue's cases: the processor's options with native tiles on both models.
+  CHECK(refusal({"crosscheck", "--models", "alphabeta,tlm", "--fabric", "ring:4", "--collective",
+                 "bcast", "--param", "cpu_mhz=100"}) ==
+        "--param cpu_mhz goes with --tiles cortex-m4");
+  CHECK(refusal({"crosscheck", "--models", "tlm,tlm", "--fabric", "ring:4", "--collective", "bcast",
+                 "--firmware", "t.elf"}) ==
+        "--firmware goes with --tiles cortex-m4 (native tiles run the host's runtime)");
+  // An empty image name is refused, not read as the default image.
+  CHECK(refusal({"run", "--model", "tlm", "--tiles", "cortex-m4", "--fabric", "mesh:2x2",
+                 "--collective", "bcast", "--firmware", ""}) ==
+        "--firmware needs a file name (without --firmware: this build's image)");
 }

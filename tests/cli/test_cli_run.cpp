@@ -205,9 +205,9 @@ TEST_CASE("run rejects bad input with one line naming the value", "[cli]") {
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--model", "warp"}) ==
         "tessera: --model 'warp' is not a model (alphabeta, tlm, rtl)\n");
   CHECK(err({"--model", "alphabeta", "--fabric", "ring:8", "--collective", "bcast", "--switching",
-             "circuit"}) == "tessera: --switching needs --model tlm\n");
+             "circuit"}) == "tessera: --switching needs --model tlm or rtl\n");
   CHECK(err({"--model", "alphabeta", "--fabric", "ring:8", "--pattern", "p.json"}) ==
-        "tessera: --pattern needs --model tlm\n");
+        "tessera: --pattern needs --model tlm or rtl\n");
   CHECK(err({"--fabric", "ring:8", "--collective", "bcast", "--param", "alpha=3"}) ==
         "tessera: --param 'alpha' is not a parameter of the alphabeta model (ts, tw, "
         "unforced_threshold, max_cycles, max_retries)\n");

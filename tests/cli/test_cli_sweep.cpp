@@ -126,5 +126,42 @@ TEST_CASE("sweep: a load-latency curve, saturation reported and not drawn as lat
   CHECK(svg.str().find("<svg ") != std::string::npos);
   CHECK(svg.str().find("saturation") != std::string::npos);
   CHECK(svg.str().find("average") != std::string::npos);
+  // The saturation point (docs/sweeps.md), found here from the rows by its definition:
+  // the lowest offered load whose run is saturated or whose average latency exceeds three
+  // times the zero-load latency, the average latency at the lowest offered load.
+  const double zero_load = j["rows"][0]["latency.average"].get<double>();
+  std::size_t at = 0;
+  while (at < 3 && !(j["rows"][at]["saturated"] == true ||
+                     j["rows"][at].value("latency.average", 0.0) > 3 * zero_load))
+    ++at;
+  REQUIRE(at < 3);  // 0.3 saturates
+  REQUIRE(j["saturation"].size() == 1);
+  const json& p = j["saturation"][0];
+  CHECK(p["series"] == "");
+  CHECK(p["zero_load_latency"] == zero_load);
+  CHECK(p["rate"] == j["rows"][at]["--rate"]);
+  CHECK(p["offered"] == j["rows"][at]["offered"]);
+  CHECK(p["reason"] == (j["rows"][at]["saturated"] == true ? "accepted below offered"
+                                                           : "latency above 3x zero-load"));
 }
 #endif
+
+TEST_CASE("sweep: rows to a file, a one-line summary on stdout", "[cli][sweep]") {
+  const auto r = run_cli({"sweep", "--fabric", "ring:4", "--collective", "bcast", "--bytes",
+                          "64,128,256", "--csv", "tessera_test_summary.csv"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "sweep: 3 runs, 0 failed; rows in tessera_test_summary.csv\n");
+  CHECK(r.err.empty());
+  std::ifstream in("tessera_test_summary.csv");
+  std::stringstream csv;
+  csv << in.rdbuf();
+  CHECK(lines_of(csv.str()).size() == 1 + 3);
+  // A run that fails counts as failed (a deadlocking max_cycles), with the rows as well.
+  const auto f = run_cli({"sweep", "--fabric", "ring:4", "--collective", "alltoall", "--param",
+                          "max_cycles=10,100000000", "--csv", "tessera_test_summary.csv", "--jsonl",
+                          "tessera_test_summary.jsonl"});
+  CHECK(f.code == 1);
+  CHECK(f.out ==
+        "sweep: 2 runs, 1 failed; rows in tessera_test_summary.csv and "
+        "tessera_test_summary.jsonl\n");
+}

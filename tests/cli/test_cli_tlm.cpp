@@ -11,11 +11,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "commands.hpp"
+#include "tessera/models/registry.hpp"
 
 namespace {
 
@@ -79,7 +82,7 @@ TEST_CASE("tlm run: without --model, --machine and --pattern select the platform
   // Asked for explicitly, the alpha-beta model still refuses them.
   CHECK(run_binary_err("run --model alphabeta --machine ipsc860 --fabric hypercube:3 "
                        "--collective bcast")
-            .err == "tessera: --machine needs --model tlm\n");
+            .err == "tessera: --machine needs --model tlm or rtl\n");
 }
 
 TEST_CASE("tlm run: an UNFORCED iPSC-860 message pays reserve and ack", "[cli][tlm]") {
@@ -500,4 +503,46 @@ TEST_CASE("rtl run: the torus cuts messages into the RTL's 256-byte packets by d
         "tessera: rtl torus: a message of 768 bytes in one packet (packet_bytes 0); the RTL's "
         "packets carry at most 256 bytes: give --param packet_bytes=1..256 (the default is "
         "256)\n");
+}
+
+TEST_CASE("run --help names the models each option goes with, and those models take it",
+          "[cli][tlm]") {
+  tessera::cli::command_line cl = tessera::cli::run_command_line();
+  std::map<std::string, std::string> help;
+  for (const auto& o : cl.declared())
+    help[o.name] = o.help;
+  for (const char* o : {"--pattern", "--traffic", "--payload-bytes", "--tiles", "--heatmap"}) {
+    INFO(o);
+    CHECK(help[o].rfind("tlm and rtl:", 0) == 0);
+  }
+  for (const auto& [name, text] : help) {
+    INFO(name);
+    CHECK(text.find("tlm only") == std::string::npos);
+  }
+  // --switching lists the engines of every model, as the registry has them.
+  for (const tessera::models::model_info& m : tessera::models::models()) {
+    std::string engines;
+    for (const tessera::models::switching sw : m.engines)
+      engines += (engines.empty() ? "" : ", ") + std::string(tessera::models::switching_name(sw));
+    CHECK(help["--switching"].find("\n" + std::string(m.name) + ": " + engines) !=
+          std::string::npos);
+  }
+  // The RTL platform runs a pattern, synthetic traffic and a carried payload.
+  const std::string one =
+      write_pattern("rtl_one.json", R"({"transfers": [{"src": 0, "dst": 3, "bytes": 64}]})");
+  const auto p = run_json("run --model rtl --fabric mesh:2x2 --pattern " + one);
+  CHECK(p["model"] == "rtl");
+  CHECK(p["verified"] == true);
+  const auto t =
+      run_json("run --model rtl --fabric mesh:2x2 --traffic uniform --rate 0.01 --cycles 400");
+  CHECK(t["model"] == "rtl");
+  CHECK(t["packets"]["delivered"].get<std::uint64_t>() > 0);
+  const auto c =
+      run_json("run --model rtl --fabric mesh:2x2 --collective bcast --bytes 64 --payload-bytes 8");
+  CHECK(c["verified"] == true);
+  // --transfers lists every message on any model: 16,256 on the 7-cube, past the 4096
+  // listed without it (128 x 127 messages of a complete exchange).
+  const std::string a2a = "run --fabric hypercube:7 --collective alltoall --bytes 8";
+  CHECK(run_json(a2a)["per_transfer"].size() == 4096);
+  CHECK(run_json(a2a + " --transfers")["per_transfer"].size() == 128 * 127);
 }

@@ -147,19 +147,29 @@ std::vector<command_line::declared_option> command_line::declared() {
 std::string command_line::refusal(const CLI::ParseError& e,
                                   const std::vector<std::string>& argv) const {
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    // The first word not taken; after "--" every word is an argument, never an option.
     const std::vector<std::string> rest = app_->remaining();
-    const std::string word = rest.empty() ? std::string{} : rest.front();
-    if (option_word(word)) {
+    const auto end_of_options = std::find(rest.begin(), rest.end(), "--");
+    const auto first =
+        std::find_if(rest.begin(), rest.end(), [](const std::string& w) { return w != "--"; });
+    const std::string word = first == rest.end() ? std::string{} : *first;
+    const bool after_end = end_of_options < first;
+    if (option_word(word) && !after_end) {
       const std::string name = word.substr(0, word.find('='));
-      if (const auto r = refusals_.find(name.substr(name.find_first_not_of('-')));
-          r != refusals_.end()) {
-        return r->second;
+      const std::size_t letters = name.find_first_not_of('-');
+      // "--=x", "-=", "---": dashes and no name.
+      if (letters == std::string::npos) {
+        return "'" + shown(word) + "' is not an option (an option is --name or --name=value; see " +
+               title() + " --help)";
       }
+      if (const auto r = refusals_.find(name.substr(letters)); r != refusals_.end())
+        return r->second;
       return "unknown option '" + shown(name) + "' for '" + title() + "' (see " + title() +
              " --help)";
     }
     if (stray_) return stray_(word);
-    return "unexpected argument '" + shown(word) + "' for '" + title() + "'";
+    return "unexpected argument '" + shown(word) + "' for '" + title() + "'" +
+           (after_end ? " (after '--' a word is an argument, not an option)" : "");
   }
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
     // A flag given a value: CLI11 stops at it.
@@ -207,6 +217,19 @@ args::args(command_line& cl, const std::vector<std::string>& argv) : command_{cl
     // The command prints its help; what else was given is not looked at.
   } catch (const CLI::ParseError& e) {
     throw input_error(cl.refusal(e, argv));
+  }
+  // What CLI11 takes and the contract does not: a flag given an empty value ("--json=",
+  // which CLI11 reads as the flag), or given twice.
+  for (const std::string& w : argv) {
+    if (w == "--") break;
+    if (w.rfind("--", 0) != 0 || w.back() != '=') continue;
+    const CLI::Option* o = app.get_option_no_throw(w.substr(0, w.size() - 1));
+    if (o != nullptr && o->get_expected_max() == 0)
+      throw input_error("option " + long_name(o) + " takes no value (got '')");
+  }
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_expected_max() != 0 || o->get_positional()) continue;
+    if (o->count() > 1) throw input_error("option " + long_name(o) + " given twice");
   }
   for (const CLI::Option* o : app.parse_order()) {
     const std::string& name = o->get_single_name();

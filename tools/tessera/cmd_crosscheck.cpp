@@ -52,19 +52,22 @@ packets (the step is the packet's number at its source).)");
             "and delivered)")
       .brief_group("run options",
                    "the workload and the options of tessera run (tessera run --help), given to "
-                   "both models; --transfers is implied (every message is compared)");
+                   "both models; every message is compared, so --transfers is not taken");
   // Each model runs in a child process that writes no trace and no heat map: trace a
   // model's run with tessera run.
   const std::set<std::string> one_run{"trace",   "timeline",       "trace-tiles",  "trace-window",
                                       "heatmap", "heatmap-metric", "heatmap-steps"};
   std::set<std::string> left_out = one_run;
-  left_out.insert({"model", "tiles", "json"});
+  left_out.insert({"model", "tiles", "json", "transfers"});
   declare_run_options(c, left_out, false);
   for (const std::string& name : one_run) {
     c.refuse(name, "--" + name +
                        " does not go with crosscheck (it compares two runs; trace or draw one "
                        "model's run with tessera run)");
   }
+  c.refuse("transfers",
+           "--transfers does not go with crosscheck (it compares every message already; list "
+           "one model's transfers with tessera run --transfers)");
   c.refuse("model", "crosscheck takes --models A,B, not --model")
       .footer(
           "exit status: 0 both runs verified (or had nothing to check) and agree within the\n"
@@ -86,13 +89,18 @@ struct model_run {
 };
 
 // The options read once per model (so bad input is refused before anything runs), then
-// the run in a child process: SystemC elaborates once per process.
+// the run in a child process: SystemC elaborates once per process. With `cpu_side_only`
+// (this model's tiles are native, the other's cortex-m4) the processor's options go to
+// the other model only; with native tiles on both, they reach the run, which refuses them.
 model_run run_model(const std::string& model, const std::string& other,
-                    const std::vector<std::string>& options, const std::string& tiles) {
+                    const std::vector<std::string>& options, const std::string& tiles,
+                    bool cpu_side_only) {
   std::vector<std::string> argv{"--model", model};
   if (tiles != "native") {
     argv.emplace_back("--tiles");
     argv.emplace_back(tiles);
+  }
+  if (!cpu_side_only) {
     argv.insert(argv.end(), options.begin(), options.end());
   } else {
     // The processor's parameters describe the Cortex-M4 side only.
@@ -107,8 +115,6 @@ model_run run_model(const std::string& model, const std::string& other,
         ++i;
         continue;
       }
-      if (options[i].rfind("--firmware=", 0) == 0) continue;
-      if (options[i].rfind("--param=", 0) == 0 && cpu_param(options[i].substr(8))) continue;
       argv.push_back(options[i]);
     }
   }
@@ -234,8 +240,8 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
   std::vector<std::string> options;
   for (const std::string& name : opts.given()) {
     if (name == "models" || name == "tolerance" || name == "tiles" || name == "json" ||
-        name == "help" || name == "transfers") {
-      continue;  // crosscheck's own; every message is compared anyway
+        name == "help") {
+      continue;  // crosscheck's own
     }
     if (opts.flag(name)) {
       options.push_back("--" + name);
@@ -274,8 +280,11 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
     }
   }
 
-  const model_run a = run_model(names[0], names[1], options, tiles[0]);
-  const model_run b = run_model(names[1], names[0], options, tiles[1]);
+  auto cpu_side_only = [&](std::size_t i) {
+    return tiles[i] == "native" && tiles[1 - i] != "native";
+  };
+  const model_run a = run_model(names[0], names[1], options, tiles[0], cpu_side_only(0));
+  const model_run b = run_model(names[1], names[0], options, tiles[1], cpu_side_only(1));
   const nic::comparison c = nic::compare_runs(messages_of(a), messages_of(b));
 
   auto cycles_of = [](const model_run& r) { return r.report.value("cycles", std::uint64_t{0}); };

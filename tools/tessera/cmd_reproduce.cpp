@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <optional>
@@ -17,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
 #include "tessera/reproduce/html.hpp"
@@ -133,10 +133,7 @@ void write_plots(const std::string& dir, const reproduce::paper_report& r) {
   if (ec || !std::filesystem::is_directory(dir))
     throw input_error("--plots '" + dir + "' is not a directory that can be made");
   for (const reproduce::figure& f : r.figures) {
-    const std::string path = dir + "/" + f.id + ".svg";
-    std::ofstream os(path);
-    os << reproduce::to_svg(f);
-    if (!os) throw input_error("--plots: '" + path + "' cannot be written");
+    write_output_file("--plots", dir + "/" + f.id + ".svg", reproduce::to_svg(f));
   }
 }
 
@@ -252,11 +249,8 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     opts.bokhari.jobs = n;
     opts.thakur.jobs = n;
     // The page's file is checked before the papers run (they take seconds).
-    std::ofstream page;
-    if (!html_file.empty()) {
-      page.open(html_file);
-      if (!page) throw input_error("--html '" + html_file + "' cannot be written");
-    }
+    std::optional<output_file> page;
+    if (!html_file.empty()) page.emplace("--html", html_file);
     // Progress, a line a paper as it ends, only when stderr is a terminal: redirected, stderr
     // carries the problems alone.
     const bool progress = isatty(STDERR_FILENO) != 0;
@@ -301,10 +295,9 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
       for (const std::string& p : r.problems)
         err << "reproduce " << r.paper << ": " << p << "\n";
     }
-    if (page.is_open()) {
-      page << reproduce::to_html(reports);
-      page.close();
-      if (!page) throw input_error("--html '" + html_file + "' cannot be written");
+    if (page) {
+      page->stream() << reproduce::to_html(reports);
+      page->close();
     }
     if (json_out) {
       nlohmann::ordered_json j{{"command", "reproduce"}};

@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -10,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "readers.hpp"
 #include "run_options.hpp"
 #include "run_request.hpp"
@@ -51,7 +51,7 @@ An option given with a workload or model it does not apply to is refused.)");
   std::string algorithms =
       wrap_text(
           "algorithms (--algorithm); the edst-* broadcasts run on a torus, pipelined on "
-          "edge-disjoint spanning trees (002, docs/trees.md):",
+          "edge-disjoint spanning trees (Bermond92, docs/trees.md):",
           0, 0, 88) +
       '\n';
   for (const fw::collective_info& ci : fw::collectives) {
@@ -322,13 +322,8 @@ void parse_trace(const args& a, run_request& q, std::uint32_t tiles) {
     }
     return;
   }
-  for (const auto& [opt, name] : {std::pair{"trace", file}, std::pair{"timeline", picture}}) {
-    if (!name) continue;
-    if (name->empty()) throw input_error("--" + std::string(opt) + " needs a file name");
-    if (!std::ofstream(*name)) {
-      throw input_error("--" + std::string(opt) + " '" + shown(*name) + "' cannot be written");
-    }
-  }
+  for (const auto& [opt, name] : {std::pair{"trace", file}, std::pair{"timeline", picture}})
+    if (name) check_writable("--" + std::string(opt), *name);
   if (file && picture && *file == *picture)
     throw input_error("--trace and --timeline name the same file '" + shown(*file) + "'");
   q.trace_file = file.value_or("");
@@ -386,8 +381,7 @@ void parse_heatmap(const args& a, run_request& q) {
   }
   if (q.heatmap_steps && a.has("routes"))
     throw input_error("--heatmap-steps draws dimension-order routes, not --routes tables");
-  if (!std::ofstream(*file))
-    throw input_error("--heatmap '" + shown(*file) + "' cannot be written");
+  check_writable("--heatmap", *file);
   q.heatmap_file = *file;
 }
 
@@ -454,9 +448,9 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
       in.integer_scale = true;
     }
   }
-  std::ofstream file(q.heatmap_file, std::ios::binary);
-  run::write_heatmap(file, in);
-  if (!file.flush()) throw input_error("--heatmap '" + shown(q.heatmap_file) + "': write failed");
+  output_file file{"--heatmap", q.heatmap_file};
+  run::write_heatmap(file.stream(), in);
+  file.close();
   nlohmann::ordered_json info{{"file", q.heatmap_file},
                               {"metric", q.heatmap_steps ? "step load" : q.heatmap_metric},
                               {"panels", in.panels.size()},
@@ -530,6 +524,9 @@ run_request parse_request(const args& a) {
       throw input_error(
           "--firmware goes with --tiles cortex-m4 (native tiles run the host's "
           "runtime)");
+    // An empty name is not the default image: leave --firmware out for that.
+    if (f->empty())
+      throw input_error("--firmware needs a file name (without --firmware: this build's image)");
     r.firmware = *f;
   }
   r.prepost = a.flag("prepost");
@@ -615,16 +612,15 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     drawn = res->trace();
   std::optional<run::trace_counts> traced;
   if (!q.trace_file.empty()) {
-    std::ofstream file(q.trace_file, std::ios::binary);
-    traced = run::write_trace(file, *drawn, q.trace_filter);
-    if (!file.flush()) throw input_error("--trace '" + shown(q.trace_file) + "': write failed");
+    output_file file{"--trace", q.trace_file};
+    traced = run::write_trace(file.stream(), *drawn, q.trace_filter);
+    file.close();
   }
   std::optional<run::timeline_counts> pictured;
   if (!q.timeline_file.empty()) {
-    std::ofstream file(q.timeline_file, std::ios::binary);
-    pictured = run::write_timeline_svg(file, *drawn, q.trace_filter);
-    if (!file.flush())
-      throw input_error("--timeline '" + shown(q.timeline_file) + "': write failed");
+    output_file file{"--timeline", q.timeline_file};
+    pictured = run::write_timeline_svg(file.stream(), *drawn, q.trace_filter);
+    file.close();
   }
   nlohmann::ordered_json j = res->json();
   std::optional<nlohmann::ordered_json> heat;

@@ -7,21 +7,23 @@
 #include <atomic>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "run_options.hpp"
 #include "run_request.hpp"
 #include "tessera/reproduce/svg.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
+#include "tessera/schedule/input.hpp"
 #include "tessera/schedule/isolated.hpp"
 
 namespace tessera::cli {
@@ -79,13 +81,16 @@ are. --trace, --timeline and --heatmap are one run's: use them with tessera run.
   const std::set<std::string> one_run{"trace",   "timeline",       "trace-tiles",  "trace-window",
                                       "heatmap", "heatmap-metric", "heatmap-steps"};
   std::set<std::string> left_out = one_run;
-  left_out.insert("json");
+  left_out.insert({"json", "transfers"});
   declare_run_options(c, left_out, false);
   for (const std::string& name : one_run) {
     c.refuse(name, "--" + name +
                        " does not go with sweep (each run would overwrite the one file; trace a "
                        "run of the sweep with tessera run)");
   }
+  c.refuse("transfers",
+           "--transfers does not go with sweep (a row holds a run's scalar results, not its "
+           "transfers; list them with tessera run --transfers)");
   c.footer(R"(exit status: 0 every run verified, 1 a run failed its check or did not finish, 2 bad
 input (checked for every combination before the first run).)");
   return c;
@@ -239,6 +244,17 @@ std::string csv_cell(const nlohmann::ordered_json& v) {
   return out + "\"";
 }
 
+// A load-latency series: the values of every axis but --rate ("traffic uniform").
+std::string series_label(const std::vector<axis>& axes, const nlohmann::ordered_json& row) {
+  std::string label;
+  for (const axis& x : axes) {
+    if (x.option == "rate") continue;
+    label +=
+        (label.empty() ? "" : ", ") + column(x).substr(2) + " " + row[column(x)].get<std::string>();
+  }
+  return label;
+}
+
 // The load-latency figure of a traffic sweep: per combination of the other axes, the
 // average and p99 latency of the runs below saturation against their offered load, and
 // a vertical line at the most the fabric accepted (its saturation throughput).
@@ -254,12 +270,7 @@ void write_load_latency(const std::string& file, const std::vector<axis>& axes,
   double lo = 0;
   double hi = 0;
   for (const auto& row : rows) {
-    std::string label;
-    for (const axis& x : axes) {
-      if (x.option == "rate") continue;
-      label += (label.empty() ? "" : ", ") + column(x).substr(2) + " " +
-               row[column(x)].get<std::string>();
-    }
+    const std::string label = series_label(axes, row);
     groups[label].push_back(&row);
     if (row.contains("offered")) {
       const double o = row["offered"].get<double>();
@@ -302,7 +313,75 @@ void write_load_latency(const std::string& file, const std::vector<axis>& axes,
     s.points[0].second = std::max(ymin, 1.0);
     s.points[1].second = std::max(ymax, 2.0);
   }
-  std::ofstream(file) << reproduce::to_svg(fig);
+  write_output_file("--plot", file, reproduce::to_svg(fig));
+}
+
+// Where each series of a load-latency sweep saturates (docs/sweeps.md): the lowest
+// offered load at which its run is saturated (it accepted less than 95 % of the load
+// offered, or could not drain: docs/tlm.md) or its average latency exceeds
+// saturation_factor times the zero-load latency, taken as the average latency at the
+// series' lowest offered load.
+constexpr double saturation_factor = 3;
+
+nlohmann::ordered_json saturation_points(const std::vector<axis>& axes,
+                                         const std::vector<nlohmann::ordered_json>& rows) {
+  std::map<std::string, std::vector<const nlohmann::ordered_json*>> series;
+  for (const auto& row : rows) {
+    if (row.value("exit_status", nlohmann::ordered_json()) != 0 || !row.contains("offered") ||
+        !row.contains("saturated")) {
+      continue;  // a run that failed has no point on the curve
+    }
+    series[series_label(axes, row)].push_back(&row);
+  }
+  auto out = nlohmann::ordered_json::array();
+  for (auto& [label, list] : series) {
+    std::stable_sort(list.begin(), list.end(), [](const auto* a, const auto* b) {
+      return (*a)["offered"].template get<double>() < (*b)["offered"].template get<double>();
+    });
+    nlohmann::ordered_json p;
+    p["series"] = label;
+    const nlohmann::ordered_json& lowest = *list.front();
+    std::optional<double> zero_load;
+    if (!lowest["saturated"].get<bool>() && lowest.contains("latency.average"))
+      zero_load = lowest["latency.average"].get<double>();
+    p["zero_load_latency"] = zero_load ? nlohmann::ordered_json(*zero_load) : nullptr;
+    p["rate"] = nullptr;
+    for (const nlohmann::ordered_json* r : list) {
+      std::string reason;
+      if ((*r)["saturated"].get<bool>()) {
+        reason = "accepted below offered";
+      } else if (zero_load && r->contains("latency.average") &&
+                 (*r)["latency.average"].get<double>() > saturation_factor * *zero_load) {
+        reason = "latency above 3x zero-load";
+      }
+      if (reason.empty()) continue;
+      p["rate"] = r->value("--rate", std::string{});
+      p["offered"] = (*r)["offered"];
+      p["accepted"] = r->value("accepted.packets", 0.0);
+      p["reason"] = reason;
+      break;
+    }
+    if (p["rate"].is_null()) p["highest_offered"] = (*list.back())["offered"];
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// "traffic uniform at --rate 0.0344 (offered 0.0342, accepted below offered)".
+std::string saturation_text(const nlohmann::ordered_json& points) {
+  std::string text;
+  for (const auto& p : points) {
+    text += text.empty() ? "" : "; ";
+    const std::string label = p["series"].get<std::string>();
+    text += label.empty() ? "" : label + " ";
+    if (p["rate"].is_null()) {
+      text += "not reached (offered up to " + fmt_number(p["highest_offered"].get<double>()) + ")";
+    } else {
+      text += "at --rate " + p["rate"].get<std::string>() + " (offered " +
+              fmt_number(p["offered"].get<double>()) + ", " + p["reason"].get<std::string>() + ")";
+    }
+  }
+  return text;
 }
 
 // What a sweep runs: the arguments every run shares, the axes, the shared options' row
@@ -432,16 +511,10 @@ int write_results(const args& a, const sweep_spec& s,
                   const std::vector<nlohmann::ordered_json>& rows, std::ostream& out,
                   std::ostream& err) {
   const bool json = a.flag("json");
-  std::ofstream csv_file;
-  std::ofstream jsonl_file;
-  if (const auto f = a.get("csv")) {
-    csv_file.open(*f);
-    if (!csv_file) throw input_error("--csv '" + shown(*f) + "' cannot be written");
-  }
-  if (const auto f = a.get("jsonl")) {
-    jsonl_file.open(*f);
-    if (!jsonl_file) throw input_error("--jsonl '" + shown(*f) + "' cannot be written");
-  }
+  std::optional<output_file> csv_file;
+  std::optional<output_file> jsonl_file;
+  if (const auto f = a.get("csv")) csv_file.emplace("--csv", *f);
+  if (const auto f = a.get("jsonl")) jsonl_file.emplace("--jsonl", *f);
   // Columns: the swept options, the shared ones, then every result in first-seen order.
   std::vector<std::string> cols;
   for (const auto& row : rows)
@@ -457,10 +530,21 @@ int write_results(const args& a, const sweep_spec& s,
       csv << (c == 0 ? "" : ",") << csv_cell(row.contains(cols[c]) ? row[cols[c]] : nullptr);
     csv << '\n';
     if (!row["exit_status"].is_number() || row["exit_status"] != 0) ++failed;
-    if (jsonl_file.is_open()) jsonl_file << row.dump() << '\n';
+    if (jsonl_file) jsonl_file->stream() << row.dump() << '\n';
   }
-  if (csv_file.is_open()) csv_file << csv.str();
+  if (jsonl_file) jsonl_file->close();
+  if (csv_file) {
+    csv_file->stream() << csv.str();
+    csv_file->close();
+  }
   if (const auto plot = a.get("plot")) write_load_latency(*plot, s.axes, rows);
+  // A load-latency sweep: where each series saturates.
+  const bool load_latency =
+      std::any_of(s.axes.begin(), s.axes.end(), [](const axis& x) { return x.option == "rate"; }) &&
+      std::any_of(rows.begin(), rows.end(),
+                  [](const nlohmann::ordered_json& r) { return r.contains("offered"); });
+  const nlohmann::ordered_json saturation =
+      load_latency ? saturation_points(s.axes, rows) : nlohmann::ordered_json();
   if (json) {
     nlohmann::ordered_json j;
     j["command"] = "sweep";
@@ -471,10 +555,20 @@ int write_results(const args& a, const sweep_spec& s,
       j["axes"][column(x)] = x.values;
     if (const auto f = a.get("csv")) j["csv"] = *f;
     if (const auto f = a.get("jsonl")) j["jsonl"] = *f;
+    if (const auto f = a.get("plot")) j["plot"] = *f;
+    if (load_latency) j["saturation"] = saturation;
     j["rows"] = rows;
     out << j.dump(2) << '\n';
-  } else if (!csv_file.is_open()) {
+  } else if (!csv_file) {
     out << csv.str();
+  } else {
+    // The rows went to a file: one line says what the sweep found.
+    out << "sweep: " << rows.size() << (rows.size() == 1 ? " run, " : " runs, ") << failed
+        << " failed; rows in " << *a.get("csv");
+    if (const auto f = a.get("jsonl")) out << " and " << *f;
+    if (const auto f = a.get("plot")) out << ", plot " << *f;
+    if (load_latency) out << "; saturation: " << saturation_text(saturation);
+    out << '\n';
   }
   for (const auto& row : rows) {
     if (row["exit_status"] != 2) continue;
@@ -493,18 +587,45 @@ int write_results(const args& a, const sweep_spec& s,
   return failed > 0 ? 1 : 0;
 }
 
-nlohmann::json read_json(const std::string& what, const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw input_error(what + " '" + shown(file) + "' cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > (std::size_t{64} << 20))
-    throw input_error(what + " '" + shown(file) + "' is over 64 MiB");
-  try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception&) {
-    throw input_error(what + " '" + shown(file) + "' is not JSON");
+// A sweep's sweep.json and a run's row are read as every input is, bounded by the bytes
+// read (tessera/schedule/input.hpp): `--job /dev/zero` stops at the limit.
+constexpr std::uint64_t max_spec_bytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t max_row_bytes = std::uint64_t{16} << 20;
+
+// Run i's row as its job wrote it to DIR/run-N.json; a missing, unreadable or broken
+// file is a row that says why.
+nlohmann::ordered_json read_row(const sweep_spec& s, const std::string& dir, std::size_t i) {
+  const std::string file = job_file(dir, i);
+  std::string problem = "no result: the job did not run or did not finish";
+  std::error_code ec;
+  if (std::filesystem::exists(file, ec)) {
+    try {
+      // Parsed in order (the row's columns keep their order), as deep as a row may be.
+      const std::string text = read_input_file("--collect", file, max_row_bytes);
+      nlohmann::ordered_json row = nlohmann::ordered_json::parse(
+          text, [&](int depth, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
+            if (depth >= static_cast<int>(max_json_depth))
+              throw input_error("'" + shown(file, 160) + "' nests deeper than a row");
+            return true;
+          });
+      if (row.is_object() && row.value("run", s.runs) == i) return row;
+      problem = "no result: '" + shown(file, 160) + "' is not the row of run " + std::to_string(i);
+    } catch (const input_error& e) {
+      problem = std::string("no result: ") + e.what();
+    } catch (const nlohmann::json::exception&) {
+      problem = "no result: '" + shown(file, 160) + "' is not JSON";
+    }
   }
+  nlohmann::ordered_json row = nlohmann::ordered_json::object();
+  row["run"] = i;
+  const std::vector<std::size_t> at = coords(s, i);
+  for (std::size_t k = 0; k < s.axes.size(); ++k)
+    row[column(s.axes[k])] = s.axes[k].values[at[k]];
+  for (const auto& [k, v] : s.shared.items())
+    row[k] = v;
+  row["exit_status"] = nullptr;
+  row["error"] = problem;
+  return row;
 }
 
 }  // namespace
@@ -533,14 +654,13 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   }
   // One job of an emitted sweep: run it, write its row.
   if (const auto spec_file = a.get("job")) {
-    const sweep_spec s = spec_from(read_json("--job", *spec_file), *spec_file);
+    const sweep_spec s = spec_from(read_json_file("--job", *spec_file, max_spec_bytes), *spec_file);
     const std::size_t i = parse_count("index", a.require("index"), s.runs - 1);
     const std::string dir = spec_file->substr(
         0, spec_file->find_last_of('/') == std::string::npos ? 0 : spec_file->find_last_of('/'));
     const nlohmann::ordered_json row = run_row(s, i);
     const std::string file = job_file(dir.empty() ? "." : dir, i);
-    std::ofstream o(file);
-    if (!(o << row.dump() << '\n')) throw input_error("'" + shown(file) + "' cannot be written");
+    write_output_file("--job's row", file, row.dump() + '\n');
     if (a.flag("json")) {
       out << nlohmann::ordered_json{{"command", "sweep"},
                                     {"job", i},
@@ -555,32 +675,11 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   }
   // The rows of an emitted sweep's jobs, merged as a local sweep writes them.
   if (const auto dir = a.get("collect")) {
-    const sweep_spec s = spec_from(read_json("--collect", *dir + "/sweep.json"), *dir);
+    const sweep_spec s =
+        spec_from(read_json_file("--collect", *dir + "/sweep.json", max_spec_bytes), *dir);
     std::vector<nlohmann::ordered_json> rows;
-    for (std::size_t i = 0; i < s.runs; ++i) {
-      std::ifstream in(job_file(*dir, i));
-      nlohmann::ordered_json row;
-      std::string line;
-      if (in && std::getline(in, line)) {
-        try {
-          row = nlohmann::ordered_json::parse(line);
-        } catch (const nlohmann::json::exception&) {
-          row = nullptr;
-        }
-      }
-      if (!row.is_object() || row.value("run", s.runs) != i) {
-        row = nlohmann::ordered_json::object();
-        row["run"] = i;
-        const std::vector<std::size_t> at = coords(s, i);
-        for (std::size_t k = 0; k < s.axes.size(); ++k)
-          row[column(s.axes[k])] = s.axes[k].values[at[k]];
-        for (const auto& [k, v] : s.shared.items())
-          row[k] = v;
-        row["exit_status"] = nullptr;
-        row["error"] = "no result: the job did not run or did not finish";
-      }
-      rows.push_back(std::move(row));
-    }
+    for (std::size_t i = 0; i < s.runs; ++i)
+      rows.push_back(read_row(s, *dir, i));
     return write_results(a, s, rows, out, err);
   }
 
@@ -646,7 +745,7 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
       throw input_error(std::string(e.what()) + (where.empty() ? "" : " (at " + where + ")"));
     }
   }
-  if (const auto plot = a.get("plot")) {
+  if (a.has("plot")) {
     const bool rate_axis =
         std::any_of(s.axes.begin(), s.axes.end(), [](const axis& x) { return x.option == "rate"; });
     if (!a.has("traffic") || !rate_axis) {
@@ -654,7 +753,6 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
           "--plot draws a load-latency curve: it needs --traffic and a list or "
           "range of --rate");
     }
-    if (!std::ofstream(*plot)) throw input_error("--plot '" + shown(*plot) + "' cannot be written");
   }
 
   // Handing the runs to GNU parallel or Slurm: the spec, and one command a run.
@@ -673,20 +771,17 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     const std::string spec = std::filesystem::absolute(dir + "/sweep.json", ec).string();
-    {
-      std::ofstream o(spec);
-      if (!(o << spec_json(s).dump(2) << '\n'))
-        throw input_error("--job-dir '" + shown(dir) + "' cannot be written");
-    }
+    write_output_file("--job-dir", spec, spec_json(s).dump(2) + '\n');
     const std::string self = sh_word(self_path());
     if (emit) {
-      std::ofstream o(*emit);
+      output_file o{"--emit-jobs", *emit};
       for (std::size_t i = 0; i < s.runs; ++i)
-        o << self << " sweep --job " << sh_word(spec) << " --index " << i << '\n';
-      if (!o) throw input_error("--emit-jobs '" + shown(*emit) + "' cannot be written");
+        o.stream() << self << " sweep --job " << sh_word(spec) << " --index " << i << '\n';
+      o.close();
     }
     if (slurm) {
-      std::ofstream o(*slurm);
+      output_file f{"--slurm", *slurm};
+      std::ostream& o = f.stream();
       o << "#!/bin/sh\n"
         << "#SBATCH --job-name=tessera-sweep\n"
         << "#SBATCH --array=0-" << s.runs - 1 << "\n"
@@ -694,7 +789,7 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         << "# One run of the sweep a task; then: tessera sweep --collect " << sh_word(dir) << "\n"
         << "exec " << self << " sweep --job " << sh_word(spec)
         << " --index \"${SLURM_ARRAY_TASK_ID:?run this as a Slurm array job}\"\n";
-      if (!o) throw input_error("--slurm '" + shown(*slurm) + "' cannot be written");
+      f.close();
     }
     if (a.flag("json")) {
       nlohmann::ordered_json j{{"command", "sweep"}, {"runs", s.runs}, {"job_dir", dir}};
@@ -710,6 +805,11 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     }
     return 0;
   }
+
+  // The files are opened (and emptied) before the first run, not found unwritable after
+  // the last.
+  for (const char* o : {"csv", "jsonl", "plot"})
+    if (const auto f = a.get(o)) check_writable("--" + std::string(o), *f);
 
   // The runs, each in a child process, `jobs` at a time.
   std::vector<nlohmann::ordered_json> rows(s.runs);

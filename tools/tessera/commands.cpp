@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <optional>
@@ -85,13 +87,32 @@ exit status: 0 ok, 1 a failed check (lost or duplicated block, deadlock), 2 bad 
 int refuse(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err,
            const std::string& message) {
   err << "tessera: " << message << '\n';
-  if (std::find(argv.begin(), argv.end(), "--json") != argv.end()) {
+  if (std::find(argv.begin(), argv.end(), "--json") != argv.end() ||
+      std::find(argv.begin(), argv.end(), "--json=true") != argv.end()) {
     nlohmann::ordered_json j;
     j["command"] = argv.empty() ? "" : shown(argv[0]);
     j["error"] = message;
     j["exit_status"] = 2;
     out << j.dump(2) << '\n';
   }
+  return 2;
+}
+
+// Every command's output, checked in this one place: a write to stdout that failed (a
+// full disk, /dev/full, a closed descriptor) is exit 2 with one line, whatever the
+// command, never a silent 0. A stream that failed earlier is flushed once more for the
+// system's reason (main's stdout buffer gives its first failure's).
+int output_written(std::ostream& out, std::ostream& err, int status) {
+  errno = 0;
+  if (out.flush()) return status;
+  int cause = errno;
+  if (cause == 0) {
+    out.clear();
+    out.flush();
+    cause = errno;
+  }
+  err << "tessera: cannot write the output to stdout"
+      << (cause != 0 ? ": " + std::string(std::strerror(cause)) : std::string{}) << '\n';
   return 2;
 }
 
@@ -184,18 +205,20 @@ command_line command_options(std::string_view command) {
 }
 
 int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  int status = 2;
   try {
-    return dispatch(argv, out, err);
+    status = dispatch(argv, out, err);
   } catch (const input_error& e) {
-    return refuse(argv, out, err, e.what());
+    status = refuse(argv, out, err, e.what());
   } catch (const std::bad_alloc&) {
-    return refuse(argv, out, err, "out of memory");
+    status = refuse(argv, out, err, "out of memory");
   } catch (const std::exception& e) {
     // Not reached by any input the fuzz targets and tests know of; if it is, the user
     // still gets one line and an exit status rather than an abort.
-    return refuse(argv, out, err,
-                  "internal error (please report it with the command): " + shown(e.what(), 200));
+    status = refuse(argv, out, err,
+                    "internal error (please report it with the command): " + shown(e.what(), 200));
   }
+  return output_written(out, err, status);
 }
 
 }  // namespace tessera::cli

@@ -25,7 +25,7 @@ constexpr std::string_view output_group = "output";
 
 // One row per option: the rule columns (what it takes, where it applies), then the help.
 constexpr std::array table{
-    // name, value name, repeated, workloads, tlm only, selector, group, help
+    // name, value name, repeated, workloads, platform only, selector, group, help
     run_option{"collective", "C", false, collective, false, true, workload_group,
                "bcast, reduce, allgather, reduce-scatter, allreduce, prefix, scatter, gather, "
                "alltoall, shift"},
@@ -35,11 +35,12 @@ constexpr std::array table{
                "one, every message) is checked byte by byte"},
     run_option{
         "pattern", "FILE", false, pattern, true, true, workload_group,
-        R"(tlm only: JSON {"transfers": [{"src", "dst", "bytes", "start"}]}; each transfer posted at its start cycle, checked byte by byte)"},
-    run_option{"traffic", "K", false, traffic, true, true, workload_group,
-               "tlm only: synthetic traffic, BookSim-style: uniform, transpose, bitcomp, bitrev, "
-               "hotspot, neighbor (the options below); reports average and maximum latency "
-               "(creation to tail arrival) and accepted throughput"},
+        R"(tlm and rtl: JSON {"transfers": [{"src", "dst", "bytes", "start"}]}; each transfer posted at its start cycle, checked byte by byte)"},
+    run_option{
+        "traffic", "K", false, traffic, true, true, workload_group,
+        "tlm and rtl: synthetic traffic, BookSim-style: uniform, transpose, bitcomp, bitrev, "
+        "hotspot, neighbor (the options below); reports average and maximum latency "
+        "(creation to tail arrival) and accepted throughput"},
     run_option{"fabric", "F", false, any, false, false, model_group,
                "mesh:RxC, torus:RxC, hypercube:D, ring:P"},
     run_option{"model", "M", false, any, false, false, model_group,
@@ -54,13 +55,14 @@ constexpr std::array table{
                "docs/rtl.md): wormhole meshes up to 8x8, tori 4x4 and 8x8, hypercubes up to 7 "
                "dimensions; the engine parameters are the RTL's run-time inputs."},
     run_option{"switching", "S", false, any, true, false, model_group,
-               "the timing engine (tessera models): tlm takes wormhole (mesh default), circuit "
-               "(hypercube default), store-forward (torus and ring default) or ideal (any "
-               "fabric); alphabeta takes ideal, the one it drives"},
+               "the timing engine (tessera models); by default the fabric's: wormhole on a mesh, "
+               "circuit on a hypercube, store-forward on a torus or ring. The engines each "
+               "model drives:"},
     run_option{"machine", "M", false, any, true, false, model_group,
-               "tlm only: ipsc860 (circuit hypercube), meganode (torus), delta (wormhole mesh); "
-               "sets the switching and its parameters and reports time_us (docs/machines.md); "
-               "--param overrides single values"},
+               "tlm and rtl: ipsc860 (circuit hypercube), meganode (torus), delta (wormhole "
+               "mesh); sets the switching and its parameters and reports time_us "
+               "(docs/machines.md); --param overrides single values; rtl refuses a parameter "
+               "its fabrics do not build (the half-duplex NICs of ipsc860 and delta)"},
     run_option{"tiles", "T", false, collective, true, false, model_group,
                "tlm and rtl: native (default; the runtime compiled into the simulation) or "
                "cortex-m4 (the tile image on an ISS core per tile: instructions, compute and NIC "
@@ -90,15 +92,15 @@ constexpr std::array table{
                "the q of the circular shift, 0 < q < p (default 1)"},
     run_option{"packets", "Q", false, collective, false, false, collective_group,
                "edst broadcasts: packets per tree (default: the whole count next to the optimum "
-               "of b(L, h, d) = (sqrt((h-1) beta) + sqrt(tau L/d))^2, 002 §2.1, with the model's "
-               "beta and tau, or ts and tw)"},
+               "of b(L, h, d) = (sqrt((h-1) beta) + sqrt(tau L/d))^2, Bermond92 §2.1, with the "
+               "model's beta and tau, or ts and tw)"},
     run_option{"pair-sync", "", false, collective, false, false, collective_group,
                "alltoall: before every exchange the two tiles exchange zero-byte messages "
                "(Bokhari's pairwise synchronization)"},
     run_option{"payload-bytes", "P", false, collective, true, false, collective_group,
-               "tlm: carry and verify P bytes of every M-byte unit and charge the fabric for M (P "
-               "divides --bytes M); for runs whose data would not fit in memory, e.g. a 16x32 "
-               "complete exchange of 16 KB blocks"},
+               "tlm and rtl: carry and verify P bytes of every M-byte unit and charge the fabric "
+               "for M (P divides --bytes M); for runs whose data would not fit in memory, e.g. a "
+               "16x32 complete exchange of 16 KB blocks"},
     run_option{"rate", "R", false, traffic, true, false, traffic_group,
                "packets per tile per cycle (default 0.01)"},
     run_option{"packet-flits", "F", false, traffic, true, false, traffic_group,
@@ -131,7 +133,7 @@ constexpr std::array table{
     run_option{"fault-file", "FILE", false, runtime, false, false, runtime_group,
                "faults one per line, '#' comments"},
     run_option{"transfers", "", false, any, false, false, output_group,
-               "tlm: list every transfer in the JSON (default: the first 4096)"},
+               "list every transfer in the JSON (default: the first 4096)"},
     run_option{"trace", "FILE", false, work, false, false, output_group,
                "write a timeline trace (Chrome trace-event JSON; open it in ui.perfetto.dev or "
                "chrome://tracing): a track per tile with its ops and what they waited for, a flow "
@@ -162,6 +164,17 @@ constexpr std::array kinds{workload_kind::collective, workload_kind::schedule,
 
 std::uint8_t bit(workload_kind k) {
   return static_cast<std::uint8_t>(1U << static_cast<unsigned>(k));
+}
+
+// The models that run tiles on the platform, for a refusal: "tlm or rtl".
+std::string platform_models() {
+  std::vector<std::string> names;
+  for (const models::model_info& m : models::models())
+    if (m.timed_platform) names.emplace_back(m.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
 }
 
 const run_option* find(std::string_view name) {
@@ -203,6 +216,14 @@ void declare_run_options(command_line& c, const std::set<std::string>& except, b
     std::string help(o.help);
     // The registry's parameter table, as `tessera models` prints it, laid out for the
     // help's explanation column.
+    if (o.name == "switching") {
+      for (const models::model_info& m : models::models()) {
+        std::string engines;
+        for (const models::switching sw : m.engines)
+          engines += (engines.empty() ? "" : ", ") + std::string(models::switching_name(sw));
+        help += "\n" + std::string(m.name) + ": " + engines;
+      }
+    }
     if (o.name == "param") {
       std::istringstream lines(models::params_help());
       std::string line;
@@ -235,7 +256,7 @@ std::string implied_model(const args& a, std::string& why) {
   const models::model_info* base = models::find_model(defaults.model);
   for (const std::string& name : a.given()) {
     const run_option* o = find(name);
-    if (o == nullptr || !o->tlm_only) continue;
+    if (o == nullptr || !o->platform_only) continue;
     models::switching sw{};
     if (name == "switching" && base != nullptr && models::parse_switching(*a.get(name), sw) &&
         models::drives(*base, sw)) {
@@ -270,7 +291,8 @@ workload_kind check_run_options(const args& a, std::string_view model) {
 
   const models::model_info* on = models::find_model(model);
   const bool platform = on != nullptr && on->timed_platform;  // tlm and rtl
-  if (chosen->tlm_only && !platform) throw input_error(named + " needs --model tlm");
+  if (chosen->platform_only && !platform)
+    throw input_error(named + " needs --model " + platform_models());
   for (const std::string& name : a.given()) {
     const run_option* o = find(name);
     if (o == nullptr || o->selector) continue;
@@ -278,7 +300,7 @@ workload_kind check_run_options(const args& a, std::string_view model) {
       throw input_error("--" + name + " does not apply to " + named + " (it goes with " +
                         workloads_text(o->workloads) + ")");
     }
-    if (o->tlm_only && !platform) {
+    if (o->platform_only && !platform) {
       // --switching names an engine: any model that drives it takes it (the registry).
       models::switching sw{};
       const models::model_info* m = models::find_model(model);
@@ -286,7 +308,7 @@ workload_kind check_run_options(const args& a, std::string_view model) {
           models::drives(*m, sw)) {
         continue;
       }
-      throw input_error("--" + name + " needs --model tlm");
+      throw input_error("--" + name + " needs --model " + platform_models());
     }
   }
   // The one option that depends on a workload's value.

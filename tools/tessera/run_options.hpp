@@ -30,7 +30,7 @@ struct run_option {
   std::string_view value_name;  // "F" in "--fabric F"; empty for a flag
   bool repeated;                // may be given several times
   std::uint8_t workloads;
-  bool tlm_only;           // needs --model tlm
+  bool platform_only;      // needs a model of the timed platform (tlm, rtl)
   bool selector;           // names the workload
   std::string_view group;  // the heading `tessera run --help` lists it under
   std::string_view help;
