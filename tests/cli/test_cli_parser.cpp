@@ -303,6 +303,13 @@ std::vector<probe> run_probes() {
       {"--prepost", "tlm", on_traffic("--prepost"), "--prepost does not apply to --traffic"},
       {"--send-ahead", "tlm", on_traffic("--send-ahead"),
        "--send-ahead does not apply to --traffic"},
+      {"--source-queue", "tlm",
+       [&] {
+         std::vector<std::string> a = on_traffic("--source-queue");
+         a.emplace_back("0");
+         return a;
+       }(),
+       "--source-queue 0"},
       {"--fault", "alphabeta", ring_bcast({"--fault", "flood=1"}), "'flood=1'"},
       {"--fault-file", "alphabeta", ring_bcast({"--fault-file", "/nonexistent/f.txt"}),
        "--fault-file '/nonexistent/f.txt'"},
