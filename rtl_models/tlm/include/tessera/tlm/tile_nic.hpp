@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
-#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
 
