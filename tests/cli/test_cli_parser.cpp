@@ -11,6 +11,7 @@
 #include "args.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "tessera/run/run.hpp"
 #include "tessera/schedule/errors.hpp"
 
 using tessera::cli::args;
@@ -368,6 +369,8 @@ TEST_CASE("every option crosscheck and sweep declare takes effect: each reaches 
       const auto theirs = std::find_if(run_side.begin(), run_side.end(), is);
       REQUIRE((mine != own.end() || theirs != run_side.end()));
       const probe& p = mine != own.end() ? *mine : *theirs;
+      // A build without SystemC (the sanitizer build) refuses the platform models first.
+      if (!p.model.empty() && !tessera::run::model_available(p.model)) continue;
       const std::string line = refusal(command_argv(command, p));
       CHECK(line.find(p.names) != std::string::npos);
       if (mine == own.end()) CHECK(line == refusal(command_argv("run", p)));
@@ -379,12 +382,14 @@ TEST_CASE("every option crosscheck and sweep declare takes effect: each reaches 
   CHECK(refusal(command_argv("sweep", {"", "alphabeta", ring_bcast({"--transfers"}), ""}))
             .rfind("--transfers does not go with sweep", 0) == 0);
   // The issue's cases: the processor's options with native tiles on both models.
-  CHECK(refusal({"crosscheck", "--models", "alphabeta,tlm", "--fabric", "ring:4", "--collective",
-                 "bcast", "--param", "cpu_mhz=100"}) ==
-        "--param cpu_mhz goes with --tiles cortex-m4");
-  CHECK(refusal({"crosscheck", "--models", "tlm,tlm", "--fabric", "ring:4", "--collective", "bcast",
-                 "--firmware", "t.elf"}) ==
-        "--firmware goes with --tiles cortex-m4 (native tiles run the host's runtime)");
+  if (tessera::run::model_available("tlm")) {
+    CHECK(refusal({"crosscheck", "--models", "alphabeta,tlm", "--fabric", "ring:4", "--collective",
+                   "bcast", "--param", "cpu_mhz=100"}) ==
+          "--param cpu_mhz goes with --tiles cortex-m4");
+    CHECK(refusal({"crosscheck", "--models", "tlm,tlm", "--fabric", "ring:4", "--collective",
+                   "bcast", "--firmware", "t.elf"}) ==
+          "--firmware goes with --tiles cortex-m4 (native tiles run the host's runtime)");
+  }
   // An empty image name is refused, not read as the default image.
   CHECK(refusal({"run", "--model", "tlm", "--tiles", "cortex-m4", "--fabric", "mesh:2x2",
                  "--collective", "bcast", "--firmware", ""}) ==
