@@ -1,5 +1,5 @@
 # SystemC/TLM and Verilator for the tlm and rtl fidelities. Included by the top level
-# unless TESSERA_HOST_ONLY, before rtl_models/tlm, rtl_models/rtl and tb.
+# unless TESSERA_HOST_ONLY, before platform/tlm, rtl_models/rtl and tb.
 
 include_guard(GLOBAL)
 

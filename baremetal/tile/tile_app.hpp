@@ -186,7 +186,7 @@ template <typename Program>
   cfg.max_retries = b.max_retries;
 
   // The memory the host's plan asks for, carved from the arena as the host harness sizes
-  // a native tile's (nic::harness_base).
+  // a native tile's (harness::harness_base).
   const abi::tile_plan_words& pl = b.plan;
   const std::uintptr_t arena_end = reinterpret_cast<std::uintptr_t>(__heap_end) - abi::stack_guard;
   arena a{__heap_start, reinterpret_cast<std::byte*>(arena_end)};

@@ -17,7 +17,7 @@
 #include "tessera/analytic/transfers.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/schedule/build.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::reproduce {
 namespace {
@@ -505,7 +505,7 @@ paper_report bokhari(const bokhari_options& o) {
     }
   }
 
-  auto pattern_us = [&](const std::vector<nic::pattern_transfer>& t, protocol proto) {
+  auto pattern_us = [&](const std::vector<harness::pattern_transfer>& t, protocol proto) {
     run::run_config cfg;
     cfg.model = o.model;
     cfg.machine = "ipsc860";
@@ -586,7 +586,7 @@ paper_report bokhari(const bokhari_options& o) {
   for (std::uint32_t j = 1; j <= 8; ++j) {
     series sim_s{std::to_string(j) + (j == 1 ? " path" : " paths"), false, {}, ""};
     for (const std::uint32_t m : o.contention_bytes) {
-      std::vector<nic::pattern_transfer> t;
+      std::vector<harness::pattern_transfer> t;
       for (std::uint32_t p = 0; p < j; ++p)
         t.push_back({paths[p][0], paths[p][1], m, 0});
       const double sim = pattern_us(t, protocol::forced);

@@ -1,5 +1,5 @@
 #include "tessera/reproduce/html.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/input.hpp"
 
 #include <algorithm>
 #include <cmath>

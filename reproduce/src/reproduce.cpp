@@ -2,7 +2,7 @@
 
 #include "papers.hpp"
 #include "tessera/reproduce/known.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::reproduce {
 

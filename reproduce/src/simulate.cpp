@@ -9,7 +9,7 @@
 #include "papers.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/schedule/isolated.hpp"
 
 namespace tessera::reproduce {

@@ -1,5 +1,5 @@
 #include "tessera/reproduce/svg.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/input.hpp"
 
 #include <algorithm>
 #include <array>

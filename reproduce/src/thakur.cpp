@@ -24,7 +24,7 @@
 #include "tessera/analytic/thakur_delta.hpp"
 #include "tessera/analytic/transfers.hpp"
 #include "tessera/schedule/build.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::reproduce {
 namespace {

@@ -9,7 +9,7 @@
 #include "tessera/analytic/transfers.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/schedule/build.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::run {
 namespace {

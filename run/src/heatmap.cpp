@@ -11,7 +11,7 @@
 
 #include "tessera/run/trace.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/input.hpp"
 
 namespace tessera::run {
 namespace {
@@ -321,10 +321,10 @@ void write_heatmap(std::ostream& os, const heatmap_input& in) {
 }
 
 std::vector<heatmap_panel> step_panels(const fabric& f,
-                                       const std::vector<nic::transfer_record>& transfers,
+                                       const std::vector<harness::transfer_record>& transfers,
                                        double& max_load) {
   std::map<std::uint32_t, std::map<std::uint32_t, std::uint32_t>> load;  // step -> link -> n
-  for (const nic::transfer_record& t : transfers) {
+  for (const harness::transfer_record& t : transfers) {
     if (t.header.kind != msg_kind::data) continue;
     auto& per = load[t.header.tag];
     for_each_hop(f, tile_id{t.header.src}, tile_id{t.header.dst},

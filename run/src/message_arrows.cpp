@@ -21,7 +21,7 @@ struct grouping {
   std::uint64_t slice{1};  // cycles of a control slice
 };
 
-arrow_key key_of(const nic::transfer_record& t, const std::vector<std::uint32_t>& row_of,
+arrow_key key_of(const harness::transfer_record& t, const std::vector<std::uint32_t>& row_of,
                  const grouping& g) {
   const bool control = t.header.kind != msg_kind::data;
   const std::uint64_t when =
@@ -29,11 +29,11 @@ arrow_key key_of(const nic::transfer_record& t, const std::vector<std::uint32_t>
   return {control, when, row_of[t.header.src] / g.block, row_of[t.header.dst] / g.block};
 }
 
-std::size_t count_arrows(const std::vector<const nic::transfer_record*>& messages,
+std::size_t count_arrows(const std::vector<const harness::transfer_record*>& messages,
                          const std::vector<std::uint32_t>& row_of, const grouping& g) {
   std::vector<arrow_key> keys;
   keys.reserve(messages.size());
-  for (const nic::transfer_record* t : messages)
+  for (const harness::transfer_record* t : messages)
     keys.push_back(key_of(*t, row_of, g));
   std::sort(keys.begin(), keys.end());
   return static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
@@ -41,12 +41,12 @@ std::size_t count_arrows(const std::vector<const nic::transfer_record*>& message
 
 }  // namespace
 
-arrow_plan plan_arrows(const std::vector<const nic::transfer_record*>& messages,
+arrow_plan plan_arrows(const std::vector<const harness::transfer_record*>& messages,
                        const std::vector<std::uint32_t>& row_of, std::uint32_t rows,
                        std::uint64_t max_arrows) {
   arrow_plan p;
   if (messages.size() <= max_arrows) {
-    for (const nic::transfer_record* t : messages) {
+    for (const harness::transfer_record* t : messages) {
       const std::uint32_t src = row_of[t->header.src];
       const std::uint32_t dst = row_of[t->header.dst];
       p.arrows.push_back({{t},
@@ -65,7 +65,7 @@ arrow_plan plan_arrows(const std::vector<const nic::transfer_record*>& messages,
   std::uint64_t last = 0;
   std::uint64_t last_step = 0;
   g.t0 = messages.front()->start;
-  for (const nic::transfer_record* t : messages) {
+  for (const harness::transfer_record* t : messages) {
     g.t0 = std::min(g.t0, t->start);
     last = std::max(last, t->start);
     last_step = std::max<std::uint64_t>(last_step, t->header.tag);
@@ -84,7 +84,7 @@ arrow_plan plan_arrows(const std::vector<const nic::transfer_record*>& messages,
   p.block_rows = g.block;
   p.step_group = g.steps;
   std::map<arrow_key, message_arrow> by_key;
-  for (const nic::transfer_record* t : messages) {
+  for (const harness::transfer_record* t : messages) {
     const arrow_key k = key_of(*t, row_of, g);
     auto [it, fresh] = by_key.try_emplace(k);
     message_arrow& a = it->second;

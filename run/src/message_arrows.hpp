@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "tessera/nic/harness.hpp"
+#include "tessera/harness/harness.hpp"
 
 namespace tessera::run::detail {
 
 struct message_arrow {
-  std::vector<const nic::transfer_record*> messages;  // one, or the aggregate's, in order
+  std::vector<const harness::transfer_record*> messages;  // one, or the aggregate's, in order
   bool data{true};
   std::uint32_t src_block{0};  // row / block_rows of the senders
   std::uint32_t dst_block{0};
@@ -35,7 +35,7 @@ struct arrow_plan {
 // At most max_arrows messages: one arrow each. Beyond, the smallest aggregation that
 // brings the arrows within max_arrows: a block of 1, 2, 4, ... rows, then a run of 2,
 // 4, ... steps (or 64ths of the run).
-arrow_plan plan_arrows(const std::vector<const nic::transfer_record*>& messages,
+arrow_plan plan_arrows(const std::vector<const harness::transfer_record*>& messages,
                        const std::vector<std::uint32_t>& row_of, std::uint32_t rows,
                        std::uint64_t max_arrows);
 

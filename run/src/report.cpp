@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tessera/firmware/edst_bcast.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/schedule/verdict.hpp"
 
 namespace tessera::run::detail {
@@ -143,7 +143,7 @@ void print_choice(std::ostream& os, const run_config& r) {
   os << std::defaultfloat << std::setprecision(6) << '\n';
 }
 
-void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle) {
+void put_outcome(nlohmann::ordered_json& j, const harness::run_outcome& o, double us_per_cycle) {
   j["cycles"] = o.cycles;
   if (us_per_cycle > 0) j["time_us"] = static_cast<double>(o.cycles) * us_per_cycle;
   j["verified"] = o.verified;
@@ -166,10 +166,10 @@ void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us
   }
 }
 
-void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>& faults,
-                const std::vector<nic::lost_report>& lost, std::uint64_t lost_total) {
+void put_faults(nlohmann::ordered_json& j, const std::vector<harness::fault_report>& faults,
+                const std::vector<harness::lost_report>& lost, std::uint64_t lost_total) {
   auto fs = nlohmann::ordered_json::array();
-  for (const nic::fault_report& f : faults) {
+  for (const harness::fault_report& f : faults) {
     nlohmann::ordered_json e{{"fault", f.fault}, {"kind", f.kind}, {"acted", f.acted}};
     if (f.acted) e["first_cycle"] = f.first_cycle;
     if (f.kind == "stall") {
@@ -181,7 +181,7 @@ void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>&
   }
   j["faults"] = std::move(fs);
   auto ls = nlohmann::ordered_json::array();
-  for (const nic::lost_report& l : lost) {
+  for (const harness::lost_report& l : lost) {
     ls.push_back({{"tile", l.tile},
                   {"source", l.source},
                   {"block", l.block},
@@ -195,9 +195,9 @@ void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>&
   if (lost_total > lost.size()) j["lost_omitted"] = lost_total - lost.size();
 }
 
-void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults,
+void print_faults(std::ostream& os, const std::vector<harness::fault_report>& faults,
                   std::uint64_t lost_total) {
-  for (const nic::fault_report& f : faults) {
+  for (const harness::fault_report& f : faults) {
     os << "  fault       " << f.fault << ": ";
     if (!f.acted) {
       os << "did not act\n";
@@ -212,7 +212,7 @@ void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults
 }
 
 // per_transfer[]: the first 4096 messages, or all of them with --transfers.
-void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_record>& all,
+void put_transfers(nlohmann::ordered_json& j, const std::vector<harness::transfer_record>& all,
                    bool every) {
   const std::size_t limit = every ? all.size() : 4096;
   auto arr = nlohmann::ordered_json::array();
@@ -230,7 +230,7 @@ void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_re
   if (limit < all.size()) j["per_transfer_omitted"] = all.size() - limit;
 }
 
-void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o) {
+void put_steps_tiles(nlohmann::ordered_json& j, const harness::run_outcome& o) {
   auto steps = nlohmann::ordered_json::array();
   for (const auto& s : o.steps) {
     steps.push_back({{"step", s.step},
@@ -258,7 +258,7 @@ std::string verified_text(bool verified, bool nothing_checked, std::uint64_t byt
   return "NO";
 }
 
-void print_outcome(std::ostream& os, const nic::run_outcome& o) {
+void print_outcome(std::ostream& os, const harness::run_outcome& o) {
   os << "  cycles      " << o.cycles << '\n';
   os << "  verified    " << verified_text(o.verified, o.nothing_checked, o.bytes_checked) << '\n';
   os << "  messages    " << o.data_messages << " data, " << o.control_messages << " control, "

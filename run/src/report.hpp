@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tessera/nic/faults.hpp"
-#include "tessera/nic/harness.hpp"
+#include "tessera/harness/faults.hpp"
+#include "tessera/harness/harness.hpp"
 #include "tessera/run/choose.hpp"
 #include "tessera/run/config.hpp"
 #include "tessera/run/run.hpp"
@@ -52,21 +52,21 @@ void put_collective(nlohmann::ordered_json& j, const run_config& r);
 void print_choice(std::ostream& os, const run_config& r);
 // cycles .. memory_bytes of a collective run; us_per_cycle > 0 adds time_us. With
 // faults: faults[] and lost[]; under the reliable protocol: reliable{}.
-void put_outcome(nlohmann::ordered_json& j, const nic::run_outcome& o, double us_per_cycle);
-void put_faults(nlohmann::ordered_json& j, const std::vector<nic::fault_report>& faults,
-                const std::vector<nic::lost_report>& lost, std::uint64_t lost_total);
-void print_faults(std::ostream& os, const std::vector<nic::fault_report>& faults,
+void put_outcome(nlohmann::ordered_json& j, const harness::run_outcome& o, double us_per_cycle);
+void put_faults(nlohmann::ordered_json& j, const std::vector<harness::fault_report>& faults,
+                const std::vector<harness::lost_report>& lost, std::uint64_t lost_total);
+void print_faults(std::ostream& os, const std::vector<harness::fault_report>& faults,
                   std::uint64_t lost_total);
 // per_transfer[]: the first 4096 messages, or all of them with `every`.
-void put_transfers(nlohmann::ordered_json& j, const std::vector<nic::transfer_record>& all,
+void put_transfers(nlohmann::ordered_json& j, const std::vector<harness::transfer_record>& all,
                    bool every);
 // per_step and per_tile.
-void put_steps_tiles(nlohmann::ordered_json& j, const nic::run_outcome& o);
+void put_steps_tiles(nlohmann::ordered_json& j, const harness::run_outcome& o);
 // The verification line's value: "yes, N bytes checked", "NO", or that there was nothing
 // to check.
 std::string verified_text(bool verified, bool nothing_checked, std::uint64_t bytes_checked);
 // The text report's cycles, verification, messages and steps lines.
-void print_outcome(std::ostream& os, const nic::run_outcome& o);
+void print_outcome(std::ostream& os, const harness::run_outcome& o);
 
 // A run_result that owns the config its Result (a class with json(), write_text(),
 // verified(), failure() and note(), built from the config) refers to.

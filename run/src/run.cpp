@@ -7,8 +7,8 @@
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/analytic/grama.hpp"
 #include "tessera/models/registry.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 
 namespace tessera::run {
 namespace {
@@ -54,7 +54,7 @@ nlohmann::ordered_json header(const run_config& r) {
 
 // A run on the alpha-beta network, for its timeline trace.
 trace_data alphabeta_trace(const run_config& r, const std::string& what, const ab::run_outcome& o,
-                           const std::vector<nic::transfer_record>& transfers) {
+                           const std::vector<harness::transfer_record>& transfers) {
   trace_data d;
   d.available = true;
   d.f = r.c.f;
@@ -101,7 +101,7 @@ class alphabeta_schedule {
  private:
   const run_config& r_;
   ab::run_options opt_;
-  std::vector<nic::transfer_record> transfers_;
+  std::vector<harness::transfer_record> transfers_;
   ab::run_outcome o_;
 };
 
@@ -156,7 +156,7 @@ class alphabeta_collective {
  private:
   run_config& r_;
   ab::run_options opt_;
-  std::vector<nic::transfer_record> transfers_;
+  std::vector<harness::transfer_record> transfers_;
   std::optional<edst_plan> edst_;
   ab::run_outcome o_;
   std::optional<analytic::grama_form> grama_;

@@ -1,6 +1,6 @@
 // Builds without SystemC (the sanitizer build): the platform models are refused.
 #include "report.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::run::detail {
 

@@ -6,11 +6,11 @@
 #include <sstream>
 
 #include "report.hpp"
-#include "tessera/bridge/tlm2rtl.hpp"
+#include "tessera/rtl_engines/tlm2rtl.hpp"
 #include "tessera/iss/iss_platform.hpp"
 #include "tessera/models/registry.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/tlm/machines.hpp"
 #include "tessera/tlm/pattern.hpp"
 #include "tessera/tlm/platform.hpp"
@@ -129,7 +129,7 @@ setup make_setup(const run_config& r) {
   if (r.model == "rtl") {
     // The same platform; the fabric's engine is the bridge to the Verilated RTL.
     s.o.model = "rtl";
-    s.o.model_engine = &bridge::make_rtl_engine;
+    s.o.model_engine = &rtl_engines::make_rtl_engine;
   }
   s.o.prepost = r.prepost;
   s.o.send_ahead = r.send_ahead;
@@ -459,7 +459,7 @@ class platform_collective {
   }
 
   [[nodiscard]] nlohmann::ordered_json json() const {
-    const nic::run_outcome& o = po_.run;
+    const harness::run_outcome& o = po_.run;
     nlohmann::ordered_json j;
     put_platform(j, r_, s_);
     const bool iss = !po_.cpu.empty();
@@ -488,7 +488,7 @@ class platform_collective {
     return j;
   }
   void write_text(std::ostream& os) const {
-    const nic::run_outcome& o = po_.run;
+    const harness::run_outcome& o = po_.run;
     const double us = s_.us();
     os << fw::info(r_.c.coll).name << " (" << r_.algorithm << ") on " << r_.fabric_spec << ", "
        << r_.c.f.tiles() << " tiles, m = " << r_.c.bytes << " bytes, " << model_text(s_)

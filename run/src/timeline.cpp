@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "message_arrows.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/input.hpp"
 #include "trace_parts.hpp"
 
 namespace tessera::run {
@@ -50,8 +50,8 @@ constexpr const char* control_stroke = "#9a9a9a";
 constexpr const char* link_fill = "#8c8cc8";
 constexpr std::array<const char*, 2> step_fills{"#9ecae1", "#6baed6"};  // odd, even steps
 
-look look_of(const nic::op_span& s) {
-  using what = nic::op_span::what;
+look look_of(const harness::op_span& s) {
+  using what = harness::op_span::what;
   if (s.is == what::prologue) return look::sync;
   if (s.is == what::drain) return look::drain;
   switch (s.kind) {
@@ -169,8 +169,8 @@ void lay_out(const std::vector<const T*>& lane, const time_axis& a, double min_p
 
 struct tile_row {
   std::uint32_t tile{0};
-  std::vector<const nic::op_span*> ops;  // op, prologue and drain spans, in time order
-  std::vector<const nic::op_span*> waits;
+  std::vector<const harness::op_span*> ops;  // op, prologue and drain spans, in time order
+  std::vector<const harness::op_span*> waits;
 };
 
 struct link_row {
@@ -185,7 +185,7 @@ struct plan {
   std::vector<tile_row> tiles;
   std::uint64_t tiles_kept{0};
   std::uint64_t spans_without_row{0};
-  std::vector<std::vector<const nic::step_timing*>> step_lanes;
+  std::vector<std::vector<const harness::step_timing*>> step_lanes;
   std::uint64_t steps_left_out{0};
   std::vector<link_row> links;
   std::uint64_t link_rows_left_out{0};
@@ -199,11 +199,11 @@ plan make_plan(const trace_data& d, const trace_filter& f) {
   p.axis.from = f.from;
   std::uint64_t end = d.cycles;
   if (f.to == trace_filter{}.to) {
-    for (const nic::op_span& s : d.spans)
+    for (const harness::op_span& s : d.spans)
       end = std::max(end, s.end);
-    for (const nic::transfer_record& t : d.transfers)
+    for (const harness::transfer_record& t : d.transfers)
       end = std::max(end, t.end);
-    for (const nic::step_timing& s : d.steps)
+    for (const harness::step_timing& s : d.steps)
       end = std::max(end, s.end);
     for (const net::link_busy& b : d.links)
       end = std::max<std::uint64_t>(end, b.end);
@@ -222,24 +222,24 @@ plan make_plan(const trace_data& d, const trace_filter& f) {
     p.row_of[t] = static_cast<std::uint32_t>(p.tiles.size());
     p.tiles.push_back({t, {}, {}});
   }
-  for (const nic::op_span* s : detail::kept_spans(d, f)) {
+  for (const harness::op_span* s : detail::kept_spans(d, f)) {
     const std::uint32_t row = s->tile < p.row_of.size() ? p.row_of[s->tile] : no_row;
     if (row == no_row) {
       ++p.spans_without_row;
       continue;
     }
-    (s->is == nic::op_span::what::wait ? p.tiles[row].waits : p.tiles[row].ops).push_back(s);
+    (s->is == harness::op_span::what::wait ? p.tiles[row].waits : p.tiles[row].ops).push_back(s);
   }
 
   // Steps overlap (some tiles start a step while others finish the last): lanes.
-  std::vector<const nic::step_timing*> steps;
-  for (const nic::step_timing& s : d.steps)
+  std::vector<const harness::step_timing*> steps;
+  for (const harness::step_timing& s : d.steps)
     if (detail::overlaps(f, s.start, s.end)) steps.push_back(&s);
-  std::sort(steps.begin(), steps.end(), [](const nic::step_timing* a, const nic::step_timing* b) {
+  std::sort(steps.begin(), steps.end(), [](const harness::step_timing* a, const harness::step_timing* b) {
     return std::tie(a->start, a->step) < std::tie(b->start, b->step);
   });
   std::vector<std::uint64_t> lane_end;
-  for (const nic::step_timing* s : steps) {
+  for (const harness::step_timing* s : steps) {
     const std::size_t lane = detail::take_lane(lane_end, s->start, s->end);
     if (lane >= timeline_max_step_lanes) {
       ++p.steps_left_out;
@@ -282,7 +282,7 @@ bar_tally tally_bars(const plan& p, double min_px) {
   };
   for (const tile_row& r : p.tiles) {
     lay_out(r.ops, p.axis, min_px, one, many);
-    for (const nic::op_span* w : r.waits) {
+    for (const harness::op_span* w : r.waits) {
       if (p.axis.x(w->end) - p.axis.x(w->start) >= min_px) {
         ++t.bars;
       } else {
@@ -414,9 +414,9 @@ class picture {
   // Messages with both ends on a row, data before control: an arrow each, or past
   // timeline_max_arrows, aggregate arrows (message_arrows.hpp).
   void choose_messages() {
-    std::vector<const nic::transfer_record*> data;
-    std::vector<const nic::transfer_record*> control;
-    for (const nic::transfer_record& t : d_.transfers) {
+    std::vector<const harness::transfer_record*> data;
+    std::vector<const harness::transfer_record*> control;
+    for (const harness::transfer_record& t : d_.transfers) {
       const std::uint32_t src = t.header.src;
       const std::uint32_t dst = t.header.dst;
       if ((!detail::kept(f_, src) && !detail::kept(f_, dst)) ||
@@ -684,7 +684,7 @@ class picture {
       const tile_row& r = p_.tiles[i];
       const double top = tiles_top_ + row_height * static_cast<double>(i);
       const std::string tile_attr = " data-tile=\"" + std::to_string(r.tile) + "\"";
-      auto where = [](const nic::op_span& s) {
+      auto where = [](const harness::op_span& s) {
         std::string t = "tile " + std::to_string(s.tile);
         if (s.index > 0) t += ", op " + std::to_string(s.index - 1);
         if (s.step > 0) t += ", step " + std::to_string(s.step);
@@ -692,7 +692,7 @@ class picture {
       };
       lay_out(
           r.ops, a_, min_px_,
-          [&](const nic::op_span& s) {
+          [&](const harness::op_span& s) {
             const look_style& l = looks[static_cast<std::size_t>(look_of(s))];
             // A thin white edge sets apart ops of one kind that follow one another.
             w_.bar(
@@ -717,7 +717,7 @@ class picture {
               if (spans[l] > 0) detail += " " + std::to_string(spans[l]) + " " + looks[l].name;
             merged(top, r.ops[first]->start, end, count, "spans", looks[main].name, detail);
           });
-      for (const nic::op_span* s : r.waits) {
+      for (const harness::op_span* s : r.waits) {
         if (a_.x(s->end) - a_.x(s->start) < min_px_) continue;
         w_.bar(
             "wait", s->start, s->end, top + bar_top + wait_inset, bar_height - 2 * wait_inset,
@@ -736,7 +736,7 @@ class picture {
       const auto& lane = p_.step_lanes[i];
       lay_out(
           lane, a_, min_px_,
-          [&](const nic::step_timing& s) {
+          [&](const harness::step_timing& s) {
             w_.bar("step", s.start, s.end, top + bar_top, bar_height, step_fills[s.step % 2],
                    " data-step=\"" + std::to_string(s.step) + "\"",
                    "step " + std::to_string(s.step) + ": " +
@@ -796,11 +796,11 @@ class picture {
   }
 
   // The JSON trace's flow id: 1-based, in record order.
-  [[nodiscard]] std::uint64_t flow_id(const nic::transfer_record& t) const {
+  [[nodiscard]] std::uint64_t flow_id(const harness::transfer_record& t) const {
     return static_cast<std::uint64_t>(&t - d_.transfers.data()) + 1;
   }
 
-  void write_message(const nic::transfer_record& t, bool data) {
+  void write_message(const harness::transfer_record& t, bool data) {
     auto mid = [this](std::uint32_t tile) {
       return tiles_top_ + row_height * static_cast<double>(row_of(tile)) + row_height / 2;
     };
@@ -844,7 +844,7 @@ class picture {
     // Thicker for more messages: a line's width grows with the log of its count.
     const double width = (m.data ? 0.9 : 0.7) + 0.6 * std::log2(static_cast<double>(n));
     std::string ids;
-    for (const nic::transfer_record* t : m.messages)
+    for (const harness::transfer_record* t : m.messages)
       ids += (ids.empty() ? "" : " ") + std::to_string(flow_id(*t));
     const std::string src = block_tiles(m.src_block);
     const std::string dst = block_tiles(m.dst_block);

@@ -67,8 +67,8 @@ std::string peer_text(std::uint32_t to, std::uint32_t from) {
 
 }  // namespace
 
-std::pair<std::string, const char*> span_name(const nic::op_span& s) {
-  using what = nic::op_span::what;
+std::pair<std::string, const char*> span_name(const harness::op_span& s) {
+  using what = harness::op_span::what;
   switch (s.is) {
     case what::prologue:
       return {"prologue", "prologue"};
@@ -76,7 +76,7 @@ std::pair<std::string, const char*> span_name(const nic::op_span& s) {
       return {"drain", "drain"};
     case what::wait: {
       const tile_wait w{s.waits, s.from, s.step};
-      return {"wait for " + nic::wait_text(w), "wait"};
+      return {"wait for " + harness::wait_text(w), "wait"};
     }
     case what::op:
       break;
@@ -85,21 +85,21 @@ std::pair<std::string, const char*> span_name(const nic::op_span& s) {
   return {std::string(op_name(s.kind)) + peer_text(s.to, s.from), local ? "compute" : "op"};
 }
 
-std::vector<const nic::op_span*> kept_spans(const trace_data& d, const trace_filter& f) {
-  std::vector<const nic::op_span*> order;
+std::vector<const harness::op_span*> kept_spans(const trace_data& d, const trace_filter& f) {
+  std::vector<const harness::op_span*> order;
   order.reserve(d.spans.size());
-  for (const nic::op_span& s : d.spans)
+  for (const harness::op_span& s : d.spans)
     if (kept(f, s.tile) && overlaps(f, s.start, s.end)) order.push_back(&s);
-  std::sort(order.begin(), order.end(), [](const nic::op_span* a, const nic::op_span* b) {
-    const bool aw = a->is == nic::op_span::what::wait;
-    const bool bw = b->is == nic::op_span::what::wait;
+  std::sort(order.begin(), order.end(), [](const harness::op_span* a, const harness::op_span* b) {
+    const bool aw = a->is == harness::op_span::what::wait;
+    const bool bw = b->is == harness::op_span::what::wait;
     return std::make_tuple(a->tile, a->start, aw, b->end) <
            std::make_tuple(b->tile, b->start, bw, a->end);
   });
   return order;
 }
 
-std::string message_name(const nic::transfer_record& t) {
+std::string message_name(const harness::transfer_record& t) {
   return std::string(msg_kind_name(t.header.kind)) + " " + std::to_string(t.header.src) + "->" +
          std::to_string(t.header.dst);
 }
@@ -192,9 +192,9 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
   w.meta(steps_pid, 0, "thread_name", {{"name", "steps"}});
 
   // By tile and time, an op before the waits inside it, so a viewer nests them.
-  const std::vector<const nic::op_span*> order = detail::kept_spans(d, f);
-  for (const nic::op_span* sp : order) {
-    const nic::op_span& s = *sp;
+  const std::vector<const harness::op_span*> order = detail::kept_spans(d, f);
+  for (const harness::op_span* sp : order) {
+    const harness::op_span& s = *sp;
     const auto [name, cat] = detail::span_name(s);
     nlohmann::ordered_json e{{"ph", "X"},
                              {"name", name},
@@ -214,7 +214,7 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
   // Messages: a flow from the sender (when the network took it) to the receiver (when
   // it was delivered), each bound to the span enclosing it on that tile's track.
   std::uint64_t id = 0;
-  for (const nic::transfer_record& t : d.transfers) {
+  for (const harness::transfer_record& t : d.transfers) {
     ++id;
     const std::uint32_t src = t.header.src;
     const std::uint32_t dst = t.header.dst;
@@ -247,7 +247,7 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
 
   // Steps overlap (a step begins on some tiles while others finish the last): async
   // slices, which the viewers lay out in lanes of their own.
-  for (const nic::step_timing& s : d.steps) {
+  for (const harness::step_timing& s : d.steps) {
     if (!detail::overlaps(f, s.start, s.end)) continue;
     const std::string name = "step " + std::to_string(s.step);
     w.put({{"ph", "b"},

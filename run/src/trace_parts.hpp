@@ -20,14 +20,14 @@ bool overlaps(const trace_filter& f, std::uint64_t a, std::uint64_t b);
 
 // The span's name on its track ("exchange with 3", "wait for data from tile 3 (step
 // 2)") and its category (op, compute, wait, prologue, drain).
-std::pair<std::string, const char*> span_name(const nic::op_span& s);
+std::pair<std::string, const char*> span_name(const harness::op_span& s);
 
 // The spans the filter keeps, by tile and time, an op before the waits inside it (a
 // wait may start and end with its op), so they nest as they happened.
-std::vector<const nic::op_span*> kept_spans(const trace_data& d, const trace_filter& f);
+std::vector<const harness::op_span*> kept_spans(const trace_data& d, const trace_filter& f);
 
 // "data 3->7", "sync 0->1".
-std::string message_name(const nic::transfer_record& t);
+std::string message_name(const harness::transfer_record& t);
 
 // The first lane free at `start` (a new one when none is), then held until `end`.
 std::size_t take_lane(std::vector<std::uint64_t>& lane_end, std::uint64_t start, std::uint64_t end);

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "tessera/runtime/fabric.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 
 namespace tessera {
 namespace {

@@ -4,7 +4,7 @@
 #include <deque>
 #include <string>
 
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera {
 namespace {

@@ -12,7 +12,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 using tessera::cli::args;
 using tessera::cli::command_line;

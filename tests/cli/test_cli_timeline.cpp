@@ -18,8 +18,8 @@
 
 namespace {
 
-using tessera::nic::op_span;
-using what = tessera::nic::op_span::what;
+using tessera::harness::op_span;
+using what = tessera::harness::op_span::what;
 
 // One element of the SVG: its tag and attributes, and the text of its <title> child.
 struct element {
@@ -129,9 +129,9 @@ op_span make_span(what is, std::uint32_t tile, std::uint32_t index, tessera::op_
   return s;
 }
 
-tessera::nic::transfer_record message(std::uint32_t src, std::uint32_t dst, tessera::msg_kind k,
+tessera::harness::transfer_record message(std::uint32_t src, std::uint32_t dst, tessera::msg_kind k,
                                       std::uint32_t step, std::uint64_t start, std::uint64_t end) {
-  tessera::nic::transfer_record t;
+  tessera::harness::transfer_record t;
   t.header.src = src;
   t.header.dst = dst;
   t.header.kind = k;

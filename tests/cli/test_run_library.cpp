@@ -8,7 +8,7 @@
 
 #include "run_configs.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace {
 

@@ -4,15 +4,15 @@
 #include <cstdint>
 #include <string_view>
 
-#include "tessera/nic/faults.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/harness/faults.hpp"
+#include "tessera/common/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   for (const tessera::fabric& f : {tessera::fabric::torus(4, 4), tessera::fabric::hypercube(3)}) {
     try {
-      auto specs = tessera::nic::parse_fault_list(text, f, "--fault-file");
-      tessera::nic::fault_injector inj{f, std::move(specs)};
+      auto specs = tessera::harness::parse_fault_list(text, f, "--fault-file");
+      tessera::harness::fault_injector inj{f, std::move(specs)};
       tessera::msg_header h{};
       h.src = 0;
       h.dst = f.tiles() - 1;
@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const tessera::input_error&) {
     }
     try {
-      (void)tessera::nic::parse_fault(text, f);
+      (void)tessera::harness::parse_fault(text, f);
     } catch (const tessera::input_error&) {
     }
   }

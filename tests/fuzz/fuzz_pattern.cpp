@@ -4,8 +4,8 @@
 #include <string_view>
 
 #include "readers.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

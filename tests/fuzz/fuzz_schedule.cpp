@@ -6,7 +6,7 @@
 
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/schedule/check.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/schedule/json_io.hpp"
 #include "tessera/schedule/resolve.hpp"
 

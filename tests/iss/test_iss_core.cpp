@@ -15,7 +15,7 @@
 #include "tessera/iss/elf_image.hpp"
 #include "tessera/iss/nic_device.hpp"
 #include "tessera/runtime/memory_nic.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace {
 

@@ -25,7 +25,7 @@
 #include "tessera/net/replay.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace net = tessera::net;
 using net::cycle_t;

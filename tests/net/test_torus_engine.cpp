@@ -16,7 +16,7 @@
 #include "tessera/net/torus_engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace net = tessera::net;
 using net::cycle_t;

@@ -22,7 +22,7 @@
 #include "tessera/net/replay.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 using namespace tessera;
 using namespace tessera::net;

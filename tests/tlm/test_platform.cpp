@@ -2,7 +2,7 @@
 // fabric module drives a timing engine. Expected cycle counts come from the papers'
 // formulas (004_6a57f137dad1d0a3.txt for the circuit hypercube,
 // 002_99346807104d0b95.txt for the store-and-forward ports) or from the independent
-// host alpha-beta model (rtl_models/alphabeta). Each platform run is forked
+// host alpha-beta model (platform/alphabeta). Each platform run is forked
 // (isolated.hpp) because SystemC elaborates once per process.
 #include <catch2/catch.hpp>
 
@@ -13,7 +13,7 @@
 
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/firmware/collective.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/tlm/isolated.hpp"
 #include "tessera/tlm/machines.hpp"
 #include "tessera/tlm/platform.hpp"

@@ -1,4 +1,4 @@
-#include "tessera/tlm/smoke_link.hpp"
+#include "smoke_link.hpp"
 
 #include <cstddef>
 #include <string_view>

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/tlm/isolated.hpp"
 #include "tessera/tlm/platform.hpp"
 #include "tessera/tlm/traffic.hpp"

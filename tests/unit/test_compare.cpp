@@ -1,14 +1,14 @@
-// nic::compare_runs, the message-by-message comparison behind tessera crosscheck:
+// harness::compare_runs, the message-by-message comparison behind tessera crosscheck:
 // messages are paired by name (source, destination, kind, step, occurrence), never by
 // position, and every difference is counted against hand-made runs.
 #include <catch2/catch.hpp>
 
-#include "tessera/nic/compare.hpp"
+#include "tessera/harness/compare.hpp"
 
 namespace {
 
-using tessera::nic::compare_runs;
-using tessera::nic::message_times;
+using tessera::harness::compare_runs;
+using tessera::harness::message_times;
 
 message_times msg(std::uint32_t src, std::uint32_t dst, std::uint64_t step, std::uint64_t start,
                   std::uint64_t delivered) {

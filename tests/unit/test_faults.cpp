@@ -1,5 +1,5 @@
 // The reliable protocol's receive side and checksum (runtime/reliable.hpp,
-// message.hpp), the fault reader and the fault injector's rules (nic/faults.hpp,
+// message.hpp), the fault reader and the fault injector's rules (harness/faults.hpp,
 // docs/faults.md), and a collective surviving faults on the in-memory NIC under the
 // reliable protocol (the bare-metal image runs the same code).
 #include <catch2/catch.hpp>
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "tessera/firmware/local_run.hpp"
-#include "tessera/nic/faults.hpp"
+#include "tessera/harness/faults.hpp"
 #include "tessera/runtime/reliable.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 using namespace tessera;
 
@@ -32,7 +32,7 @@ msg_header data_from(std::uint32_t src, std::uint32_t seq, std::span<const std::
 
 std::string fault_error(const std::string& text, const fabric& f) {
   try {
-    nic::parse_fault(text, f);
+    harness::parse_fault(text, f);
   } catch (const input_error& e) {
     return e.what();
   }
@@ -110,11 +110,11 @@ TEST_CASE("owed acks beyond the ring are deferred, never overwritten", "[faults]
 
 TEST_CASE("fault specs are read, normalised and checked against the fabric", "[faults]") {
   const fabric cube = fabric::hypercube(3);
-  const auto s = nic::parse_fault("drop=2->6#3", cube);
-  CHECK(s.kind == nic::fault_kind::drop);
+  const auto s = harness::parse_fault("drop=2->6#3", cube);
+  CHECK(s.kind == harness::fault_kind::drop);
   CHECK((s.a == 2 && s.b == 6 && s.n == 3));
-  CHECK(nic::parse_fault("link=0-4@007", cube).text == "link=0-4@7");
-  CHECK(nic::parse_fault("stall=5@10+20", cube).n == 20);
+  CHECK(harness::parse_fault("link=0-4@007", cube).text == "link=0-4@7");
+  CHECK(harness::parse_fault("stall=5@10+20", cube).n == 20);
   CHECK(fault_error("link=0-3@1", cube) ==
         "--fault 'link=0-3@1': tiles 0 and 3 are not neighbours, so no link joins them");
   CHECK(fault_error("drop=0->8#1", cube) ==
@@ -122,12 +122,12 @@ TEST_CASE("fault specs are read, normalised and checked against the fabric", "[f
   CHECK(fault_error("drop=0->1", cube) ==
         "--fault 'drop=0->1' is not drop=S->D#N (whole numbers, at most 2^60)");
   CHECK(fault_error("heat=1", cube).find("is not a fault") != std::string::npos);
-  const auto list = nic::parse_fault_list(
+  const auto list = harness::parse_fault_list(
       "# faults\nlink=0-1@5   # the first link\n\n  drop=1->3#2\n", cube, "f.txt");
   REQUIRE(list.size() == 2);
   CHECK(list[1].text == "drop=1->3#2");
   try {
-    nic::parse_fault_list("link=0-1@5\nstall=9@0+1\n", cube, "f.txt");
+    harness::parse_fault_list("link=0-1@5\nstall=9@0+1\n", cube, "f.txt");
     FAIL("a tile off the fabric was accepted");
   } catch (const input_error& e) {
     CHECK(std::string(e.what()).rfind("f.txt line 2: --fault 'stall=9@0+1'", 0) == 0);
@@ -136,10 +136,10 @@ TEST_CASE("fault specs are read, normalised and checked against the fabric", "[f
 
 TEST_CASE("the injector drops, corrupts and cuts by its rules", "[faults]") {
   const fabric mesh = fabric::mesh(1, 4);  // 0 - 1 - 2 - 3, XY routes along the row
-  nic::fault_injector inj{
+  harness::fault_injector inj{
       mesh,
-      {nic::parse_fault("drop=0->3#2", mesh), nic::parse_fault("corrupt=3->0#1", mesh),
-       nic::parse_fault("link=1-2@100", mesh)}};
+      {harness::parse_fault("drop=0->3#2", mesh), harness::parse_fault("corrupt=3->0#1", mesh),
+       harness::parse_fault("link=1-2@100", mesh)}};
   msg_header h{};
   h.kind = msg_kind::data;
   h.src = 0;
@@ -166,9 +166,9 @@ TEST_CASE("the injector drops, corrupts and cuts by its rules", "[faults]") {
   CHECK(inj.deliver(back, 5, payload, 200, 250));
   CHECK(payload[13] == std::byte{0xff});
   REQUIRE(inj.losses().size() == 4);
-  CHECK(inj.losses()[0].cause == nic::loss_cause::dropped);
-  CHECK(inj.losses()[1].cause == nic::loss_cause::cut);
-  CHECK(inj.losses()[2].cause == nic::loss_cause::undeliverable);
+  CHECK(inj.losses()[0].cause == harness::loss_cause::dropped);
+  CHECK(inj.losses()[1].cause == harness::loss_cause::cut);
+  CHECK(inj.losses()[2].cause == harness::loss_cause::undeliverable);
   CHECK(inj.losses()[3].block == 42);
   CHECK(inj.losses()[3].byte == 5);
   CHECK(inj.loss_text(inj.losses()[2]) ==
@@ -180,8 +180,8 @@ TEST_CASE("the injector drops, corrupts and cuts by its rules", "[faults]") {
 TEST_CASE("a stall holds its tile from the first time it wants to run to the stall's end",
           "[faults]") {
   const fabric ring = fabric::ring(4);
-  nic::fault_injector inj{
-      ring, {nic::parse_fault("stall=2@10+30", ring), nic::parse_fault("stall=2@35+10", ring)}};
+  harness::fault_injector inj{
+      ring, {harness::parse_fault("stall=2@10+30", ring), harness::parse_fault("stall=2@35+10", ring)}};
   CHECK(inj.resume_at(2, 5) == 5);
   CHECK(inj.resume_at(1, 20) == 20);
   // 20 falls in the first stall, whose end (40) falls in the second (35..45).

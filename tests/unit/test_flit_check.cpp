@@ -1,5 +1,5 @@
 // The tlm2rtl bridge's check of what comes out of the Verilated mesh
-// (rtl_models/bridge/src/mesh_flit_check.hpp), fed flit streams by hand: a good stream
+// (rtl_models/engines/src/mesh_flit_check.hpp), fed flit streams by hand: a good stream
 // delivers each message once, and every fault the check names is caught.
 #include <cstdint>
 #include <string>
@@ -9,8 +9,8 @@
 
 #include "mesh_flit_check.hpp"
 
-using tessera::bridge::ejected_flit;
-using tessera::bridge::mesh_flit_check;
+using tessera::rtl_engines::ejected_flit;
+using tessera::rtl_engines::mesh_flit_check;
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include "tessera/schedule/build.hpp"
 #include "tessera/schedule/check.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/schedule/json_io.hpp"
 
 using namespace tessera;

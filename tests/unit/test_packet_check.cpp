@@ -1,5 +1,5 @@
 // The tlm2rtl bridge's check of what comes out of the Verilated torus
-// (rtl_models/bridge/src/torus_packet_check.hpp), fed arrivals and ejection-port cycles
+// (rtl_models/engines/src/torus_packet_check.hpp), fed arrivals and ejection-port cycles
 // by hand: a good stream delivers each message once, and every fault the check names is
 // caught, with the tile, packet and cycle.
 #include <cstdint>
@@ -12,9 +12,9 @@
 
 #include "torus_packet_check.hpp"
 
-using tessera::bridge::ejection_cycle;
-using tessera::bridge::torus_header;
-using tessera::bridge::torus_packet_check;
+using tessera::rtl_engines::ejection_cycle;
+using tessera::rtl_engines::torus_header;
+using tessera::rtl_engines::torus_packet_check;
 
 namespace {
 

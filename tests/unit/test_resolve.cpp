@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tessera/schedule/check.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/schedule/json_io.hpp"
 #include "tessera/schedule/resolve.hpp"
 #include "tessera/schedule/verdict.hpp"

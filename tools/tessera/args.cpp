@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include "help_format.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 
 namespace tessera::cli {
 namespace {

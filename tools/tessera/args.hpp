@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/input.hpp"
 
 namespace CLI {
 class App;
@@ -127,6 +127,6 @@ class args {
 std::string wrap_text(const std::string& text, std::size_t indent, std::size_t at,
                       std::size_t width);
 
-using tessera::parse_count;  // tessera/schedule/input.hpp
+using tessera::parse_count;  // tessera/common/input.hpp
 
 }  // namespace tessera::cli

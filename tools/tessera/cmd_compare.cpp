@@ -4,7 +4,7 @@
 
 #include "commands.hpp"
 #include "report.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::cli {
 

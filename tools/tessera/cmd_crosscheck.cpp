@@ -1,5 +1,5 @@
 // `tessera crosscheck --models A,B <run options>`: one workload on two models, compared
-// message by message (tessera/nic/compare.hpp). SystemC elaborates once per process,
+// message by message (tessera/harness/compare.hpp). SystemC elaborates once per process,
 // so each model runs in a child process of its own (fork), which hands its run's JSON
 // back through a pipe.
 
@@ -18,10 +18,10 @@
 #include "run_options.hpp"
 #include "run_request.hpp"
 #include "tessera/models/registry.hpp"
-#include "tessera/nic/compare.hpp"
+#include "tessera/harness/compare.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/schedule/isolated.hpp"
 
 namespace tessera::cli {
@@ -170,15 +170,15 @@ model_run run_model(const std::string& model, const std::string& other,
   return r;
 }
 
-std::vector<nic::message_times> messages_of(const model_run& r) {
+std::vector<harness::message_times> messages_of(const model_run& r) {
   const auto it = r.report.find("per_transfer");
   if (it == r.report.end() || !it->is_array()) {
     throw input_error("crosscheck: the --model " + r.model + " run lists no messages");
   }
-  std::vector<nic::message_times> out;
+  std::vector<harness::message_times> out;
   out.reserve(it->size());
   for (const auto& e : *it) {
-    nic::message_times m;
+    harness::message_times m;
     m.src = e.at("src").get<std::uint32_t>();
     m.dst = e.at("dst").get<std::uint32_t>();
     m.bytes = e.at("bytes").get<std::uint64_t>();
@@ -219,7 +219,7 @@ tolerance parse_tolerance(const std::string& text) {
   return t;
 }
 
-nlohmann::ordered_json times_json(const std::string& model, const nic::message_times& m) {
+nlohmann::ordered_json times_json(const std::string& model, const harness::message_times& m) {
   return {{"model", model}, {"start", m.start}, {"delivered", m.delivered}};
 }
 
@@ -285,7 +285,7 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
   };
   const model_run a = run_model(names[0], names[1], options, tiles[0], cpu_side_only(0));
   const model_run b = run_model(names[1], names[0], options, tiles[1], cpu_side_only(1));
-  const nic::comparison c = nic::compare_runs(messages_of(a), messages_of(b));
+  const harness::comparison c = harness::compare_runs(messages_of(a), messages_of(b));
 
   auto cycles_of = [](const model_run& r) { return r.report.value("cycles", std::uint64_t{0}); };
   auto verified_of = [](const model_run& r) { return r.report.value("verified", false); };
@@ -317,7 +317,7 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
     j["tolerance_cycles"] = allowed;
     j["agree"] = agree;
     if (c.first) {
-      const nic::divergence& d = *c.first;
+      const harness::divergence& d = *c.first;
       auto per = nlohmann::ordered_json::array();
       if (d.a) per.push_back(times_json(a.model, *d.a));
       if (d.b) per.push_back(times_json(b.model, *d.b));
@@ -345,7 +345,7 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
        << c.unmatched << " in one run only\n";
     os << "  max delta   " << c.max_delta << " cycles (tolerance " << allowed << ")\n";
     if (c.first) {
-      const nic::divergence& d = *c.first;
+      const harness::divergence& d = *c.first;
       os << "  first divergence: " << d.kind << ' ' << d.src << " -> " << d.dst << " step "
          << d.step << " #" << d.occurrence << ':';
       if (d.a) os << ' ' << a.model << ' ' << d.a->start << ".." << d.a->delivered;

@@ -11,7 +11,7 @@
 #include "commands.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::cli {
 

@@ -22,7 +22,7 @@
 #include "tessera/reproduce/html.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 #include "tessera/reproduce/svg.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 
 namespace tessera::cli {
 

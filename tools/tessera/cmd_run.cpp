@@ -18,8 +18,8 @@
 #include "tessera/run/heatmap.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/run/timeline.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/schedule/json_io.hpp"
 #include "workload.hpp"
 
@@ -565,8 +565,8 @@ run_request parse_request(const args& a) {
   }
   r.faults = load_faults(a.all("fault"), a.get("fault-file"), r.c.f);
   if (r.workload == workload_kind::pattern) {
-    for (const nic::fault_spec& f : r.faults) {
-      if (f.kind == nic::fault_kind::stall) {
+    for (const harness::fault_spec& f : r.faults) {
+      if (f.kind == harness::fault_kind::stall) {
         throw input_error("--fault " + f.text +
                           " does not apply to --pattern: a stall holds a tile running the tile "
                           "runtime (--collective, --schedule)");

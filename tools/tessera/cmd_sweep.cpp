@@ -22,8 +22,8 @@
 #include "run_request.hpp"
 #include "tessera/reproduce/svg.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/schedule/isolated.hpp"
 
 namespace tessera::cli {
@@ -588,7 +588,7 @@ int write_results(const args& a, const sweep_spec& s,
 }
 
 // A sweep's sweep.json and a run's row are read as every input is, bounded by the bytes
-// read (tessera/schedule/input.hpp): `--job /dev/zero` stops at the limit.
+// read (tessera/common/input.hpp): `--job /dev/zero` stops at the limit.
 constexpr std::uint64_t max_spec_bytes = std::uint64_t{64} << 20;
 constexpr std::uint64_t max_row_bytes = std::uint64_t{16} << 20;
 

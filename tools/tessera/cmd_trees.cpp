@@ -11,7 +11,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "tessera/firmware/trees.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "workload.hpp"
 
 namespace tessera::cli {

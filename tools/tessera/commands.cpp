@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 
 namespace tessera::cli {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 
 namespace tessera::cli {
 

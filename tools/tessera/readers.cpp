@@ -2,8 +2,8 @@
 
 #include <unordered_map>
 
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "workload.hpp"
 
 namespace tessera::cli {
@@ -55,7 +55,7 @@ auto from_file(const std::string& option, const std::string& file, std::uint64_t
 
 }  // namespace
 
-std::vector<nic::pattern_transfer> pattern_from_json(const json& j, const fabric& f) {
+std::vector<harness::pattern_transfer> pattern_from_json(const json& j, const fabric& f) {
   if (!j.is_object() || !j.contains("transfers") || !j["transfers"].is_array())
     throw input_error("--pattern has no \"transfers\" array");
   const json& list = j["transfers"];
@@ -65,7 +65,7 @@ std::vector<nic::pattern_transfer> pattern_from_json(const json& j, const fabric
                       " transfers, more than the " + std::to_string(max_pattern_transfers) +
                       " a run takes");
   }
-  std::vector<nic::pattern_transfer> out;
+  std::vector<harness::pattern_transfer> out;
   out.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& t = list[i];
@@ -77,7 +77,7 @@ std::vector<nic::pattern_transfer> pattern_from_json(const json& j, const fabric
       if (key != "src" && key != "dst" && key != "bytes" && key != "start")
         throw input_error(where + " has an unknown field \"" + shown(key) + "\"");
     }
-    nic::pattern_transfer p;
+    harness::pattern_transfer p;
     p.src = tile_field(t, "src", where, f);
     p.dst = tile_field(t, "dst", where, f);
     if (p.src == p.dst) {
@@ -91,7 +91,7 @@ std::vector<nic::pattern_transfer> pattern_from_json(const json& j, const fabric
   return out;
 }
 
-std::vector<nic::pattern_transfer> load_pattern(const std::string& file, const fabric& f) {
+std::vector<harness::pattern_transfer> load_pattern(const std::string& file, const fabric& f) {
   return from_file("--pattern", file, max_pattern_bytes,
                    [&](const json& j) { return pattern_from_json(j, f); });
 }
@@ -148,22 +148,22 @@ std::vector<net::forwarding_entry> routes_from_json(const json& j, const fabric&
   return out;
 }
 
-std::vector<nic::fault_spec> load_faults(const std::vector<std::string>& values,
+std::vector<harness::fault_spec> load_faults(const std::vector<std::string>& values,
                                          const std::optional<std::string>& file, const fabric& f) {
-  std::vector<nic::fault_spec> out;
+  std::vector<harness::fault_spec> out;
   for (const std::string& v : values) {
-    if (out.size() == nic::max_faults)
-      throw input_error("more than " + std::to_string(nic::max_faults) + " faults");
-    out.push_back(nic::parse_fault(v, f));
+    if (out.size() == harness::max_faults)
+      throw input_error("more than " + std::to_string(harness::max_faults) + " faults");
+    out.push_back(harness::parse_fault(v, f));
   }
   if (file) {
     const std::string text = read_input_file("--fault-file", *file, max_fault_file_bytes);
-    auto listed = nic::parse_fault_list(text, f, "--fault-file '" + shown(*file, 160) + "'");
-    if (out.size() + listed.size() > nic::max_faults)
-      throw input_error("more than " + std::to_string(nic::max_faults) + " faults");
+    auto listed = harness::parse_fault_list(text, f, "--fault-file '" + shown(*file, 160) + "'");
+    if (out.size() + listed.size() > harness::max_faults)
+      throw input_error("more than " + std::to_string(harness::max_faults) + " faults");
     out.insert(out.end(), listed.begin(), listed.end());
   }
-  nic::refuse_repeats(out);
+  harness::refuse_repeats(out);
   return out;
 }
 

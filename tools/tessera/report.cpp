@@ -6,7 +6,7 @@
 
 #include "tessera/analytic/chart.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/schedule/errors.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/schedule/resolve.hpp"
 
 namespace tessera::cli {

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "tessera/models/registry.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 
 namespace tessera::cli {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/schedule/build.hpp"
-#include "tessera/schedule/errors.hpp"
-#include "tessera/schedule/input.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/schedule/json_io.hpp"
 
 namespace tessera::cli {

@@ -15,7 +15,7 @@
 namespace tessera::cli {
 
 inline constexpr std::uint64_t default_block_bytes = 1024;
-// Largest input files read (bounded by bytes read, tessera/schedule/input.hpp).
+// Largest input files read (bounded by bytes read, tessera/common/input.hpp).
 inline constexpr std::uint64_t max_schedule_bytes = std::uint64_t{256} << 20;
 inline constexpr std::uint64_t max_pattern_bytes = std::uint64_t{64} << 20;
 inline constexpr std::uint64_t max_routes_bytes = std::uint64_t{64} << 20;

@@ -16,9 +16,9 @@
 
 #include "tessera/firmware/collective.hpp"
 #include "tessera/net/torus_engine.hpp"
-#include "tessera/nic/faults.hpp"
-#include "tessera/nic/pattern.hpp"
-#include "tessera/nic/schedule_run.hpp"
+#include "tessera/harness/faults.hpp"
+#include "tessera/harness/pattern.hpp"
+#include "tessera/harness/schedule_run.hpp"
 #include "tessera/runtime/message.hpp"
 
 namespace tessera::run {
@@ -68,7 +68,7 @@ struct run_config {
   std::string schedule_name;  // --schedule FILE
   resolved_schedule schedule;
   std::string pattern_name;  // --pattern FILE
-  std::vector<nic::pattern_transfer> pattern;
+  std::vector<harness::pattern_transfer> pattern;
   traffic_config traffic;
 
   std::string model{"alphabeta"};  // tessera/models/registry.hpp
@@ -89,7 +89,7 @@ struct run_config {
   protocol proto{protocol::raw};
   bool prepost{false};
   bool send_ahead{false};
-  std::vector<nic::fault_spec> faults;
+  std::vector<harness::fault_spec> faults;
 
   // Keep every message in the result (per_transfer); otherwise the report lists the
   // first 4096 (and a traffic run keeps none).

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/nic/harness.hpp"
+#include "tessera/harness/harness.hpp"
 #include "tessera/runtime/fabric.hpp"
 
 namespace tessera::run {
@@ -43,7 +43,7 @@ void write_heatmap(std::ostream& os, const heatmap_input& in);
 // the number of step k's data messages whose route crosses it (the exact count Thakur's
 // f(i) bounds), from the run's transfer records and the fabric's dimension-order routes.
 std::vector<heatmap_panel> step_panels(const fabric& f,
-                                       const std::vector<nic::transfer_record>& transfers,
+                                       const std::vector<harness::transfer_record>& transfers,
                                        double& max_load);
 
 }  // namespace tessera::run

@@ -46,7 +46,7 @@ class run_result {
   [[nodiscard]] virtual trace_data trace() const { return {}; }
 };
 
-// Runs the config on its model. Throws input_error (tessera/schedule/errors.hpp) for
+// Runs the config on its model. Throws input_error (tessera/common/errors.hpp) for
 // anything the model refuses: an unknown machine or switching, a parameter out of range,
 // a model this build lacks. A failed check is a result, not an exception.
 std::unique_ptr<run_result> run(run_config config);

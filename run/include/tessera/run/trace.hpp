@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tessera/net/engine.hpp"
-#include "tessera/nic/harness.hpp"
+#include "tessera/harness/harness.hpp"
 #include "tessera/runtime/fabric.hpp"
 
 namespace tessera::run {
@@ -26,9 +26,9 @@ struct trace_data {
   double us_per_cycle{0.0};    // a machine's cycle; 0: none, the trace counts cycles
   std::uint64_t cycles{0};     // the run's end
   bool spans_recorded{false};  // native tiles: op and wait spans (ISS tiles have none)
-  std::vector<nic::op_span> spans;
-  std::vector<nic::transfer_record> transfers;
-  std::vector<nic::step_timing> steps;
+  std::vector<harness::op_span> spans;
+  std::vector<harness::transfer_record> transfers;
+  std::vector<harness::step_timing> steps;
   std::vector<net::link_busy> links;  // the engines that model links one by one
 };
 

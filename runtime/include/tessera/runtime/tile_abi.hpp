@@ -186,7 +186,7 @@ struct boot_block {
   std::uint32_t arena_used;   // bytes of its arena the tile needed (too_big: more than it has)
   std::uint32_t arena_size;   // bytes of arena the image has
   // Where its program was when it last went idle, for the timeline's op spans
-  // (nic::tile_snapshot): the op's index (1-based; 0: before the first), 1 when past
+  // (harness::tile_snapshot): the op's index (1-based; 0: before the first), 1 when past
   // the last, and the op's kind, step and peers.
   std::uint32_t op_index;
   std::uint32_t op_past;

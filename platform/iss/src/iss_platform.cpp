@@ -1,0 +1,420 @@
+#include "tessera/iss/iss_platform.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "tessera/firmware/payload.hpp"
+#include "tessera/iss/boot.hpp"
+#include "tessera/iss/cortex_m4.hpp"
+#include "tessera/iss/elf_image.hpp"
+#include "tessera/iss/nic_device.hpp"
+#include "tessera/harness/harness.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/schedule/verdict.hpp"
+#include "tessera/tlm/platform_run.hpp"
+
+namespace tessera::iss {
+namespace {
+
+namespace abi = tile_abi;
+namespace tlmm = tlm_models;
+
+using device = nic_device<tlmm::tlm_nic>;
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+struct device_bus final : register_bus {
+  device* dev{nullptr};
+  std::uint32_t read(std::uint32_t offset) override { return dev->read(offset); }
+  void write(std::uint32_t offset, std::uint32_t value) override { dev->write(offset, value); }
+};
+
+// One tile: its core, its NIC's register device, and what it did.
+struct tile_parts {
+  device_bus bus;
+  std::unique_ptr<cortex_m4> core;
+  std::unique_ptr<device> dev;
+  tlmm::tile_cpu cpu;
+  std::string fault;  // the core faulted: what, where
+  tile_result result;
+  std::uint64_t end_cycle{0};  // when its program ended (program_end), if it did
+  bool ended{false};
+  bool asleep{false};  // in wfi, waiting for its NIC to change
+};
+
+// The harness of an ISS run: the tiles' boot blocks in, their results out, and the
+// outcome the native harness would give, from the blocks each tile reports.
+class iss_harness : public harness::harness_core {
+ public:
+  iss_harness(const fw::collective_params& c, const tlmm::platform_options& o,
+              const iss_options& io, const elf_image& image)
+      : harness_core{c.f.tiles(), o.proto},
+        c_{c},
+        io_{io},
+        image_{image},
+        cfg_{tlmm::harness_for(c.f, o, c.bytes).exec},
+        slot_{fw::layout{c}.slot_bytes()},
+        parts_(c.f.tiles()),
+        trace_{o.trace_ops} {
+    cfg_.tiles = c.f.tiles();
+    cfg_.type = c.type;
+    cfg_.rop = c.rop;
+    if (io.instruction_budget) {
+      budget_.resize(p_);
+      for (std::uint32_t t = 0; t < p_; ++t) {
+        budget_[t] = instruction_budget(c, t);
+        parts_[t].cpu.instruction_budget = budget_[t];
+      }
+    }
+  }
+
+  // Whether tile t has retired more instructions than its budget; if so the run stops
+  // at `now` as a timeout.
+  bool over_budget(std::uint32_t t, std::uint64_t now) {
+    if (budget_.empty()) return false;
+    const tlmm::tile_cpu& cpu = parts_[t].cpu;
+    const std::uint64_t retired = cpu.instructions + cpu.setup_instructions;
+    if (retired <= budget_[t]) return false;
+    if (limited_) return true;  // another tile stopped the run in this instant: its report
+    stopped_by_limit(now, "the instruction budget (tile " + std::to_string(t) + " retired " +
+                              std::to_string(retired) + " instructions, past its " +
+                              std::to_string(budget_[t]) +
+                              " for this workload; --param max_cycles sets a cycle limit "
+                              "instead, docs/tiles.md)");
+    return true;
+  }
+
+  void attach(std::uint32_t t, tlmm::tlm_nic& n) {
+    tile_parts& p = parts_[t];
+    p.core = std::make_unique<cortex_m4>(image_, p.bus);
+    p.core->reset();
+    write_boot(p.core->ram(), c_, cfg_, t, trace_);
+    p.dev = std::make_unique<device>(n, t, p_, guest_ram{p.core->ram()});
+    // The op each op_mark names starts now: the core stopped before the command, and its
+    // time has caught up with the fabric's.
+    if (trace_) {
+      p.dev->on_op(
+          [this, t](const harness::tile_snapshot& x) { spans_.note(t, x, tlmm::now_cycles()); });
+    }
+    p.bus.dev = p.dev.get();
+  }
+
+  tile_parts& parts(std::uint32_t t) { return parts_[t]; }
+
+  // Tile t went idle at `now`: where its program is, for the op spans (the image wrote
+  // it to its boot block before its wfi), as the native harness notes it at each poll.
+  void went_idle(std::uint32_t t, std::uint64_t now) {
+    tile_parts& p = parts_[t];
+    // Once its program has ended, the boot block's words are its last wait's.
+    if (trace_ && p.dev->phase() == device::program_phase::running)
+      spans_.note(t, read_progress(p.core->ram()), now);
+  }
+  const iss_options& options() const { return io_; }
+
+  // Tile t's image reported its end (or its core faulted) at `now`; its program ended at
+  // its program_end command, if it gave one.
+  void ended(std::uint32_t t, std::uint64_t now) {
+    tile_parts& p = parts_[t];
+    p.ended = true;
+    if (p.dev->phase() == device::program_phase::report) now = p.end_cycle;
+    if (trace_) {
+      harness::tile_snapshot end;
+      end.done = true;
+      spans_.note(t, end, now);
+    }
+    if (!p.fault.empty()) {
+      note(t, tile_state::failed, now);
+      return;
+    }
+    p.result = read_result(p.core->ram());
+    note(t, p.result.state == abi::tile_state_code::done ? tile_state::done : tile_state::failed,
+         now);
+  }
+
+  harness::run_outcome finish(std::uint64_t now, const std::vector<harness::transfer_record>& transfers,
+                          const std::vector<harness::drop_record>& drops,
+                          const std::vector<msg_header>& unreceived) {
+    harness::tile_ends ends;
+    std::vector<std::uint32_t> peak(p_);
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      tile_parts& p = parts_[t];
+      if (!p.ended) p.result = read_result(p.core->ram());  // the wait it reported last
+      ends.faults.push_back(p.result.fault);
+      ends.waits.push_back(p.result.wait);
+      ends.messages.push_back(p.result.messages);
+      ends.bytes.push_back(p.result.bytes);
+      peak[t] = static_cast<std::uint32_t>(p.result.blocks.size());
+    }
+    harness::run_outcome out = settle(now, transfers, drops, unreceived, ends, peak);
+    if (trace_) out.ops = spans_.take(now);
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      const tile_parts& p = parts_[t];
+      if (p.result.state == abi::tile_state_code::too_big) {
+        throw input_error("the workload does not fit the tile: tile " + std::to_string(t) +
+                          " needs " + std::to_string(p.result.arena_used) +
+                          " bytes of arena, its image has " + std::to_string(p.result.arena_size) +
+                          " (--bytes " + std::to_string(c_.bytes) + " on " + std::to_string(p_) +
+                          " tiles; use fewer bytes or tiles)");
+      }
+      if (p.result.state == abi::tile_state_code::bad_boot) {
+        throw input_error("tile " + std::to_string(t) + ": the image '" + image_.path +
+                          "' does not take this platform's boot block (tile ABI version " +
+                          std::to_string(abi::abi_version) + ")");
+      }
+      if (!p.fault.empty()) {
+        out.verified = false;
+        out.failure = "tile " + std::to_string(t) + ": the core stopped: " + p.fault;
+        return out;
+      }
+    }
+    if (!out.completed || !out.failure.empty()) {
+      // A deadlock or a timeout: each unfinished core with its program counter, whether it
+      // sleeps in wfi or computes, and what its runtime last said it waits for.
+      const bool deadlock = out.failure.rfind("deadlock:", 0) == 0;
+      const bool timeout = out.failure.rfind("stopped at cycle", 0) == 0;
+      if (deadlock || timeout) {
+        std::string line = out.failure.substr(0, out.failure.find(':') + 1);
+        bool first = true;
+        for (std::uint32_t t = 0; t < p_; ++t) {
+          const tile_parts& p = parts_[t];
+          if (p.ended) continue;
+          const bool waits = p.result.wait.what != wait_kind::nothing;
+          line += std::string(first ? " " : "; ") + "tile " + std::to_string(t) + " at pc " +
+                  hex(p.core->pc()) + (p.asleep ? " asleep (wfi)" : " computing") +
+                  (waits ? ", waiting for " + harness::wait_text(p.result.wait) : "");
+          first = false;
+        }
+        out.failure = line;
+      }
+      return out;
+    }
+    for (std::uint32_t t = 0; t < p_; ++t) {
+      tile_parts& p = parts_[t];
+      reported_blocks got;
+      if (std::string why = got.load(t, p.result, p.core->ram(), slot_); !why.empty()) {
+        out.failure = why;
+        return out;
+      }
+      const fw::mismatch m = fw::verify_tile(c_, t, got.store());
+      if (m.kind != fw::mismatch_kind::none) {
+        out.failure = harness::mismatch_text(m);
+        return out;
+      }
+    }
+    out.bytes_checked = fw::verified_bytes(c_);
+    const verdict v = verdict_of(true, out.bytes_checked);
+    out.verified = v == verdict::verified;
+    out.nothing_checked = v == verdict::nothing_checked;
+    return out;
+  }
+
+ private:
+  fw::collective_params c_;
+  iss_options io_;
+  const elf_image& image_;
+  executor_config cfg_;
+  std::uint32_t slot_;
+  std::vector<tile_parts> parts_;
+  std::vector<std::uint64_t> budget_;  // per tile; empty: no instruction budget
+  bool trace_{false};
+  harness::span_tracker spans_;
+};
+
+// One tile's SystemC process: the core runs, and the tile's time catches the fabric's up
+// at every command, every wfi and every quantum.
+class iss_tile : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(iss_tile);
+
+  iss_tile(const sc_core::sc_module_name& name, std::uint32_t t, iss_harness& h, tlmm::tlm_nic& n)
+      : sc_core::sc_module(name), t_{t}, h_{&h}, nic_{&n} {
+    SC_THREAD(run);
+  }
+
+ private:
+  // Advances the tile's time by the fabric cycles its instructions took.
+  void catch_up(std::uint64_t instructions, tlmm::tile_cpu& cpu) {
+    const iss_options& io = h_->options();
+    carry_ += instructions * io.cpi * io.fabric_khz;
+    const std::uint64_t cycles = carry_ / io.cpu_khz;
+    carry_ %= io.cpu_khz;
+    cpu.compute_cycles += cycles;
+    if (cycles > 0) sc_core::wait(tlmm::cycles(cycles));
+  }
+
+  void run() {
+    tile_parts& p = h_->parts(t_);
+    std::uint64_t seen = nic_->changes();
+    while (true) {
+      const std::uint64_t now = tlmm::now_cycles();
+      if (const std::uint64_t at = h_->resume_at(t_, now); at > now) {
+        sc_core::wait(tlmm::cycles(at - now));  // stalled (a fault): the NIC runs on
+        continue;
+      }
+      const auto before = p.dev->phase();
+      const core_stop s = p.core->run(h_->options().quantum);
+      const auto after = p.dev->phase();
+      // A command runs first thing in a run (the core stopped just before it): when the
+      // phase changed in this run, every instruction of the run came after the change.
+      // The program's time runs from its start command to its program_end; the making of
+      // its initial data before and its report after cost no fabric time.
+      // Past its untimed budget a tile's setup becomes its program, and its report's
+      // instructions take time (its end stays at its program_end).
+      const bool untimed = after != device::program_phase::running &&
+                           p.cpu.setup_instructions + s.instructions <= h_->options().untimed_max;
+      if (untimed) {
+        p.cpu.setup_instructions += s.instructions;
+      } else {
+        p.dev->start_program();
+        p.cpu.instructions += s.instructions;
+        catch_up(s.instructions, p.cpu);
+      }
+      if (before != device::program_phase::report && after == device::program_phase::report)
+        p.end_cycle = tlmm::now_cycles();
+      if (h_->over_budget(t_, tlmm::now_cycles())) {
+        tlmm::stop_once();
+        return;
+      }
+      switch (s.why) {
+        case stop_reason::command:
+          break;
+        case stop_reason::budget:
+          break;
+        case stop_reason::idle: {
+          h_->went_idle(t_, tlmm::now_cycles());
+          if (p.dev->finished()) {
+            h_->ended(t_, tlmm::now_cycles());
+            if (h_->failed()) tlmm::stop_once();
+            return;
+          }
+          // An event register, as wfe has: a change of the NIC since the tile last woke up
+          // (or last found one here) may be one it has not looked at yet, so it goes on and
+          // polls once more instead of sleeping. Recording the count at each command instead
+          // loses a wakeup: a send that completes while the tile catches up before some
+          // other command is never seen (a deadlock of the 8x8 all-to-all at 100 MHz).
+          if (nic_->changes() != seen) {
+            seen = nic_->changes();
+            break;
+          }
+          const std::uint64_t from = tlmm::now_cycles();
+          p.asleep = true;
+          sc_core::wait(nic_->changed());
+          p.asleep = false;
+          p.cpu.wait_cycles += tlmm::now_cycles() - from;
+          seen = nic_->changes();
+          break;
+        }
+        case stop_reason::fault:
+          p.fault = s.fault;
+          h_->ended(t_, tlmm::now_cycles());
+          tlmm::stop_once();
+          return;
+      }
+    }
+  }
+
+  std::uint32_t t_;
+  iss_harness* h_;
+  tlmm::tlm_nic* nic_;
+  std::uint64_t carry_{0};
+};
+
+// No transparent huge pages while the engines live. Unicorn's code buffer asks for them
+// (QEMU's madvise), so every engine's first translated block and first writes cost a 2 MiB
+// page zeroed: 232 MiB for the 64 tiles of mesh:8x8 with them, 124 MiB without, in the
+// same time (bench/iss.sh). Restored afterwards.
+class no_huge_pages {
+ public:
+  no_huge_pages() {
+#ifdef __linux__
+    before_ = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+    if (before_ == 0) prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+#endif
+  }
+  ~no_huge_pages() {
+#ifdef __linux__
+    if (before_ == 0) prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
+#endif
+  }
+  no_huge_pages(const no_huge_pages&) = delete;
+  no_huge_pages& operator=(const no_huge_pages&) = delete;
+
+ private:
+  int before_{-1};
+};
+
+struct iss_tiles {
+  std::unique_ptr<sc_core::sc_module> operator()(const std::string& name, std::uint32_t t,
+                                                 iss_harness& h, tlmm::tlm_nic& n) const {
+    return std::make_unique<iss_tile>(name.c_str(), t, h, n);
+  }
+};
+
+}  // namespace
+
+std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t) {
+  const std::uint64_t s = fw::layout{c}.slot_bytes();
+  const harness::tile_plan pl = harness::plan_tile(c, t, static_cast<std::uint32_t>(s));
+  // A block moved costs more the more blocks the tile's store holds (its lookups).
+  const std::uint64_t estimate = 20'000 + 5'000 * pl.ops +
+                                 (400 + 2 * std::uint64_t{pl.peak_blocks}) * pl.blocks_moved +
+                                 2 * s * pl.blocks_moved + 5 * s * pl.blocks_combined +
+                                 25 * s * (pl.initial_blocks + pl.final_blocks);
+  return std::max<std::uint64_t>(8 * estimate, std::uint64_t{1} << 20);
+}
+
+std::string default_firmware() {
+#ifdef TESSERA_DEFAULT_TILE_IMAGE
+  return TESSERA_DEFAULT_TILE_IMAGE;
+#else
+  return {};
+#endif
+}
+
+tlm_models::platform_outcome run_collective(const fw::collective_params& c,
+                                            const tlm_models::platform_options& o,
+                                            const iss_options& io) {
+  if (o.proto == protocol::reliable) {
+    throw input_error(
+        "--protocol reliable with --tiles cortex-m4: the reliable protocol checks each arrival "
+        "in the NIC's receive path, which the tiles' NIC registers do not give the tile "
+        "(docs/tiles.md)");
+  }
+  // Every tile is an engine of about 4 MiB (its translation buffer and the pages its
+  // program touches): a bound on the memory a run can take.
+  constexpr std::uint32_t max_iss_tiles = 1024;
+  if (c.f.tiles() > max_iss_tiles) {
+    throw input_error("--tiles cortex-m4 runs at most " + std::to_string(max_iss_tiles) +
+                      " tiles (an instruction-set simulator each, about 4 MiB), not " +
+                      std::to_string(c.f.tiles()));
+  }
+  if (io.cpu_khz == 0 || io.fabric_khz == 0 || io.cpi == 0 || io.quantum == 0)
+    throw input_error("the Cortex-M4 tiles' clocks, cpi and quantum must be positive");
+  std::string path = io.firmware.empty() ? default_firmware() : io.firmware;
+  if (path.empty()) {
+    throw input_error(
+        "--tiles cortex-m4: this build has no tile image (the cross tools were missing when it "
+        "was configured: install gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc "
+        "picolibc-arm-none-eabi and reconfigure), and no --firmware was given");
+  }
+  const elf_image image = load_elf(path);
+  std::unique_ptr<net::engine> engine = tlmm::make_engine(c.f, o);  // validates the parameters
+  const no_huge_pages small_pages;
+  iss_harness h{c, o, io, image};
+  tlmm::platform_outcome out = tlmm::run_platform(h, c.f, *engine, o, iss_tiles{});
+  for (std::uint32_t t = 0; t < c.f.tiles(); ++t)
+    out.cpu.push_back(h.parts(t).cpu);
+  return out;
+}
+
+}  // namespace tessera::iss

@@ -1,0 +1,59 @@
+#include "tessera/tlm/platform.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "tessera/net/jitter_engine.hpp"
+#include "tessera/runtime/routing.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/tlm/platform_run.hpp"
+
+namespace tessera::tlm_models {
+
+namespace {
+
+std::unique_ptr<net::engine> make_model(const fabric& f, const platform_options& o) {
+  if (!o.forwarding.empty() && o.sw != switching::store_forward)
+    throw input_error("forwarding tables (--routes) apply to store-forward switching");
+  if (o.model_engine != nullptr) {
+    if (!o.forwarding.empty())
+      throw input_error("forwarding tables (--routes) are not supported by --model " +
+                        std::string(o.model));
+    return o.model_engine(o.sw, f, o);
+  }
+  std::unique_ptr<net::engine> e = models::engine(o.sw).make(f, o);
+  if (!o.forwarding.empty()) static_cast<net::torus_engine&>(*e).set_forwarding(o.forwarding);
+  return e;
+}
+
+}  // namespace
+
+std::unique_ptr<net::engine> make_engine(const fabric& f, const platform_options& o) {
+  std::unique_ptr<net::engine> e = make_model(f, o);
+  if (o.jitter == 0) return e;
+  return std::make_unique<net::jitter_engine>(std::move(e), f.tiles(), o.jitter, o.jitter_seed,
+                                              o.jitter_percent);
+}
+
+std::uint64_t one_hop_cycles(const platform_options& o, std::uint64_t bytes) {
+  return models::engine(o.sw).zero_load(o, bytes, 1);
+}
+
+platform_outcome run_collective(const fw::collective_params& c, const platform_options& o) {
+  std::unique_ptr<net::engine> engine = make_engine(c.f, o);  // validates the parameters
+  harness::collective_harness<tlm_nic> h{c, harness_for(c.f, o, c.bytes)};
+  return run_platform(h, c.f, *engine, o);
+}
+
+platform_outcome run_schedule(const fabric& f, const resolved_schedule& s,
+                              const platform_options& o) {
+  if (f.tiles() != s.sched.tiles) {
+    throw input_error("the schedule is for " + std::to_string(s.sched.tiles) +
+                      " tiles, the fabric has " + std::to_string(f.tiles()));
+  }
+  std::unique_ptr<net::engine> engine = make_engine(f, o);
+  harness::schedule_harness<tlm_nic> h{s, harness_for(f, o, s.slot)};
+  return run_platform(h, f, *engine, o);
+}
+
+}  // namespace tessera::tlm_models

@@ -1,0 +1,32 @@
+#include "tessera/rtl_engines/tlm2rtl.hpp"
+
+#include "tessera/common/errors.hpp"
+#include "tlm2rtl_internal.hpp"
+
+namespace tessera::rtl_engines {
+
+std::unique_ptr<net::engine> make_rtl_engine(models::switching sw, const fabric& f,
+                                             const models::engine_params& p) {
+  switch (sw) {
+    case models::switching::wormhole:
+      return make_rtl_mesh_engine(f, p.wormhole);
+    case models::switching::store_forward:
+      return make_rtl_torus_engine(f, p.torus);
+    case models::switching::circuit:
+      return make_rtl_cube_engine(f, p.circuit);
+    case models::switching::ideal:
+      break;
+  }
+  throw input_error("--model rtl: " + std::string(models::switching_name(sw)) +
+                    " switching has no Verilated fabric; built: " + rtl_configurations());
+}
+
+void refuse(const std::string& what, const std::string& built) {
+  throw input_error("--model rtl: " + what + "; built: " + built);
+}
+
+std::string rtl_configurations() {
+  return mesh_configurations() + "; " + torus_configurations() + "; " + cube_configurations();
+}
+
+}  // namespace tessera::rtl_engines

@@ -1,0 +1,509 @@
+// The circuit-switched hypercube through the Verilated tsr_cube_top (docs/rtl.md, "The
+// RTL as a model"): hypercube:D for D = 1..7 runs on Vtsr_cube_7, in the sub-cube of
+// tiles 0 .. 2^D - 1, which e-cube routing never leaves (a path only crosses the
+// dimensions in which its source and destination differ).
+//
+// Timing follows the fabric module's protocol (clocked_bridge.hpp) and the rules
+// net::circuit_engine shares with the RTL (docs/tlm.md, docs/rtl.md "Circuit-switched
+// hypercube"): a tile's queue front is offered to its NI from the cycle it is posted,
+// with the message's start-up on the NI's per-tile xi inputs (xi and xi_held for data,
+// control_xi and no held part for a control message of the message layer, xi and xi_held
+// for a pairwise synchronization, net::xfer::program); the message has started in the
+// cycle the NI takes it (net::circuit_engine's t0). With presetup the NIs' presetup_i is
+// set and the queue front is offered while the NI still sends: the NI takes it beside
+// the message it streams, as the engine's pre-setup rule says. The bridge offers every
+// element in the cycle the NI asks for it (those of the oldest message taken), so
+// nothing but the RTL decides when a path completes and when the tail arrives. A
+// message is delivered in the cycle its tail leaves the destination's ejection port
+// (E). Over one or more hops the tail reaches the ejection port from the last link's
+// register, so its arrival is read after the clock edge of the cycle before, and
+// fire(E) reports it before the tiles react; a message to the tile itself is reported
+// from arbitrate(E), when its NI is busy through E anyway.
+//
+// The bridge sees messages, not their bytes. Each element carries a word computed from
+// (source, sequence number, element index), and every element an ejection port hands
+// out is compared with it, as is its header and its last flag: an element the RTL
+// loses, repeats, corrupts or misroutes ends the run (net::engine::failure).
+//
+// What the RTL does not have is refused (exit 2): fifo arbitration, release-retry,
+// multicast, and values beyond its inputs' widths.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <verilated.h>
+
+#include "clocked_bridge.hpp"
+#include "cube/cube_dut.hpp"
+#include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/common/errors.hpp"
+#include "tlm2rtl_internal.hpp"
+
+namespace tessera::rtl_engines {
+namespace {
+
+using net::cycle_t;
+
+constexpr unsigned cube_eject = tb::cube_local;  // the ejection port's output index
+
+// Element e of the message numbered seq from tile src: what the bridge hands the NI and
+// expects at the destination.
+std::uint32_t element_word(unsigned src, unsigned seq, unsigned e) {
+  std::uint32_t v = (src * 0x9e3779b1U) ^ (seq * 0x85ebca77U) ^ (e * 0xc2b2ae3dU);
+  v ^= v >> 15;
+  v *= 0x2c1b3c6dU;
+  return v ^ (v >> 13);
+}
+
+class rtl_cube_engine final : public clocked_bridge {
+  using model_t = tb::cube_model;
+
+ public:
+  rtl_cube_engine(const fabric& f, const net::circuit_params& p)
+      : p_{p},
+        tiles_{f.tiles()},
+        dims_{f.ports()},
+        ctx_(std::make_unique<VerilatedContext>()),
+        queue_(tiles_),
+        sending_(tiles_),
+        sent_(tiles_, 0),
+        next_seq_(tiles_, 0),
+        rx_(tiles_),
+        res_(std::size_t{tiles_} * (dims_ + 1)),
+        wait_run_(std::size_t{tiles_} * tb::cube_inputs, 0) {
+    ctx_->randReset(0);
+    model_ = std::make_unique<model_t>(ctx_.get(), "cube");
+    model_t& m = *model_;
+    for (unsigned t = 0; t < tb::cube_tiles; ++t) {
+      m.req_valid_i[t] = 0;
+      m.tx_valid_i[t] = 0;
+      m.xi_i[t] = static_cast<std::uint16_t>(p.xi);
+      m.xi_held_i[t] = static_cast<std::uint16_t>(p.xi_held);
+    }
+    m.tau_i = static_cast<std::uint8_t>(p.tau);
+    m.presetup_i = p.presetup ? 1 : 0;
+    m.arb_i = static_cast<std::uint8_t>(p.arbitration == net::circuit_arbitration::round_robin
+                                            ? tb::cube_arb::round_robin
+                                            : tb::cube_arb::lowest_id);
+    reset(m);
+    // The longest stretch in which nothing visible moves while messages are owed: a
+    // start-up before the header, a header hop, or the held part of a start-up.
+    watchdog_ = 2 * (std::max(p.xi, p.control_xi) + p.tau) + 1000;
+    // An idle cube is unchanged once the last path is torn down, at most D + 1 cycles
+    // after its tail arrived.
+    quiet_needed_ = 16;
+  }
+  ~rtl_cube_engine() override { model_->final(); }
+  rtl_cube_engine(const rtl_cube_engine&) = delete;
+  rtl_cube_engine& operator=(const rtl_cube_engine&) = delete;
+
+  void inject(const net::xfer& x, cycle_t now) override {
+    (void)now;
+    if (x.src >= tiles_ || x.dst >= tiles_) {
+      throw input_error("rtl cube: message " + std::to_string(x.id) + " tile " +
+                        std::to_string(std::max(x.src, x.dst)) + " is outside the hypercube");
+    }
+    if (x.tree != 0) {
+      throw input_error("rtl cube: message " + std::to_string(x.id) + " is a multicast on tree " +
+                        std::to_string(x.tree) + "; the bridge carries unicast messages");
+    }
+    const std::uint64_t k = (x.control || x.bytes == 0) ? 1 : (x.bytes + p_.width - 1) / p_.width;
+    if (k > tb::cube_max_len) {
+      throw input_error("rtl cube: a message of " + std::to_string(x.bytes) + " bytes is " +
+                        std::to_string(k) + " elements of " + std::to_string(p_.width) +
+                        " bytes; the RTL NI takes at most " + std::to_string(tb::cube_max_len) +
+                        " elements a message: give a larger --param width");
+    }
+    message m;
+    m.id = x.id;
+    m.src = x.src;
+    m.dst = x.dst;
+    m.k = static_cast<std::uint32_t>(k);
+    m.layer_control = x.layer_control();
+    m.seq = next_seq_[x.src];
+    next_seq_[x.src] = static_cast<std::uint16_t>(next_seq_[x.src] + 1);
+    queue_[x.src].push_back(x.id);
+    msgs_.emplace(x.id, m);
+  }
+
+  // The cube links ("dim d") with traffic, then the ejection ports ("eject"), as
+  // net::circuit_engine lists them.
+  [[nodiscard]] std::vector<net::link_stat> links() const override {
+    std::vector<net::link_stat> out;
+    for (unsigned t = 0; t < tiles_; ++t) {
+      for (unsigned d = 0; d < dims_; ++d) {
+        const resource_stat& r = res_[std::size_t{t} * (dims_ + 1) + d];
+        if (r.messages == 0) continue;
+        out.push_back(net::link_stat{t, t ^ (1U << d), "dim " + std::to_string(d), r.busy,
+                                     r.messages, r.max_queue});
+      }
+    }
+    for (unsigned t = 0; t < tiles_; ++t) {
+      const resource_stat& r = res_[std::size_t{t} * (dims_ + 1) + dims_];
+      if (r.messages == 0) continue;
+      out.push_back(net::link_stat{t, t, "eject", r.busy, r.messages, r.max_queue});
+    }
+    return out;
+  }
+
+  [[nodiscard]] net::contention_stat contention() const override { return contention_; }
+
+  [[nodiscard]] std::vector<std::string> stuck() const override {
+    std::vector<std::string> out = owed_messages(
+        msgs_, [](const message& m) { return std::to_string(m.k) + " elements"; },
+        [](std::uint64_t, const message& m) {
+          if (!m.set_up) return std::string("its header is setting up its path");
+          return std::to_string(m.got) + " of " + std::to_string(m.k) + " elements arrived";
+        });
+    // Where the RTL's headers wait: the output each wants and the circuit holding it.
+    const model_t& mm = *model_;
+    for (unsigned t = 0; t < tiles_ && out.size() < 32; ++t) {
+      for (unsigned in = 0; in < tb::cube_inputs; ++in) {
+        if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
+        const tb::cube_hdr h = tb::unpack_hdr(mm.want_hdr_o[t][in]);
+        const unsigned o = mm.want_o[t][in];
+        const tb::cube_hdr by = tb::unpack_hdr(mm.hold_hdr_o[t][o]);
+        out.push_back("node " + std::to_string(t) + " input " + port_name(in) + ": header " +
+                      std::to_string(h.src) + "->" + std::to_string(h.dst) + " seq " +
+                      std::to_string(h.seq) + " waits for " + output_name(t, o) + ", held by " +
+                      std::to_string(by.src) + "->" + std::to_string(by.dst) + " seq " +
+                      std::to_string(by.seq));
+      }
+    }
+    return out;
+  }
+
+  [[nodiscard]] bool busy() const override { return !msgs_.empty(); }
+
+  void deliver(std::uint64_t id, cycle_t now) override {
+    const auto it = msgs_.find(id);
+    if (it == msgs_.end()) return;
+    // A tail announced after the clock edge must still leave the ejection port in the
+    // cycle it was announced for; step() checks it and erases the message there.
+    it->second.delivered = true;
+    if (listener_ != nullptr) listener_->delivered(id, now);
+  }
+
+ private:
+  struct message {
+    std::uint64_t id{0};
+    std::uint32_t src{0};
+    std::uint32_t dst{0};
+    std::uint32_t k{1};         // elements
+    bool layer_control{false};  // control_xi and no held part (net::xfer::layer_control)
+    std::uint16_t seq{0};
+    bool taken{false};
+    bool set_up{false};     // the destination's ejection port granted (S)
+    bool delivered{false};  // reported to the listener
+    std::uint32_t got{0};   // elements out of the ejection port
+    cycle_t due{0};         // the cycle its tail was announced for (hops >= 1)
+  };
+  // The message leaving an ejection port, element by element.
+  struct rx_state {
+    std::optional<std::uint64_t> id;
+  };
+  struct resource_stat {
+    cycle_t busy{0};
+    std::uint64_t messages{0};
+    std::uint32_t max_queue{0};
+  };
+
+  [[nodiscard]] static std::uint32_t key(unsigned src, unsigned seq) {
+    return (static_cast<std::uint32_t>(src) << 16) | (seq & 0xffffU);
+  }
+  [[nodiscard]] std::string port_name(unsigned p) const {
+    return p >= tb::cube_local ? "local " + std::to_string(p - tb::cube_local)
+                               : "dim " + std::to_string(p);
+  }
+  [[nodiscard]] std::string output_name(unsigned node, unsigned o) const {
+    if (o == cube_eject) return "the ejection port of tile " + std::to_string(node);
+    return "link " + std::to_string(node) + "->" + std::to_string(node ^ (1U << o));
+  }
+
+  // Sets the NI inputs of this cycle: the next message of each NI that may take one
+  // (idle, or with presetup any), with its start-up, and the element each NI hands over
+  // next: that of the oldest message it took, or element 0 of the message offered (a
+  // message to its own tile with no start-up streams in the cycle it is taken).
+  void drive(bool offer) {
+    model_t& m = *model_;
+    for (unsigned t = 0; t < tiles_; ++t) {
+      m.req_valid_i[t] = 0;
+      m.tx_valid_i[t] = 0;
+      const bool sending = !sending_[t].empty();
+      if (offer && !queue_[t].empty() && (!sending || p_.presetup)) {
+        const message& next = msgs_.at(queue_[t].front());
+        m.req_valid_i[t] = 1;
+        m.req_i[t] = tb::pack_req(static_cast<std::uint16_t>(next.dst), next.seq,
+                                  static_cast<std::uint16_t>(next.k));
+        m.xi_i[t] = static_cast<std::uint16_t>(next.layer_control ? p_.control_xi : p_.xi);
+        m.xi_held_i[t] = static_cast<std::uint16_t>(next.layer_control ? 0 : p_.xi_held);
+        if (!sending) {
+          m.tx_valid_i[t] = 1;
+          m.tx_data_i[t] = element_word(t, next.seq, 0);
+        }
+      }
+      if (sending) {
+        const message& cur = msgs_.at(sending_[t].front());
+        m.tx_valid_i[t] = 1;
+        m.tx_data_i[t] = element_word(t, cur.seq, sent_[t]);
+      }
+    }
+  }
+
+  // One RTL cycle: drive, settle, sample the NIs, the crossbars and the ejection ports,
+  // then the rising edge, after which the tails that leave an ejection port in the next
+  // cycle over a link are read.
+  void step(bool offer) override {
+    model_t& m = *model_;
+    const cycle_t now = rtl_time();
+    drive(offer);
+    m.eval();
+    bool moved = false;
+
+    for (unsigned t = 0; t < tiles_; ++t) {
+      if (m.req_valid_i[t] != 0 && m.req_ready_o[t] != 0) {
+        const std::uint64_t id = queue_[t].front();
+        queue_[t].pop_front();
+        message& msg = msgs_.at(id);
+        msg.taken = true;
+        if (!by_key_.emplace(key(t, msg.seq), id).second) {
+          fail("tile " + std::to_string(t) + " sent message seq " + std::to_string(msg.seq) +
+               " while its namesake is still in the cube (65536 messages in flight)");
+        }
+        if (sending_[t].empty()) sent_[t] = 0;
+        sending_[t].push_back(id);
+        moved = true;
+        if (listener_ != nullptr) listener_->started(id, now);
+      }
+    }
+    for (unsigned t = 0; t < tiles_; ++t) {
+      if (sending_[t].empty() || m.tx_valid_i[t] == 0 || m.tx_ready_o[t] == 0) continue;
+      moved = true;
+      if (++sent_[t] == msgs_.at(sending_[t].front()).k) {
+        sending_[t].pop_front();
+        sent_[t] = 0;
+      }
+    }
+
+    observe_resources(moved);
+    for (unsigned t = 0; t < tiles_; ++t)
+      receive(t, now, moved);
+
+    // The rising edge. The ejection ports now show the next cycle's elements of the
+    // circuits that reach them over a link (from its register).
+    rising_edge(m);
+    for (unsigned t = 0; t < tiles_; ++t) {
+      if (m.rx_valid_o[t] == 0 || m.rx_last_o[t] == 0) continue;
+      const tb::cube_hdr h = tb::unpack_hdr(m.rx_hdr_o[t]);
+      if (h.src == t) continue;  // to itself: through the local input, this cycle's inputs
+      const auto it = by_key_.find(key(h.src, h.seq));
+      if (it == by_key_.end()) continue;  // step() of the next cycle reports it
+      message& msg = msgs_.at(it->second);
+      if (msg.due == 0) {
+        msg.due = now + 1;
+        due_.emplace(now + 1, msg.id);
+      }
+    }
+    if (account(!by_key_.empty() || (offer && busy()), moved))
+      watchdog_expired("cube", "header or element", now, 4);
+  }
+
+  // Grants, holds and waits of this cycle, for links() and contention(): an output is
+  // held from its grant through the cycle the tail crosses its node; a header that asks
+  // for an output and is not granted it waits a cycle.
+  void observe_resources(bool& moved) {
+    const model_t& m = *model_;
+    for (unsigned t = 0; t < tiles_; ++t) {
+      const unsigned grant = m.grant_o[t];
+      const unsigned busy = m.busy_o[t];
+      const unsigned wait = m.wait_o[t];
+      if ((grant | busy | wait) == 0 && !recording_) continue;
+      if (grant != 0) moved = true;
+      unsigned asking[tb::cube_ports] = {};
+      for (unsigned in = 0; in < tb::cube_inputs; ++in) {
+        std::uint64_t& run = wait_run_[std::size_t{t} * tb::cube_inputs + in];
+        if (((wait >> in) & 1U) == 0) {
+          if (run != 0) {
+            ++contention_.blocked;
+            contention_.blocked_cycles += run;
+            contention_.max_blocked = std::max(contention_.max_blocked, cycle_t{run});
+            run = 0;
+          }
+          continue;
+        }
+        ++run;
+        const unsigned o = m.want_o[t][in];
+        if (o < tb::cube_ports) ++asking[o];
+      }
+      for (unsigned o = 0; o < tb::cube_ports; ++o) {
+        const unsigned r = o == cube_eject ? dims_ : o;
+        if (o != cube_eject && o >= dims_) continue;  // outside the sub-cube
+        resource_stat& s = res_[std::size_t{t} * (dims_ + 1) + r];
+        const bool granted = ((grant >> o) & 1U) != 0;
+        if (granted) ++s.messages;
+        if (granted || ((busy >> o) & 1U) != 0) ++s.busy;
+        s.max_queue = std::max(s.max_queue, asking[o] + (granted ? 1U : 0U));
+        if (recording_ && o != cube_eject) note_circuit(t, o, granted, ((busy >> o) & 1U) != 0);
+      }
+    }
+  }
+
+  void record_links(bool on) override {
+    recording_ = on;
+    clocked_bridge::record_links(on);
+    if (on) held_.assign(std::size_t{tiles_} * dims_, held_link{});
+  }
+
+  // The timeline's link intervals: a circuit holds a link from its grant through the
+  // cycle its tail crosses, as net::circuit_engine records them (grant to teardown).
+  // Called for every output with traffic in a cycle; a link is let go in the first
+  // cycle it is neither granted nor held.
+  void note_circuit(unsigned t, unsigned o, bool granted, bool held) {
+    held_link& h = held_[std::size_t{t} * dims_ + o];
+    const cycle_t now = rtl_time();
+    if (h.open && (granted || !held)) {
+      note_link(t, t ^ (1U << o), o, h.start, now, h.x);
+      h.open = false;
+    }
+    if (granted) {
+      const tb::cube_hdr by = tb::unpack_hdr(model_->hold_hdr_o[t][o]);
+      h.open = true;
+      h.start = now;
+      h.x.src = by.src;
+      h.x.dst = by.dst;
+    }
+  }
+
+  // A cycle of tile t's ejection port: a circuit set up to it, then its elements.
+  void receive(unsigned t, cycle_t now, bool& moved) {
+    const model_t& m = *model_;
+    if (m.rx_start_o[t] == 0 && m.rx_valid_o[t] == 0) return;
+    const std::string where =
+        "tile " + std::to_string(t) + "'s ejection port in cycle " + std::to_string(now);
+    rx_state& r = rx_[t];
+    if (m.rx_start_o[t] != 0) {
+      moved = true;
+      const tb::cube_hdr h = tb::unpack_hdr(m.rx_hdr_o[t]);
+      const auto it = by_key_.find(key(h.src, h.seq));
+      if (r.id) {
+        fail(where + ": a circuit from " + std::to_string(h.src) + " set up while " +
+             std::to_string(msgs_.at(*r.id).src) + "'s is still arriving");
+        return;
+      }
+      if (it == by_key_.end()) {
+        fail(where + ": a circuit from tile " + std::to_string(h.src) + " seq " +
+             std::to_string(h.seq) + ", which no NI sent");
+        return;
+      }
+      message& msg = msgs_.at(it->second);
+      if (msg.dst != t || h.dst != t || h.len != msg.k || msg.set_up) {
+        fail(where + ": message " + std::to_string(msg.id) + " " + std::to_string(msg.src) + "->" +
+             std::to_string(msg.dst) + " (" + std::to_string(msg.k) + " elements) set up here as " +
+             std::to_string(h.src) + "->" + std::to_string(h.dst) + " with " +
+             std::to_string(h.len) + (msg.set_up ? ", a second time" : ""));
+        return;
+      }
+      msg.set_up = true;
+      r.id = msg.id;
+    }
+    if (m.rx_valid_o[t] == 0) return;
+    moved = true;
+    if (!r.id) {
+      fail(where + ": an element outside a circuit");
+      return;
+    }
+    message& msg = msgs_.at(*r.id);
+    const std::uint32_t want = element_word(msg.src, msg.seq, msg.got);
+    if (m.rx_data_o[t] != want) {
+      std::ostringstream os;
+      os << where << ": element " << msg.got << " of message " << msg.id << " " << msg.src << "->"
+         << msg.dst << " is 0x" << std::hex << m.rx_data_o[t] << ", sent 0x" << want;
+      fail(os.str());
+      return;
+    }
+    const bool last = ++msg.got == msg.k;
+    if (last != (m.rx_last_o[t] != 0)) {
+      fail(where + ": element " + std::to_string(msg.got - 1) + " of message " +
+           std::to_string(msg.id) + " of " + std::to_string(msg.k) +
+           (last ? " is the last but not flagged" : " is flagged last"));
+      return;
+    }
+    if (!last) return;
+    if (msg.src != t && msg.due != now) {
+      fail(where + ": the tail of message " + std::to_string(msg.id) + " arrived, " +
+           (msg.due == 0 ? std::string("unannounced")
+                         : "announced for cycle " + std::to_string(msg.due)));
+      return;
+    }
+    r.id.reset();
+    by_key_.erase(key(msg.src, msg.seq));
+    const std::uint64_t id = msg.id;
+    if (msg.src == t) deliver(id, now);  // to itself: reported in its tail's cycle
+    msgs_.erase(id);
+  }
+
+  net::circuit_params p_;
+  unsigned tiles_;
+  unsigned dims_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<model_t> model_;
+  std::unordered_map<std::uint64_t, message> msgs_;          // by id: posted, not yet out
+  std::unordered_map<std::uint32_t, std::uint64_t> by_key_;  // key(src, seq): taken
+  std::vector<std::deque<std::uint64_t>> queue_;             // per tile, not yet taken
+  std::vector<std::deque<std::uint64_t>> sending_;           // per tile: taken, not handed over
+  std::vector<std::uint32_t> sent_;                          // the oldest's elements handed over
+  std::vector<std::uint16_t> next_seq_;                      // per tile: the next seq
+  std::vector<rx_state> rx_;                                 // per tile
+  std::vector<resource_stat> res_;  // per tile: dims_ links, then the ejection port
+  struct held_link {
+    bool open{false};
+    cycle_t start{0};
+    net::xfer x;  // the circuit's source and destination
+  };
+  bool recording_{false};
+  std::vector<held_link> held_;          // per tile and dimension, while recording
+  std::vector<std::uint64_t> wait_run_;  // per node input: cycles its header has waited
+  net::contention_stat contention_{};
+};
+
+}  // namespace
+
+std::string cube_configurations() {
+  return "hypercube: Vtsr_cube_7 (hypercube:1 to hypercube:7, a sub-cube of the 7-cube); xi, "
+         "xi_held and control_xi 0..65535, tau 1..255, arbitration lowest-id or round-robin, "
+         "blocking hold-wait, presetup 0 or 1, full duplex, messages up to 65535 elements";
+}
+
+std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p) {
+  net::validate(p);
+  const std::string built = cube_configurations();
+  if (f.kind != fabric_kind::hypercube) {
+    refuse("circuit switching runs on a hypercube, not a " + std::string(kind_name(f.kind)), built);
+  }
+  if (f.ports() > tb::cube_dims) {
+    refuse("hypercube:" + std::to_string(f.ports()) + " is larger than the 7-cube", built);
+  }
+  if (p.xi > tb::cube_max_xi)
+    refuse("param xi " + std::to_string(p.xi) + " is not 0..65535", built);
+  if (p.control_xi > tb::cube_max_xi)
+    refuse("param control_xi " + std::to_string(p.control_xi) + " is not 0..65535", built);
+  if (p.tau < 1 || p.tau > tb::cube_max_tau)
+    refuse("param tau " + std::to_string(p.tau) + " is not 1..255", built);
+  if (p.arbitration == net::circuit_arbitration::fifo)
+    refuse("param arbitration fifo is not the RTL's (lowest-id, round-robin)", built);
+  if (p.blocking != net::circuit_blocking::hold_wait)
+    refuse("param blocking release-retry is not the RTL's (hold-wait)", built);
+  if (p.half_duplex) {
+    refuse("param half_duplex 1: the RTL cube interface is full duplex (--param half_duplex=0)",
+           built);
+  }
+  return std::make_unique<rtl_cube_engine>(f, p);
+}
+
+}  // namespace tessera::rtl_engines

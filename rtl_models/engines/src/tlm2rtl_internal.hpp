@@ -1,0 +1,26 @@
+// The bridge's engines, one source file per fabric; tlm2rtl.cpp picks one.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tessera/net/circuit_engine.hpp"
+#include "tessera/net/engine.hpp"
+#include "tessera/net/torus_engine.hpp"
+#include "tessera/net/wormhole_engine.hpp"
+#include "tessera/runtime/fabric.hpp"
+
+namespace tessera::rtl_engines {
+
+// Refuses a configuration that was not built: input_error "--model rtl: <what>; built:
+// <built>", built being the fabric's *_configurations().
+[[noreturn]] void refuse(const std::string& what, const std::string& built);
+
+std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p);
+std::string mesh_configurations();
+std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p);
+std::string torus_configurations();
+std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p);
+std::string cube_configurations();
+
+}  // namespace tessera::rtl_engines

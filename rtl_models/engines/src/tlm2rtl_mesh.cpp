@@ -1,0 +1,420 @@
+// The wormhole mesh through the Verilated tsr_mesh_top (docs/rtl.md, "The RTL as a
+// model"). An R x C mesh runs in the top-left corner of a Verilated model, where XY
+// routing keeps every flit; the other tiles stay idle.
+//
+// Timing follows the fabric module's protocol (clocked_bridge.hpp). A message is offered
+// to its NI from the cycle it is posted, and it has started in the cycle the NI takes it
+// (msg_ready). A message is delivered the cycle after the tail flit of its last packet
+// left the ejection port, as tb_mesh's scoreboard counts it, and fire(t) reports it.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <verilated.h>
+
+#include "clocked_bridge.hpp"
+#include "mesh/mesh_dut.hpp"
+#include "mesh_flit_check.hpp"
+#include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/common/errors.hpp"
+#include "tlm2rtl_internal.hpp"
+
+namespace tessera::rtl_engines {
+namespace {
+
+using net::cycle_t;
+using tb::mesh_shape;
+
+constexpr std::uint32_t mesh_max_field = 65535;  // the NI's 16-bit alpha, gap, flits
+
+template <class Dut>
+class rtl_mesh_engine final : public clocked_bridge {
+  using model_t = typename Dut::model;
+  static constexpr unsigned in_vcs = tb::mesh_ports * Dut::vcs;
+
+ public:
+  rtl_mesh_engine(const fabric& f, const net::wormhole_params& p)
+      : shape_{f.rows, f.cols, Dut::cols},
+        ctx_(std::make_unique<VerilatedContext>()),
+        queue_(shape_.tiles()),
+        sending_(shape_.tiles()),
+        next_k_(shape_.tiles(), 0),
+        check_(shape_.tiles(), Dut::vcs),
+        flits_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
+        heads_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
+        injected_(shape_.tiles(), 0),
+        taken_(shape_.tiles(), 0),
+        stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0) {
+    ctx_->randReset(0);
+    model_ = std::make_unique<model_t>(ctx_.get(), "mesh");
+    tb::mesh_settings s;
+    s.alpha = static_cast<unsigned>(p.alpha);
+    s.inject_gap = p.inject_gap;
+    s.router_delay = p.router_delay;
+    s.vcs = p.vcs;
+    s.depth = p.buffer;
+    tb::apply(*model_, s);
+    tb::set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ejection never refused
+    tb::set_mask(model_->msg_valid_i, 0);
+    tb::set_mask(model_->data_valid_i, 0);
+    reset(*model_);
+    // An idle RTL is unchanged once the last credit is back and the NIs' gap counters
+    // have run out: after r + g + 16 quiet cycles.
+    quiet_needed_ = std::uint64_t{p.router_delay} + p.inject_gap + 16;
+    // No flit moved and no message taken for this long while something is in flight:
+    // the RTL is wedged (a lone wait is at most alpha + g + r cycles).
+    watchdog_ = p.alpha + p.inject_gap + p.router_delay + 10000;
+  }
+  ~rtl_mesh_engine() override { model_->final(); }
+  rtl_mesh_engine(const rtl_mesh_engine&) = delete;
+  rtl_mesh_engine& operator=(const rtl_mesh_engine&) = delete;
+
+  void inject(const net::xfer& x, cycle_t now) override {
+    if (x.src >= shape_.tiles() || x.dst >= shape_.tiles()) {
+      throw input_error("rtl mesh: message " + std::to_string(x.id) + " tile " +
+                        std::to_string(std::max(x.src, x.dst)) + " is outside the mesh");
+    }
+    // A flit stands for `width` bytes, as in the wormhole engine; the RTL's 32-bit flit
+    // carries the bridge's check word (the NICs carry and check the bytes themselves).
+    const std::uint64_t flits = x.bytes == 0 ? 1 : (x.bytes + width_ - 1) / width_;
+    if (flits > mesh_max_field) {
+      throw input_error("rtl mesh: a message of " + std::to_string(x.bytes) + " bytes is " +
+                        std::to_string(flits) +
+                        " flits; the RTL NI takes at most 65535 flits a message");
+    }
+    message m;
+    m.id = x.id;
+    m.src = x.src;
+    m.dst = x.dst;
+    m.flits = static_cast<std::uint32_t>(flits);
+    m.packet_flits = static_cast<std::uint32_t>(packet_flits_);
+    m.post = now;
+    m.seq = check_.add(x.id, m.src, m.dst, m.flits, m.packet_flits);
+    queue_[x.src].push_back(x.id);
+    msgs_.emplace(x.id, std::move(m));
+  }
+
+  [[nodiscard]] std::vector<net::link_stat> links() const override {
+    static constexpr const char* names[] = {"E", "W", "S", "N"};
+    std::vector<net::link_stat> out;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      for (unsigned port = 0; port < 4; ++port) {
+        const std::size_t k = std::size_t{t} * tb::mesh_ports + port;
+        if (flits_[k] == 0) continue;
+        net::link_stat s;
+        s.from = t;
+        s.to = neighbour(t, port);
+        s.name = names[port];
+        s.busy = flits_[k];
+        s.messages = heads_[k];
+        out.push_back(s);
+      }
+    }
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      if (injected_[t] != 0) {
+        net::link_stat s;
+        s.from = s.to = t;
+        s.name = "inject";
+        s.busy = injected_[t];
+        s.messages = taken_per_tile(t);
+        out.push_back(s);
+      }
+      const std::size_t k = std::size_t{t} * tb::mesh_ports + tb::mesh_local;
+      if (flits_[k] != 0) {
+        net::link_stat s;
+        s.from = s.to = t;
+        s.name = "eject";
+        s.busy = flits_[k];
+        s.messages = heads_[k];
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+
+  [[nodiscard]] net::contention_stat contention() const override { return contention_; }
+
+  [[nodiscard]] std::vector<std::string> stuck() const override {
+    return owed_messages(
+        msgs_, [](const message& m) { return std::to_string(m.flits) + " flits"; },
+        [&](std::uint64_t id, const message&) {
+          return std::to_string(check_.left(id)) + " of " + std::to_string(check_.packets(id)) +
+                 " packets not yet out of the RTL";
+        });
+  }
+
+  [[nodiscard]] std::string failure() const override {
+    if (!failure_.empty()) return failure_;
+    return check_.failure().empty() ? std::string{} : "rtl: " + check_.failure();
+  }
+
+  void set_flits(std::uint32_t width, std::uint64_t packet_flits) {
+    width_ = width;
+    packet_flits_ = packet_flits;
+  }
+
+ protected:
+  [[nodiscard]] bool failed() const override {
+    return !failure_.empty() || !check_.failure().empty();
+  }
+  [[nodiscard]] bool busy() const override { return !msgs_.empty(); }
+  void deliver(std::uint64_t id, cycle_t t) override {
+    msgs_.erase(id);
+    check_.remove(id);
+    --in_rtl_;
+    if (listener_ != nullptr) listener_->delivered(id, t);
+  }
+
+ private:
+  struct message {
+    std::uint64_t id{0};
+    std::uint32_t src{0};
+    std::uint32_t dst{0};
+    std::uint32_t flits{1};
+    std::uint32_t packet_flits{0};  // 0: one packet
+    std::uint32_t seq{0};           // its number at the source, in its flits' words
+    cycle_t post{0};
+    bool taken{false};
+  };
+  [[nodiscard]] unsigned neighbour(unsigned t, unsigned port) const {
+    const unsigned r = shape_.row(t);
+    const unsigned c = shape_.col(t);
+    switch (port) {
+      case 0:
+        return shape_.at(r, c + 1);
+      case 1:
+        return shape_.at(r, c - 1);
+      case 2:
+        return shape_.at(r + 1, c);
+      default:
+        return shape_.at(r - 1, c);
+    }
+  }
+  [[nodiscard]] std::uint64_t taken_per_tile(unsigned t) const { return taken_[t]; }
+
+  void record_links(bool on) override {
+    recording_ = on;
+    clocked_bridge::record_links(on);
+    if (on) worms_.assign(std::size_t{shape_.tiles()} * 4 * Dut::vcs, worm_on_link{});
+  }
+
+  // The timeline's link intervals: a worm holds a VC of a link from the cycle its head
+  // flit crosses to the cycle its tail does, as net::wormhole_engine records them.
+  void note_worms(unsigned t, unsigned phys, unsigned crossed, cycle_t now) {
+    const model_t& m = *model_;
+    for (unsigned port = 0; port < 4; ++port) {
+      if ((crossed >> port & 1U) == 0) continue;
+      const unsigned vc = m.link_vc_o[phys][port];
+      if (vc >= Dut::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
+      worm_on_link& w = worms_[(std::size_t{t} * 4 + port) * Dut::vcs + vc];
+      if (((static_cast<unsigned>(m.link_head_o[phys]) >> port) & 1U) != 0) {
+        w.open = true;
+        w.start = now;
+        w.x.src = shape_.at(m.link_src_row_o[phys][port], m.link_src_col_o[phys][port]);
+        w.x.dst = shape_.at(m.link_dst_row_o[phys][port], m.link_dst_col_o[phys][port]);
+      }
+      if (((static_cast<unsigned>(m.link_tail_o[phys]) >> port) & 1U) != 0 && w.open) {
+        note_link(t, neighbour(t, port), port, w.start, now + 1, w.x);
+        w.open = false;
+      }
+    }
+  }
+
+  // One RTL cycle: drive the NIs (with the queued messages when offer), settle, sample
+  // the handshakes and the ejected flits, then the rising edge.
+  void step(bool offer) override {
+    model_t& m = *model_;
+    const cycle_t now = rtl_time();
+    std::uint64_t valid = 0;
+    std::uint64_t data_valid = 0;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned p = shape_.phys(t);
+      const message* cur = nullptr;
+      if (sending_[t]) {
+        cur = &msgs_.at(*sending_[t]);
+      } else if (offer && !queue_[t].empty()) {
+        cur = &msgs_.at(queue_[t].front());
+        valid |= std::uint64_t{1} << p;
+      }
+      if (cur == nullptr) continue;
+      m.msg_dst_row_i[p] = static_cast<std::uint8_t>(shape_.row(cur->dst));
+      m.msg_dst_col_i[p] = static_cast<std::uint8_t>(shape_.col(cur->dst));
+      m.msg_flits_i[p] = static_cast<std::uint16_t>(cur->flits);
+      m.msg_packet_flits_i[p] = static_cast<std::uint16_t>(cur->packet_flits);
+      m.data_i[p] = mesh_flit_check::word(cur->src, cur->seq, next_k_[t]);
+      data_valid |= std::uint64_t{1} << p;
+    }
+    tb::set_mask(m.msg_valid_i, valid);
+    tb::set_mask(m.data_valid_i, data_valid);
+    m.eval();
+
+    bool moved = false;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned p = shape_.phys(t);
+      if (tb::bit(m.msg_valid_i, p) && tb::bit(m.msg_ready_o, p)) {
+        const std::uint64_t id = queue_[t].front();
+        queue_[t].pop_front();
+        sending_[t] = id;
+        msgs_.at(id).taken = true;
+        ++in_rtl_;
+        ++taken_[t];
+        moved = true;
+        if (listener_ != nullptr) listener_->started(id, now);
+      }
+      if (tb::bit(m.data_ready_o, p)) {
+        if (!sending_[t]) {
+          fail("tile " + std::to_string(t) + "'s NI took a flit with no message in progress");
+          continue;
+        }
+        ++injected_[t];
+        moved = true;
+        if (++next_k_[t] == msgs_.at(*sending_[t]).flits) {
+          sending_[t].reset();
+          next_k_[t] = 0;
+        }
+      }
+    }
+    if (tb::mask(m.rx_valid_o) != 0) {
+      moved = true;
+      eject(now);
+    }
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned p = shape_.phys(t);
+      const unsigned crossed = m.link_valid_o[p];
+      if (crossed != 0) {
+        moved = true;
+        const unsigned heads = m.link_head_o[p];
+        for (unsigned port = 0; port < tb::mesh_ports; ++port) {
+          if ((crossed >> port & 1U) == 0) continue;
+          ++flits_[std::size_t{t} * tb::mesh_ports + port];
+          if ((heads >> port & 1U) != 0) ++heads_[std::size_t{t} * tb::mesh_ports + port];
+        }
+        if (recording_) note_worms(t, p, crossed, now);
+      }
+      const std::uint64_t stalled = tb::mask(m.stall_o[p]);
+      for (unsigned i = 0; i < in_vcs; ++i) {
+        std::uint64_t& run = stall_run_[std::size_t{t} * in_vcs + i];
+        if ((stalled >> i & 1U) != 0) {
+          if (run == 0) ++contention_.blocked;
+          ++run;
+          ++contention_.blocked_cycles;
+          contention_.max_blocked = std::max(contention_.max_blocked, run);
+        } else {
+          run = 0;
+        }
+      }
+    }
+    rising_edge(m);
+    if (account(in_rtl_ > 0 || (offer && busy()), moved)) watchdog_expired("mesh", "flit", now, 3);
+  }
+
+  // The flits on the ejection ports in this cycle, checked against the messages.
+  void eject(cycle_t now) {
+    model_t& m = *model_;
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned phys = shape_.phys(t);
+      if (!tb::bit(m.rx_valid_o, phys)) continue;
+      const tb::mesh_flit f = tb::rx_flit(m, phys, shape_);
+      std::uint64_t done = 0;
+      if (check_.eject(t, ejected_flit{f.head, f.tail, f.vc, f.src, f.dst, f.data}, done))
+        due_.emplace(now + 1, done);
+    }
+  }
+
+  struct worm_on_link {
+    bool open{false};
+    cycle_t start{0};
+    net::xfer x;  // its source and destination
+  };
+
+  mesh_shape shape_;
+  std::uint32_t width_{4};
+  std::uint64_t packet_flits_{0};
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<model_t> model_;
+  std::unordered_map<std::uint64_t, message> msgs_;    // by id: posted, not yet delivered
+  std::vector<std::deque<std::uint64_t>> queue_;       // per tile, not yet taken
+  std::vector<std::optional<std::uint64_t>> sending_;  // per tile: the NI's message
+  std::vector<std::uint32_t> next_k_;                  // its next flit
+  mesh_flit_check check_;                              // what comes out of the RTL
+  std::vector<std::uint64_t> flits_;                   // per tile and output port
+  std::vector<std::uint64_t> heads_;
+  std::vector<std::uint64_t> injected_;   // flits the NI took, per tile
+  std::vector<std::uint64_t> taken_;      // messages the NI took, per tile
+  std::vector<std::uint64_t> stall_run_;  // per tile and input VC
+  net::contention_stat contention_{};
+  std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
+  bool recording_{false};
+  std::vector<worm_on_link> worms_;  // per tile, link port and VC, while recording
+};
+
+template <class Dut>
+std::unique_ptr<net::engine> make_mesh(const fabric& f, const net::wormhole_params& p) {
+  auto e = std::make_unique<rtl_mesh_engine<Dut>>(f, p);
+  e->set_flits(p.width, p.packet_bytes / p.width);
+  return e;
+}
+
+}  // namespace
+
+std::string mesh_configurations() {
+  return "mesh: Vtsr_mesh_8x8 (meshes up to 8x8, vcs 1) and Vtsr_mesh_4x4_vc4 (meshes up to "
+         "4x4, vcs 1..4); both buffer 1..8, credit_delay 1, full duplex, router_delay 0..255, "
+         "alpha and "
+         "inject_gap up to 65535, messages and packet_bytes up to 65535 flits, packet_bytes a "
+         "multiple of width";
+}
+
+std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p) {
+  net::validate(p);
+  const std::string built = mesh_configurations();
+  if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh", built);
+  if (p.credit_delay != 1)
+    refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's 1", built);
+  if (p.half_duplex) {
+    refuse("param half_duplex 1: the RTL network interface is full duplex (--param half_duplex=0)",
+           built);
+  }
+  if (p.eager_bytes != 0) {
+    refuse("param eager_bytes " + std::to_string(p.eager_bytes) +
+               ": the RTL network interface has one message protocol (--param eager_bytes=0)",
+           built);
+  }
+  if (p.buffer > tb::mesh_dut_8x8::buffer)
+    refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's 8 slots per VC", built);
+  if (p.router_delay > 255)
+    refuse("param router_delay " + std::to_string(p.router_delay) + " exceeds 255", built);
+  if (p.alpha > mesh_max_field)
+    refuse("param alpha " + std::to_string(p.alpha) + " exceeds 65535", built);
+  if (p.inject_gap > mesh_max_field)
+    refuse("param inject_gap " + std::to_string(p.inject_gap) + " exceeds 65535", built);
+  if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > mesh_max_field) {
+    refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " is not a multiple of width " +
+               std::to_string(p.width) + " of at most 65535 flits",
+           built);
+  }
+  if (p.vcs == 1) {
+    if (f.rows > tb::mesh_dut_8x8::rows || f.cols > tb::mesh_dut_8x8::cols)
+      refuse(
+          "mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is larger than 8x8",
+          built);
+    return make_mesh<tb::mesh_dut_8x8>(f, p);
+  }
+  if (p.vcs > tb::mesh_dut_4x4_vc4::vcs)
+    refuse("param vcs " + std::to_string(p.vcs) + " exceeds 4", built);
+  if (f.rows > tb::mesh_dut_4x4_vc4::rows || f.cols > tb::mesh_dut_4x4_vc4::cols) {
+    refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " with vcs " +
+               std::to_string(p.vcs) + " is larger than 4x4",
+           built);
+  }
+  return make_mesh<tb::mesh_dut_4x4_vc4>(f, p);
+}
+
+}  // namespace tessera::rtl_engines

@@ -1,0 +1,438 @@
+// The store-and-forward torus through the Verilated tsr_torus_top (docs/rtl.md, "The RTL
+// as a model"): torus:4x4 on Vtsr_torus_4x4, torus:8x8 on Vtsr_torus_8x8. A torus has no
+// corner to run a smaller one in (its wraparound links close each ring), so only the two
+// built sizes run.
+//
+// Timing follows the fabric module's protocol (clocked_bridge.hpp) and the rules
+// net::torus_engine shares with the RTL (docs/rtl.md, "Store-and-forward torus"): a
+// tile's queue front is offered to its NI from the cycle it is posted, and the NI writes
+// its packets into the node one a cycle. A message
+// has started in the cycle its first packet begins its first hop (its header is on a
+// link, or on the ejection port of a message to the tile itself): net::torus_engine's
+// first grant. A packet is delivered in the cycle it is complete at its destination
+// (the node's arrive_o); a link input reports that from a register, read after the
+// clock edge of the cycle before, so fire(t) reports the messages whose last packet
+// arrived at t before the tiles post what they send in reaction. A packet written to
+// the tile itself arrives in its write cycle, reported from arbitrate(t).
+//
+// The bridge sees messages, not their bytes. Each packet carries a payload computed from
+// (source, packet number, byte index), and every byte the ejection ports hand out is
+// compared with it (torus_packet_check.hpp): a packet the RTL loses, repeats, corrupts or
+// misroutes ends the run (net::engine::failure). The run goes on until every packet has
+// left its ejection port (a header cycle and L byte cycles after it arrived).
+//
+// A control message (no payload) travels as a one-byte packet: the RTL's packets carry
+// at least one byte, so each of its hops takes tau cycles more than net::torus_engine's
+// zero-byte packet (docs/rtl.md).
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <verilated.h>
+
+#include "clocked_bridge.hpp"
+#include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/runtime/routing.hpp"
+#include "tessera/common/errors.hpp"
+#include "tlm2rtl_internal.hpp"
+#include "torus/torus_dut.hpp"
+#include "torus_packet_check.hpp"
+
+namespace tessera::rtl_engines {
+namespace {
+
+using net::cycle_t;
+
+constexpr std::uint32_t torus_max_len = 65535;  // the NI's 16-bit message length
+// --model rtl's default packet size (the registry's) is the largest packet the RTL takes.
+static_assert(models::rtl_torus_max_packet == tb::torus_max_bytes);
+constexpr const char* port_names[tb::torus_ports] = {"E", "W", "S", "N", "local"};
+
+// A torus node's header, as the check takes it.
+torus_header header(const tb::torus_hdr& h) {
+  return torus_header{h.src, h.dst, h.multicast, h.seq, h.len};
+}
+
+template <class Field>
+void set_tiles(Field& field, std::uint64_t v) {
+  field = static_cast<std::remove_reference_t<Field>>(v);
+}
+
+template <class Dut>
+class rtl_torus_engine final : public clocked_bridge {
+  using model_t = typename Dut::model;
+  static constexpr unsigned tiles = Dut::tiles;
+
+ public:
+  rtl_torus_engine(const fabric& f, const net::torus_params& p)
+      : f_{f},
+        p_{p},
+        ctx_(std::make_unique<VerilatedContext>()),
+        queue_(tiles),
+        sending_(tiles),
+        sent_(tiles, 0),
+        pkt_(tiles, 0),
+        check_(tiles),
+        hop_(std::size_t{tiles} * tb::torus_local) {
+    ctx_->randReset(0);
+    model_ = std::make_unique<model_t>(ctx_.get(), "torus");
+    model_t& m = *model_;
+    m.beta_i = static_cast<std::uint16_t>(p.beta);
+    m.tau_i = static_cast<std::uint8_t>(p.tau);
+    set_tiles(m.msg_valid_i, 0);
+    set_tiles(m.data_valid_i, 0);
+    m.tbl_we_i = 0;
+    reset(m);
+    // No hop lasts longer than beta + tau * MaxBytes, and while packets are owed some
+    // link, NI or ejection port shows a header or byte at least every beta + tau cycles.
+    watchdog_ = 2 * (p.beta + p.tau * (tb::torus_max_bytes + 1)) + 1000;
+    // An idle torus is unchanged once the last credit is back, in the cycle its last
+    // packet leaves the ejection port.
+    quiet_needed_ = 16;
+  }
+  ~rtl_torus_engine() override { model_->final(); }
+  rtl_torus_engine(const rtl_torus_engine&) = delete;
+  rtl_torus_engine& operator=(const rtl_torus_engine&) = delete;
+
+  void inject(const net::xfer& x, cycle_t now) override {
+    if (x.src >= tiles || x.dst >= tiles) {
+      throw input_error("rtl torus: message " + std::to_string(x.id) + " tile " +
+                        std::to_string(std::max(x.src, x.dst)) + " is outside the torus");
+    }
+    if (x.tree != 0) {
+      throw input_error("rtl torus: message " + std::to_string(x.id) + " is a multicast on tree " +
+                        std::to_string(x.tree) + "; the bridge carries unicast messages");
+    }
+    const std::uint64_t bytes = (x.control || x.bytes == 0) ? 1 : x.bytes;
+    if (bytes > torus_max_len) {
+      throw input_error("rtl torus: a message of " + std::to_string(bytes) +
+                        " bytes; the RTL NI takes at most 65535 bytes a message");
+    }
+    if (p_.packet_bytes == 0 && bytes > tb::torus_max_bytes) {
+      throw input_error("rtl torus: a message of " + std::to_string(bytes) +
+                        " bytes in one packet (packet_bytes 0); the RTL's packets carry at most " +
+                        std::to_string(tb::torus_max_bytes) +
+                        " bytes: give --param packet_bytes=1.." +
+                        std::to_string(tb::torus_max_bytes) + " (the default is " +
+                        std::to_string(tb::torus_max_bytes) + ")");
+    }
+    message m;
+    m.id = x.id;
+    m.src = x.src;
+    m.dst = x.dst;
+    m.len = static_cast<std::uint32_t>(bytes);
+    m.packet_bytes = static_cast<std::uint32_t>(p_.packet_bytes);
+    const std::uint32_t unit = m.packet_bytes == 0 ? m.len : m.packet_bytes;
+    m.seq = check_.add(x.id, x.src, (m.len + unit - 1) / unit);
+    queue_[x.src].push_back(x.id);
+    msgs_.emplace(x.id, m);
+    (void)now;
+  }
+
+  [[nodiscard]] std::vector<net::link_stat> links() const override {
+    std::vector<net::link_stat> out;
+    for (unsigned t = 0; t < tiles; ++t) {
+      for (unsigned port = 0; port < tb::torus_local; ++port) {
+        const hop_state& h = hop_[std::size_t{t} * tb::torus_local + port];
+        if (h.packets == 0) continue;
+        net::link_stat s;
+        s.from = t;
+        s.to = neighbour(f_, tile_id{t}, port)->value();
+        s.name = port_names[port];
+        s.busy = h.busy;
+        s.messages = h.packets;
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+
+  [[nodiscard]] net::contention_stat contention() const override { return contention_; }
+
+  [[nodiscard]] std::vector<std::string> stuck() const override {
+    std::vector<std::string> out = owed_messages(
+        msgs_, [](const message& m) { return std::to_string(m.len) + " bytes"; },
+        [this](std::uint64_t id, const message&) {
+          return std::to_string(check_.arrived(id)) + " of " + std::to_string(check_.packets(id)) +
+                 " packets arrived";
+        });
+    // Where the RTL's stored packets wait: per input, its oldest and the outputs it owes.
+    const model_t& mm = *model_;
+    for (unsigned t = 0; t < tiles && out.size() < 32; ++t) {
+      for (unsigned in = 0; in < tb::torus_ports; ++in) {
+        if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
+        const tb::torus_hdr h = tb::get_hdr(mm.wait_hdr_o[t][in], 0);
+        std::string s = "tile " + std::to_string(t) + " input " + port_names[in] +
+                        " holds packet " + std::to_string(h.seq) + " of tile " +
+                        std::to_string(h.src) + " to " + std::to_string(h.dst) + ", waiting for";
+        for (unsigned o = 0; o < tb::torus_ports; ++o)
+          if (((static_cast<unsigned>(mm.wait_ports_o[t][in]) >> o) & 1U) != 0)
+            s += std::string(" ") + port_names[o];
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+
+  [[nodiscard]] bool busy() const override { return !msgs_.empty() || check_.holds_packets(); }
+
+  void deliver(std::uint64_t id, cycle_t now) override {
+    const auto it = msgs_.find(id);
+    if (it == msgs_.end()) return;
+    start(it->second, now);
+    if (it->second.taken) --in_rtl_;
+    msgs_.erase(it);
+    check_.remove(id);
+    if (listener_ != nullptr) listener_->delivered(id, now);
+  }
+
+ private:
+  struct message {
+    std::uint64_t id{0};
+    std::uint32_t src{0};
+    std::uint32_t dst{0};
+    std::uint32_t len{1};           // payload bytes in the RTL (a control message: 1)
+    std::uint32_t packet_bytes{0};  // 0: one packet
+    std::uint16_t seq{0};           // the first packet's number at the source
+    bool taken{false};
+    bool started{false};
+  };
+  // A hop in progress on a link output: from its header to its last byte.
+  struct hop_state {
+    bool open{false};
+    cycle_t start{0};
+    std::uint32_t key{0};  // the packet's
+    std::uint32_t len{0};
+    std::uint32_t got{0};
+    cycle_t busy{0};
+    std::uint64_t packets{0};
+    std::uint32_t src{0};  // the packet's message
+    std::uint32_t dst{0};
+  };
+
+  void start(message& m, cycle_t now) {
+    if (m.started) return;
+    m.started = true;
+    if (listener_ != nullptr) listener_->started(m.id, now);
+  }
+
+  // The check's first fault becomes the run's, in the order the faults came.
+  void forward_failure() {
+    if (!check_.failure().empty()) fail(check_.failure());
+  }
+
+  // Sets the NI inputs of this cycle: each tile's message, and the payload of the packet
+  // its NI writes next.
+  std::uint64_t drive(bool offer) {
+    model_t& m = *model_;
+    std::uint64_t valid = 0;
+    for (unsigned t = 0; t < tiles; ++t) {
+      const message* cur = nullptr;
+      if (sending_[t]) {
+        cur = &msgs_.at(*sending_[t]);
+      } else if (offer && !queue_[t].empty()) {
+        cur = &msgs_.at(queue_[t].front());
+      }
+      if (cur == nullptr) continue;
+      valid |= std::uint64_t{1} << t;
+      tb::message_word w;
+      w.dst = static_cast<std::uint16_t>(cur->dst);
+      w.seq = cur->seq;
+      w.len = cur->len;
+      w.packet_bytes = cur->packet_bytes;
+      tb::set_message(m.msg_i[t], w);
+      const unsigned seq = (cur->seq + pkt_[t]) & 0xffffU;
+      const std::uint32_t left = cur->len - sent_[t];
+      const std::uint32_t n = cur->packet_bytes == 0 ? left : std::min(left, cur->packet_bytes);
+      auto& data = m.data_i[t];
+      for (unsigned word = 0; word < tb::torus_max_bytes / 4; ++word) {
+        std::uint32_t v = 0;
+        for (unsigned b = 0; b < 4 && word * 4 + b < n; ++b)
+          v |= static_cast<std::uint32_t>(torus_packet_check::payload_byte(t, seq, word * 4 + b))
+               << (8 * b);
+        data[word] = v;
+      }
+    }
+    set_tiles(m.msg_valid_i, valid);
+    set_tiles(m.data_valid_i, valid);
+    return valid;
+  }
+
+  // One RTL cycle: drive, settle, sample the NIs, links, arrivals, ejection ports and
+  // waits, then the rising edge, after which the link inputs' arrivals of the next cycle
+  // are read.
+  void step(bool offer) override {
+    model_t& m = *model_;
+    const cycle_t now = rtl_time();
+    const std::uint64_t valid = drive(offer);
+    m.eval();
+    bool moved = false;
+
+    const auto ready = static_cast<std::uint64_t>(m.data_ready_o);
+    const auto taken = static_cast<std::uint64_t>(m.msg_ready_o) & valid;
+    for (unsigned t = 0; t < tiles; ++t) {
+      if (((taken >> t) & 1U) != 0 && !sending_[t]) {
+        sending_[t] = queue_[t].front();
+        queue_[t].pop_front();
+        msgs_.at(*sending_[t]).taken = true;
+        ++in_rtl_;
+        moved = true;
+      }
+      if (((ready >> t) & 1U) == 0) continue;
+      if (!sending_[t]) {
+        fail("tile " + std::to_string(t) + "'s NI wrote a packet with no message in progress");
+        continue;
+      }
+      if (m.data_offset_o[t] != sent_[t]) {
+        fail("tile " + std::to_string(t) + "'s NI asked for byte " +
+             std::to_string(m.data_offset_o[t]) + " of its message, the bridge is at byte " +
+             std::to_string(sent_[t]));
+        continue;
+      }
+      const message& cur = msgs_.at(*sending_[t]);
+      const std::uint32_t left = cur.len - sent_[t];
+      const std::uint32_t n = cur.packet_bytes == 0 ? left : std::min(left, cur.packet_bytes);
+      const unsigned seq = (cur.seq + pkt_[t]) & 0xffffU;
+      if (!check_.sent(t, seq, cur.id, cur.dst, n, now)) {
+        forward_failure();
+        continue;
+      }
+      moved = true;
+      sent_[t] += n;
+      ++pkt_[t];
+      if (sent_[t] == cur.len) {
+        sending_[t].reset();
+        sent_[t] = 0;
+        pkt_[t] = 0;
+      }
+    }
+
+    for (unsigned t = 0; t < tiles; ++t) {
+      for (unsigned port = 0; port < tb::torus_local; ++port) {
+        const tb::link_word w = tb::get_link(m.link_o[t][port]);
+        if (!w.hdr_valid && !w.byte_valid) continue;
+        moved = true;
+        hop_state& h = hop_[std::size_t{t} * tb::torus_local + port];
+        if (w.hdr_valid) {
+          const std::uint32_t k = torus_packet_check::key(w.hdr.src, w.hdr.seq);
+          h = hop_state{true, now, k, w.hdr.len, 0, h.busy, h.packets + 1, w.hdr.src, w.hdr.dst};
+          if (const auto* pk = check_.find(k); pk != nullptr) {
+            if (const auto mi = msgs_.find(pk->id); mi != msgs_.end()) start(mi->second, now);
+            // A hop that starts after its packet was complete here waited, as
+            // net::torus_engine counts contention.
+            if (const cycle_t waited = now - pk->ready; waited > 0) {
+              ++contention_.blocked;
+              contention_.blocked_cycles += waited;
+              contention_.max_blocked = std::max(contention_.max_blocked, waited);
+            }
+          }
+        }
+        if (w.byte_valid && h.open && ++h.got == h.len) {
+          h.busy += now - h.start + 1;
+          h.open = false;
+          // The timeline's link interval: the hop from its header to its last byte.
+          net::xfer x;
+          x.src = h.src;
+          x.dst = h.dst;
+          note_link(t, neighbour(f_, tile_id{t}, port)->value(), port, h.start, now + 1, x);
+          // The packet is complete at the neighbour in the next cycle.
+          if (auto* pk = check_.find(h.key); pk != nullptr) pk->ready = now + 1;
+        }
+      }
+      // A message to the tile itself arrives in the cycle its NI writes it.
+      if (((m.arrive_o[t] >> tb::torus_local) & 1U) != 0) {
+        moved = true;
+        const tb::torus_hdr h = tb::get_hdr(m.arrive_hdr_o[t][tb::torus_local], 0);
+        const auto id = check_.arrive(t, header(h), now);
+        forward_failure();
+        if (id) deliver(*id, now);
+      }
+      const tb::link_word rx = tb::get_link(m.rx_o[t]);
+      if (rx.hdr_valid || rx.byte_valid) {
+        moved = true;
+        const auto id = check_.eject(
+            t, ejection_cycle{rx.hdr_valid, header(rx.hdr), rx.byte_valid, rx.data}, now);
+        forward_failure();
+        // A message to the tile itself starts with its first packet's ejection.
+        if (id) {
+          if (const auto mi = msgs_.find(*id); mi != msgs_.end()) start(mi->second, now);
+        }
+      }
+    }
+
+    // The rising edge. The link inputs' arrive_o now shows the packets complete in the
+    // next cycle.
+    rising_edge(m);
+    for (unsigned t = 0; t < tiles; ++t) {
+      const unsigned bits = m.arrive_o[t];
+      for (unsigned port = 0; port < tb::torus_local; ++port) {
+        if (((bits >> port) & 1U) == 0) continue;
+        moved = true;
+        const tb::torus_hdr h = tb::get_hdr(m.arrive_hdr_o[t][port], 0);
+        const auto id = check_.arrive(t, header(h), now + 1);
+        forward_failure();
+        if (id) due_.emplace(now + 1, *id);
+      }
+    }
+    if (account(in_rtl_ > 0 || check_.holds_packets() || (offer && busy()), moved))
+      watchdog_expired("torus", "packet", now, 4);
+  }
+
+  fabric f_;
+  net::torus_params p_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<model_t> model_;
+  std::unordered_map<std::uint64_t, message> msgs_;    // by id: posted, not yet delivered
+  std::vector<std::deque<std::uint64_t>> queue_;       // per tile, not yet taken
+  std::vector<std::optional<std::uint64_t>> sending_;  // per tile: the NI's message
+  std::vector<std::uint32_t> sent_;                    // its bytes written
+  std::vector<std::uint32_t> pkt_;                     // its packets written
+  torus_packet_check check_;                           // the packets in the RTL
+  std::vector<hop_state> hop_;                         // per tile and link output
+  net::contention_stat contention_{};
+  std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
+};
+
+}  // namespace
+
+std::string torus_configurations() {
+  return "torus: Vtsr_torus_4x4 (torus:4x4) and Vtsr_torus_8x8 (torus:8x8); both buffers 4, "
+         "beta 1..65535, tau 1..255, packets of at most 256 bytes (packet_bytes 1..256, or 0 "
+         "when every message fits one packet), messages up to 65535 bytes";
+}
+
+std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p) {
+  net::validate(p);
+  const std::string built = torus_configurations();
+  if (f.kind != fabric_kind::torus) {
+    refuse("store-forward switching runs on a torus, not a " + std::string(kind_name(f.kind)),
+           built);
+  }
+  if (p.buffers != tb::torus_buffers) {
+    refuse("param buffers " + std::to_string(p.buffers) + " is not the RTL's " +
+               std::to_string(tb::torus_buffers),
+           built);
+  }
+  if (p.beta < 1 || p.beta > 65535)
+    refuse("param beta " + std::to_string(p.beta) + " is not 1..65535", built);
+  if (p.tau < 1 || p.tau > 255)
+    refuse("param tau " + std::to_string(p.tau) + " is not 1..255", built);
+  if (p.packet_bytes > tb::torus_max_bytes) {
+    refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " exceeds the RTL's " +
+               std::to_string(tb::torus_max_bytes) + "-byte packets",
+           built);
+  }
+  if (f.rows == 4 && f.cols == 4) return std::make_unique<rtl_torus_engine<tb::torus_4x4>>(f, p);
+#if TESSERA_TB_TORUS_8X8
+  if (f.rows == 8 && f.cols == 8) return std::make_unique<rtl_torus_engine<tb::torus_8x8>>(f, p);
+#endif
+  refuse("torus:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is not built", built);
+}
+
+}  // namespace tessera::rtl_engines
