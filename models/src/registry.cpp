@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
@@ -226,7 +227,7 @@ std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, st
          std::max(g * (f - 1) + h + 1 + lag, s * (f - 1) + (h + 1) * (r + 1) + u * loop) + copy;
 }
 
-const std::array<engine_info, 4> engine_table{{
+const std::array<engine_info, 4> builtin_engines{{
     {switching::ideal, "ideal", "Grama's alpha-beta network: ts + tw m, no contention",
      "Grama, Gupta, Karypis, Kumar, Introduction to Parallel Computing, ch. 4", all_fabrics, 0,
      ideal_params,
@@ -269,31 +270,48 @@ const std::array<engine_info, 4> engine_table{{
 constexpr std::array<switching, 1> alphabeta_engines{switching::ideal};
 constexpr std::array<switching, 4> tlm_engines{switching::wormhole, switching::circuit,
                                                switching::store_forward, switching::ideal};
-// The Verilated fabrics the tlm2rtl bridge drives so far (docs/rtl.md).
-constexpr std::array<switching, 3> rtl_engines{switching::wormhole, switching::store_forward,
-                                               switching::circuit};
+void set_torus_routes(net::engine& e, const std::vector<net::forwarding_entry>& routes) {
+  // The registry made this engine for store-forward switching (make_engine below).
+  static_cast<net::torus_engine&>(e).set_forwarding(routes);
+}
 
-const std::array<model_default, 1> rtl_defaults{{
-    {switching::store_forward, "packet_bytes", rtl_torus_max_packet,
-     "the RTL torus's largest packet (a crosscheck with rtl gives it to both models)"},
+const std::array<model_info, 3> builtin_models{{
+    {"alphabeta", "Grama's ideal network on the host: ts + tw m a message, no contention",
+     model_kind::host_network, alphabeta_engines, {}},
+    {"tlm", "the SystemC TLM-2.0 platform: tiles and NICs over a timing engine (docs/tlm.md)",
+     model_kind::platform, tlm_engines, {}, nullptr, true},
+    {"analytic",
+     "the papers' closed forms: times computed, nothing moved (tessera analyze, reproduce "
+     "--model analytic)",
+     model_kind::closed_form, {}, {}},
 }};
 
-const std::array<model_info, 3> model_table{{
-    {"alphabeta",
-     "Grama's ideal network on the host: ts + tw m a message, no contention",
-     alphabeta_engines,
-     false,
-     {}},
-    {"tlm",
-     "the SystemC TLM-2.0 platform: tiles and NICs over a timing engine (docs/tlm.md)",
-     tlm_engines,
-     true,
-     {}},
-    {"rtl",
-     "the same platform over the Verilated RTL fabrics, through the tlm2rtl bridge "
-     "(docs/rtl.md)",
-     rtl_engines, true, rtl_defaults},
-}};
+// The tables grow by registration; a reserved vector keeps every engine_info and
+// model_info where it is, so the references handed out stay valid.
+constexpr std::size_t max_entries = 64;
+
+std::vector<engine_info>& engine_table() {
+  static std::vector<engine_info> t = [] {
+    std::vector<engine_info> v;
+    v.reserve(max_entries);
+    for (engine_info e : builtin_engines) {
+      if (e.sw == switching::store_forward) e.set_routes = set_torus_routes;
+      v.push_back(e);
+    }
+    return v;
+  }();
+  return t;
+}
+
+std::vector<model_info>& model_table() {
+  static std::vector<model_info> t = [] {
+    std::vector<model_info> v;
+    v.reserve(max_entries);
+    v.assign(builtin_models.begin(), builtin_models.end());
+    return v;
+  }();
+  return t;
+}
 
 }  // namespace
 
@@ -344,11 +362,11 @@ std::string param::range_text() const {
 }
 
 std::span<const engine_info> engines() {
-  return engine_table;
+  return engine_table();
 }
 
 const engine_info& engine(switching sw) {
-  for (const engine_info& e : engine_table)
+  for (const engine_info& e : engine_table())
     if (e.sw == sw) return e;
   throw input_error("unknown switching");
 }
@@ -358,7 +376,7 @@ std::string_view switching_name(switching sw) {
 }
 
 bool parse_switching(std::string_view name, switching& out) {
-  for (const engine_info& e : engine_table) {
+  for (const engine_info& e : engine_table()) {
     if (e.name == name) {
       out = e.sw;
       return true;
@@ -369,13 +387,13 @@ bool parse_switching(std::string_view name, switching& out) {
 
 std::string switching_names() {
   std::string out;
-  for (const engine_info& e : engine_table)
+  for (const engine_info& e : engine_table())
     out += (out.empty() ? "" : ", ") + std::string(e.name);
   return out;
 }
 
 switching default_switching(fabric_kind k) {
-  for (const engine_info& e : engine_table)
+  for (const engine_info& e : engine_table())
     if ((static_cast<unsigned>(e.default_for) >> static_cast<unsigned>(k) & 1U) != 0) return e.sw;
   return switching::ideal;
 }
@@ -389,17 +407,58 @@ std::span<const param> cpu_params_table() {
 }
 
 std::span<const model_info> models() {
-  return model_table;
+  return model_table();
 }
 
 const model_info* find_model(std::string_view name) {
-  for (const model_info& m : model_table)
+  for (const model_info& m : model_table())
     if (m.name == name) return &m;
   return nullptr;
 }
 
+std::string model_names(std::initializer_list<model_kind> kinds, std::string_view last) {
+  std::vector<std::string_view> names;  // by kind in the order asked, then as registered
+  for (const model_kind k : kinds)
+    for (const model_info& m : model_table())
+      if (m.kind == k) names.push_back(m.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == names.size() ? last : ", ") + std::string(names[i]);
+  return out;
+}
+
+switching add_engine(engine_info e) {
+  std::vector<engine_info>& t = engine_table();
+  for (const engine_info& have : t)
+    if (have.name == e.name) throw std::logic_error("engine '" + std::string(e.name) + "' twice");
+  if (t.size() == max_entries) throw std::logic_error("the engine table is full");
+  e.sw = static_cast<switching>(t.size());
+  t.push_back(e);
+  return e.sw;
+}
+
+void add_model(const model_info& m) {
+  std::vector<model_info>& t = model_table();
+  if (find_model(m.name) != nullptr)
+    throw std::logic_error("model '" + std::string(m.name) + "' twice");
+  if (t.size() == max_entries) throw std::logic_error("the model table is full");
+  // The models that run come first, the closed forms last, each kind in the order
+  // registered. Register before the table is read (at static initialisation, as rtl
+  // does): an insertion moves the closed forms' rows.
+  auto at = std::find_if(t.begin(), t.end(),
+                         [](const model_info& x) { return x.kind == model_kind::closed_form; });
+  if (m.kind == model_kind::closed_form) at = t.end();
+  t.insert(at, m);
+}
+
+std::unique_ptr<net::engine> make_engine(const model_info& m, switching sw, const fabric& f,
+                                         const engine_params& p) {
+  if (m.make_engine != nullptr) return m.make_engine(sw, f, p);
+  return engine(sw).make(f, p);
+}
+
 bool drives(const model_info& m, switching sw) {
-  return std::find(m.engines.begin(), m.engines.end(), sw) != m.engines.end();
+  return m.every_engine || std::find(m.engines.begin(), m.engines.end(), sw) != m.engines.end();
 }
 
 void apply_model_defaults(engine_params& p, switching sw, const model_info& m) {
@@ -502,7 +561,7 @@ std::string default_text(const param& q, const engine_info* e = nullptr) {
   const engine_params defaults{};
   std::string out = value_text(q, q.get(defaults));
   if (e == nullptr) return out;
-  for (const model_info& m : model_table) {
+  for (const model_info& m : model_table()) {
     for (const model_default& d : m.defaults) {
       if (d.sw == e->sw && d.key == q.key)
         out += " (" + std::string(m.name) + ": " + value_text(q, d.value) + ")";
@@ -515,7 +574,7 @@ std::string default_text(const param& q, const engine_info* e = nullptr) {
 std::string doc_text(const param& q, const engine_info* e = nullptr) {
   std::string out{q.doc};
   if (e == nullptr) return out;
-  for (const model_info& m : model_table) {
+  for (const model_info& m : model_table()) {
     for (const model_default& d : m.defaults) {
       if (d.sw == e->sw && d.key == q.key)
         out += "; --model " + std::string(m.name) + ": " + std::string(d.why);
@@ -558,7 +617,7 @@ std::string params_help() {
     }
     out += cur + "\n";
   };
-  for (const engine_info& e : engine_table) {
+  for (const engine_info& e : engine_table()) {
     out += std::string(key_col - 2, ' ') + std::string(e.name) + " switching:\n";
     for (const param& q : e.params)
       line(q, &e);
@@ -586,7 +645,7 @@ std::string params_markdown() {
     }
     out += "\n";
   };
-  for (const engine_info& e : engine_table)
+  for (const engine_info& e : engine_table())
     table(std::string(e.name) + " switching (" + std::string(e.summary) + ")", e.params, &e);
   table("Every timed model", common, nullptr);
   table("The SystemC platform (--model tlm, rtl)", platform_table, nullptr);

@@ -7,9 +7,10 @@
 #include <vector>
 
 #include "papers.hpp"
-#include "tessera/firmware/complete_exchange.hpp"
-#include "tessera/run/run.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/firmware/complete_exchange.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/run/run.hpp"
 #include "tessera/schedule/isolated.hpp"
 
 namespace tessera::reproduce {
@@ -37,10 +38,8 @@ run::run_config collective_config(const std::string& spec, const fabric& f, fw::
   cfg.c.bytes = bytes;
   cfg.c.type = elem_type::i32;
   cfg.algorithm = alg;
-  const bool known = coll == fw::collective::alltoall
-                         ? fw::parse_a2a_algorithm(alg, cfg.c.a2a)
-                         : fw::parse_tb_algorithm(coll, alg, cfg.c.alg);
-  if (!known) throw input_error("reproduce: no algorithm '" + alg + "' for this collective");
+  if (!fw::parse_algorithm(alg, cfg.c))
+    throw input_error("reproduce: no algorithm '" + alg + "' for this collective");
   return cfg;
 }
 
@@ -66,10 +65,16 @@ nlohmann::json simulate_in_child(const run::run_config& cfg, const std::vector<s
   return nlohmann::json::parse(child.text);
 }
 
+// A platform model (SystemC) runs in a child process: SystemC elaborates once a process.
+bool on_platform(const run::run_config& cfg) {
+  const models::model_info* m = models::find_model(cfg.model);
+  return m != nullptr && models::is_platform(*m);
+}
+
 }  // namespace
 
 nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& keys) {
-  if (cfg.model != "tlm" && cfg.model != "rtl") return pick(*run::run(std::move(cfg)), keys);
+  if (!on_platform(cfg)) return pick(*run::run(std::move(cfg)), keys);
   return simulate_in_child(cfg, keys, false);
 }
 
@@ -86,18 +91,15 @@ std::vector<nlohmann::json> simulate_all(const std::vector<run::run_config>& cfg
   auto work = [&] {
     for (std::size_t i = next++; i < cfgs.size(); i = next++) {
       try {
-        out[i] = cfgs[i].model == "tlm" || cfgs[i].model == "rtl"
-                     ? simulate_in_child(cfgs[i], keys, true)
-                     : pick(*run::run(cfgs[i]), keys);
+        out[i] = on_platform(cfgs[i]) ? simulate_in_child(cfgs[i], keys, true)
+                                      : pick(*run::run(cfgs[i]), keys);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     }
   };
   // Only children run at once: the parent never runs two models side by side.
-  const bool children = std::all_of(cfgs.begin(), cfgs.end(), [](const run::run_config& c) {
-    return c.model == "tlm" || c.model == "rtl";
-  });
+  const bool children = std::all_of(cfgs.begin(), cfgs.end(), on_platform);
   const std::size_t threads =
       children ? std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(cfgs.size(), 1)) : 1;
   std::vector<std::thread> pool;

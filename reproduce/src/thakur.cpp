@@ -23,6 +23,7 @@
 #include "tessera/analytic/link_load.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
 #include "tessera/analytic/transfers.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/schedule/build.hpp"
 #include "tessera/common/errors.hpp"
 
@@ -182,8 +183,11 @@ const cell* find_cell(const std::vector<cell>& cells, std::uint32_t table, std::
 }  // namespace
 
 paper_report thakur(const thakur_options& o) {
-  if (o.model != "analytic" && o.model != "tlm")
+  // Thakur's step model is a closed form; the platform runs his tables on a timed model.
+  const models::model_info* on = models::find_model(o.model);
+  if (on == nullptr || !(on->kind == models::model_kind::closed_form || models::is_platform(*on)))
     throw input_error("reproduce thakur: --model '" + o.model + "' is not analytic or tlm");
+  const bool closed = on->kind == models::model_kind::closed_form;
   for (const std::uint32_t t : o.tables)
     if (t < 2 || t > 6) throw input_error("--table '" + std::to_string(t) + "' is not 2..6");
   paper_report r;
@@ -202,7 +206,7 @@ paper_report thakur(const thakur_options& o) {
   std::vector<cell> cells = table_cells(o);
 
   delta_platform_fit fit;  // analytic: beta_sat_us holds beta
-  if (o.model == "analytic") {
+  if (closed) {
     const analytic::delta_fit af = analytic::fit_delta();
     fit.alpha_us = af.alpha_s * 1e6;
     fit.beta_sat_us = af.beta_s * 1e6;
@@ -267,7 +271,7 @@ paper_report thakur(const thakur_options& o) {
         {"simulated",
          std::isnan(c.sim_s) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.sim_s)},
         {"deviation", std::isnan(d) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(d)}};
-    if (o.model == "tlm") {
+    if (!closed) {
       x["cycles"] = c.cycles;
       x["verified"] = !std::isnan(c.sim_s);
     }
@@ -401,7 +405,7 @@ paper_report thakur(const thakur_options& o) {
   for (const analytic::thakur_table& t : analytic::thakur_tables()) {
     if (!o.tables.empty() && o.tables.count(t.number) == 0) continue;
     figure fig;
-    fig.id = "thakur-table" + std::to_string(t.number) + (o.model == "tlm" ? "-tlm" : "");
+    fig.id = "thakur-table" + std::to_string(t.number) + (closed ? "" : "-" + o.model);
     fig.title = "Thakur Table " + std::to_string(t.number) + ": " + alg_name(t.alg) +
                 " on the Touchstone Delta (" + o.model + ")";
     fig.source = "Table " + std::to_string(t.number);
@@ -453,7 +457,7 @@ paper_report thakur(const thakur_options& o) {
   // The text: the fit, then each table's cells.
   std::ostringstream os;
   os << std::fixed;
-  if (o.model == "analytic") {
+  if (closed) {
     os << "fit on Table 2, 4x4: alpha = " << std::setprecision(1) << fit.alpha_us
        << " us, beta = " << std::setprecision(4) << fit.beta_sat_us
        << " us/byte (beta_sat = beta / 2), rms " << fit.rms_s << " s\n";

@@ -36,7 +36,7 @@ bool same_ops(const schedule& a, const schedule& b) {
 
 timing timing_of(const run_config& config) {
   const models::model_info* m = models::find_model(config.model);
-  if (m != nullptr && m->timed_platform) return detail::platform_timing(config);
+  if (m != nullptr && models::is_platform(*m)) return detail::platform_timing(config);
   timing t;
   t.sw = models::switching::ideal;
   for (const auto& [key, val] : config.params) {

@@ -6,9 +6,10 @@
 #include "report.hpp"
 #include "tessera/alphabeta/run.hpp"
 #include "tessera/analytic/grama.hpp"
-#include "tessera/models/registry.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/run/collective_check.hpp"
 
 namespace tessera::run {
 namespace {
@@ -165,24 +166,50 @@ class alphabeta_collective {
 }  // namespace
 
 bool model_available(std::string_view model) {
-  if (model == "alphabeta") return true;
-  return (model == "tlm" || model == "rtl") && platform_available();
+  const models::model_info* m = models::find_model(model);
+  if (m == nullptr) return false;
+  switch (m->kind) {
+    case models::model_kind::closed_form:
+    case models::model_kind::host_network:
+      return true;
+    case models::model_kind::platform:
+      return platform_available();
+  }
+  return false;
+}
+
+const models::model_info& runnable_model(std::string_view name) {
+  using models::model_kind;
+  const models::model_info* m = models::find_model(name);
+  const std::string runs = models::model_names({model_kind::host_network, model_kind::platform});
+  if (m == nullptr)
+    throw input_error("--model '" + shown(name) + "' is not a model (" + runs + ")");
+  if (m->kind == model_kind::closed_form) {
+    throw input_error("--model '" + std::string(name) +
+                      "' is a closed form, which moves no data: run takes " + runs +
+                      " (tessera analyze and reproduce give the closed forms)");
+  }
+  return *m;
 }
 
 std::unique_ptr<run_result> run(run_config config) {
-  const models::model_info* m = models::find_model(config.model);
-  if (m == nullptr)
-    throw input_error("--model '" + shown(config.model) + "' is not a model (alphabeta, tlm, rtl)");
-  if (config.workload == workload_kind::collective && config.algorithm == "auto") {
-    config.choice = choose_algorithm(config);
-    config.algorithm = config.choice->ranked.front().algorithm;
-    fw::parse_a2a_algorithm(config.algorithm, config.c.a2a);
+  using models::model_kind;
+  const models::model_info* m = &runnable_model(config.model);
+  if (config.workload == workload_kind::collective) {
+    // Every front end gets the same refusals (tessera/run/collective_check.hpp).
+    check_collective(config);
+    if (config.algorithm == "auto") {
+      config.choice = choose_algorithm(config);
+      config.algorithm = config.choice->ranked.front().algorithm;
+      fw::parse_algorithm(config.algorithm, config.c);
+    }
   }
-  if (m->timed_platform) return run_platform(std::move(config));
+  if (models::is_platform(*m)) return run_platform(std::move(config));
   if (config.workload == workload_kind::pattern || config.workload == workload_kind::traffic) {
     throw input_error(
         std::string(config.workload == workload_kind::pattern ? "--pattern" : "--traffic") +
-        " needs a timed model (--model tlm or rtl), not --model " + config.model);
+        " needs a timed model (--model " + models::model_names({model_kind::platform}, " or ") +
+        "), not --model " + config.model);
   }
   if (config.workload == workload_kind::schedule)
     return std::make_unique<owning<alphabeta_schedule>>(std::move(config));

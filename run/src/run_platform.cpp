@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "report.hpp"
-#include "tessera/rtl_engines/tlm2rtl.hpp"
 #include "tessera/iss/iss_platform.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/common/errors.hpp"
@@ -110,8 +109,8 @@ setup make_setup(const run_config& r) {
     if (const models::model_info* mi = models::find_model(name); mi != nullptr)
       models::apply_model_defaults(s.o, s.o.sw, *mi);
   }
-  if (const models::model_info* mi = models::find_model(r.model); mi != nullptr)
-    models::apply_model_defaults(s.o, s.o.sw, *mi);
+  s.o.model = models::find_model(r.model);  // run() found it
+  if (s.o.model != nullptr) models::apply_model_defaults(s.o, s.o.sw, *s.o.model);
   if (s.m != nullptr) {
     for (const auto& [k, v] : s.m->params)
       models::set_param(s.o, s.o.sw, k, v);
@@ -119,18 +118,13 @@ setup make_setup(const run_config& r) {
   for (const auto& [k, v] : r.params)
     models::set_param(s.o, s.o.sw, k, v);
   if (r.routes) {
-    if (s.o.sw != tlmm::switching::store_forward)
+    if (models::engine(s.o.sw).set_routes == nullptr)
       throw input_error("forwarding tables (--routes) apply to store-forward switching");
     s.o.forwarding = *r.routes;
     if (s.o.forwarding.empty()) throw input_error("--routes has no entries");
   }
   s.o.proto = r.proto;
   s.o.faults = r.faults;
-  if (r.model == "rtl") {
-    // The same platform; the fabric's engine is the bridge to the Verilated RTL.
-    s.o.model = "rtl";
-    s.o.model_engine = &rtl_engines::make_rtl_engine;
-  }
   s.o.prepost = r.prepost;
   s.o.send_ahead = r.send_ahead;
   s.o.trace_ops = r.trace;
@@ -139,7 +133,7 @@ setup make_setup(const run_config& r) {
 
 void put_platform(nlohmann::ordered_json& j, const run_config& r, const setup& s) {
   j["command"] = "run";
-  j["model"] = s.o.model;
+  j["model"] = s.o.model_name();
   j["switching"] = std::string(models::switching_name(s.o.sw));
   if (s.m != nullptr) {
     j["machine"] = {
@@ -151,7 +145,7 @@ void put_platform(nlohmann::ordered_json& j, const run_config& r, const setup& s
 
 // "tlm wormhole" or "rtl circuit": the model and its engine, as the text reports say.
 std::string model_text(const setup& s) {
-  return std::string(s.o.model) + " " + std::string(models::switching_name(s.o.sw));
+  return std::string(s.o.model_name()) + " " + std::string(models::switching_name(s.o.sw));
 }
 
 class platform_pattern {
@@ -347,7 +341,7 @@ trace_data platform_trace(const run_config& r, const setup& s, const tlmm::platf
   d.f = r.c.f;
   d.title = what + " on " + r.fabric_spec + ", " + model_text(s) +
             (s.m != nullptr ? " (machine " + std::string(s.m->name) + ")" : "");
-  d.model = s.o.model;
+  d.model = s.o.model_name();
   d.us_per_cycle = s.us();
   d.cycles = po.run.cycles;
   d.spans_recorded = r.trace;  // ISS tiles: from their boot blocks at each wfi

@@ -17,11 +17,11 @@
 #include "commands.hpp"
 #include "run_options.hpp"
 #include "run_request.hpp"
-#include "tessera/models/registry.hpp"
-#include "tessera/harness/compare.hpp"
-#include "tessera/run/run.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/harness/compare.hpp"
+#include "tessera/models/registry.hpp"
+#include "tessera/run/run.hpp"
 #include "tessera/schedule/isolated.hpp"
 
 namespace tessera::cli {
@@ -262,6 +262,7 @@ int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std:
   for (const std::string& m : names) {
     if (models::find_model(m) == nullptr)
       throw input_error("--models: '" + shown(m) + "' is not a model (tessera models lists them)");
+    run::runnable_model(m);  // a closed form moves no data to compare
     if (!run::model_available(m))
       throw input_error("--models: '" + m + "' is not available in this build");
   }

@@ -38,6 +38,18 @@ std::string fabric_list(std::uint8_t bits) {
   return out.empty() ? "none" : out;
 }
 
+std::string_view kind_name(models::model_kind k) {
+  switch (k) {
+    case models::model_kind::closed_form:
+      return "closed form";
+    case models::model_kind::host_network:
+      return "host network";
+    case models::model_kind::platform:
+      return "platform";
+  }
+  return "?";
+}
+
 nlohmann::ordered_json param_json(const models::param& q) {
   const models::engine_params defaults{};
   nlohmann::ordered_json j{{"key", q.key},
@@ -89,6 +101,7 @@ int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ost
       }
       ms.push_back({{"name", m.name},
                     {"summary", m.summary},
+                    {"kind", kind_name(m.kind)},
                     {"available", run::model_available(m.name)},
                     {"engines", std::move(es)},
                     {"defaults", std::move(ds)}});
@@ -118,9 +131,10 @@ int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ost
   os << "models (--model):\n";
   for (const models::model_info& m : models::models()) {
     os << "  " << m.name << (run::model_available(m.name) ? "" : " (not in this build)") << ": "
-       << m.summary << "\n    engines:";
+       << m.summary << "\n    " << kind_name(m.kind) << "; engines:";
     for (const models::switching sw : m.engines)
       os << ' ' << models::switching_name(sw);
+    if (m.engines.empty()) os << " none";
     os << '\n';
   }
   os << "\nengines (--switching):\n";

@@ -19,6 +19,7 @@
 #include "output_file.hpp"
 #include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/reproduce/html.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 #include "tessera/reproduce/svg.hpp"
@@ -149,8 +150,14 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   const bool json_out = a.flag("json");
   const bool model_given = a.has("model");
   const std::string model = a.get("model").value_or("tlm");
-  if (model != "analytic" && model != "tlm" && model != "rtl")
-    throw input_error("--model '" + shown(model) + "' is not analytic, tlm or rtl");
+  // The papers' rows run on a closed form or on the platform, not on a host network.
+  using models::model_kind;
+  const models::model_info* mi = models::find_model(model);
+  if (mi == nullptr || mi->kind == model_kind::host_network) {
+    throw input_error("--model '" + shown(model) + "' is not " +
+                      models::model_names({model_kind::closed_form, model_kind::platform}, " or "));
+  }
+  const bool platform = models::is_platform(*mi);
   auto count = [&](const std::string& name, std::uint32_t lo,
                    std::uint32_t hi) -> std::optional<std::uint32_t> {
     const auto v = a.get(name);
@@ -213,8 +220,10 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
                       "need; thakur takes analytic or tlm, bokhari, boppana and bermond tlm "
                       "or rtl)");
   }
-  if (model_given && on_cube && model != "tlm" && model != "rtl")
-    throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not tlm or rtl");
+  if (model_given && on_cube && !platform) {
+    throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not " +
+                      models::model_names({model_kind::platform}, " or "));
+  }
   if (thakur && model == "rtl") {
     throw input_error(
         "reproduce thakur: --model rtl is not supported (the RTL meshes are built up to 8x8, "

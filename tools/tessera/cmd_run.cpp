@@ -13,21 +13,18 @@
 #include "readers.hpp"
 #include "run_options.hpp"
 #include "run_request.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/models/registry.hpp"
+#include "tessera/run/collective_check.hpp"
 #include "tessera/run/heatmap.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/run/timeline.hpp"
-#include "tessera/common/errors.hpp"
-#include "tessera/common/input.hpp"
 #include "tessera/schedule/json_io.hpp"
 #include "workload.hpp"
 
 namespace tessera::cli {
-
-namespace {
-std::string list_algorithms(fw::collective c);
-}  // namespace
 
 command_line run_command_line() {
   command_line c("run",
@@ -57,7 +54,7 @@ An option given with a workload or model it does not apply to is refused.)");
   for (const fw::collective_info& ci : fw::collectives) {
     std::string head = "  " + std::string(ci.name);
     head.resize(18, ' ');
-    std::string names = list_algorithms(ci.kind);
+    std::string names = run::algorithm_list(ci.kind);
     if (ci.kind == fw::collective::alltoall) names += ", auto";  // run::choose_algorithm
     algorithms += head + wrap_text(names, 18, 18, 88) + '\n';
   }
@@ -70,29 +67,6 @@ says so), 1 a lost, duplicated, corrupted or mis-sized block, a deadlock or a ti
 
 namespace {
 
-// The alltoall algorithms with exchanges, for --pair-sync's refusal.
-std::string exchange_algorithms() {
-  std::string out;
-  for (const auto& a : fw::a2a_algorithms)
-    if (fw::a2a_has_exchanges(a.alg)) out += (out.empty() ? "" : ", ") + std::string(a.name);
-  return out;
-}
-
-std::string list_algorithms(fw::collective c) {
-  std::string out;
-  if (c == fw::collective::alltoall) {
-    for (const auto& a : fw::a2a_algorithms)
-      out += (out.empty() ? "" : ", ") + std::string(a.name);
-    return out;
-  }
-  for (const auto& a : fw::tb_algorithms) {
-    if (a.coll != c) continue;
-    if (!out.empty()) out += ", ";
-    out += a.name;
-  }
-  return out;
-}
-
 std::string collective_list() {
   std::string out;
   for (const auto& c : fw::collectives) {
@@ -102,109 +76,25 @@ std::string collective_list() {
   return out;
 }
 
-std::string need_text(fw::fabric_need n) {
-  switch (n) {
-    case fw::fabric_need::power_of_two:
-      return "a power-of-two tile count";
-    case fw::fabric_need::torus:
-      return "a torus fabric";
-    default:
-      return "a mesh or torus fabric";
-  }
-}
-
-std::string usable_algorithms(fw::collective c, const fabric& f) {
-  std::string out;
-  for (const auto& a : fw::tb_algorithms) {
-    if (a.coll != c || !fw::fabric_meets(a.needs, f)) continue;
-    if (!out.empty()) out += ", ";
-    out += a.name;
-  }
-  return out;
-}
-
-// The collective, its algorithm and its options.
+// The collective, its algorithm and its options: what each option gives, and whether
+// it applies to the collective; the domain is the run library's (collective_check.hpp).
 void parse_collective(const args& a, run::run_config& r) {
-  const std::uint32_t p = r.c.f.tiles();
   const std::string coll = a.require("collective");
   if (!fw::parse_collective(coll, r.c.coll)) {
     throw input_error("--collective '" + shown(coll) +
                       "' is not known (available: " + collective_list() + ")");
   }
   const fw::collective_info& ci = fw::info(r.c.coll);
-
-  const bool choose = a.get("algorithm") == "auto";
-  if (choose) {
-    // run() chooses (tessera/run/choose.hpp), among the alltoall algorithms only.
-    if (r.c.coll != fw::collective::alltoall) {
-      throw input_error("--algorithm auto chooses among the alltoall algorithms; give " + coll +
-                        " one of " + list_algorithms(r.c.coll));
-    }
-    r.algorithm = "auto";
-  } else if (const auto alg = a.get("algorithm")) {
-    r.algorithm = *alg;
-    if (r.c.coll == fw::collective::alltoall) {
-      if (!fw::parse_a2a_algorithm(*alg, r.c.a2a)) {
-        throw input_error(
-            "--algorithm '" + shown(*alg) +
-            "' is not an alltoall algorithm (available: " + list_algorithms(r.c.coll) + ")");
-      }
-    } else if (!fw::parse_tb_algorithm(r.c.coll, *alg, r.c.alg)) {
-      throw input_error("--algorithm '" + shown(*alg) + "' is not a " + coll +
-                        " algorithm (available: " + list_algorithms(r.c.coll) + ")");
-    }
-  } else if (r.c.coll == fw::collective::alltoall) {
-    r.c.a2a = fw::default_a2a_algorithm(r.c.f);
-    r.algorithm = std::string(fw::info(r.c.a2a).name);
-  } else {
-    r.c.alg = fw::default_algorithm(r.c.coll, r.c.f);
-    r.algorithm = std::string(fw::tb_algorithm_name(r.c.alg));
-  }
-
+  r.algorithm = a.get("algorithm").value_or("");
+  run::resolve_algorithm(r);
   r.c.pair_sync = a.flag("pair-sync");
-  if (r.c.pair_sync && r.c.coll != fw::collective::alltoall)
-    throw input_error("--pair-sync goes with --collective alltoall");
-  if (r.c.pair_sync && !choose && !fw::a2a_has_exchanges(r.c.a2a)) {
-    throw input_error("--pair-sync: alltoall algorithm " + r.algorithm +
-                      " has no exchanges to synchronize (" + exchange_algorithms() + " have)");
-  }
-  if (r.c.coll == fw::collective::alltoall) {
-    if (!choose) require_a2a_supported(r.c.a2a, r.c.f, r.fabric_spec);
-    if (p > max_alltoall_tiles) {
-      throw input_error("--fabric " + r.fabric_spec + " has " + std::to_string(p) +
-                        " tiles; alltoall is limited to " + std::to_string(max_alltoall_tiles));
-    }
-  } else {
-    const fw::fabric_need need = fw::needs(r.c.coll, r.c.alg);
-    if (!fw::fabric_meets(need, r.c.f)) {
-      const std::string has = need == fw::fabric_need::power_of_two
-                                  ? "has " + std::to_string(p) + " tiles"
-                                  : "is a " + std::string(kind_name(r.c.f.kind));
-      throw input_error("--algorithm " + r.algorithm + " needs " + need_text(need) + ", but " +
-                        r.fabric_spec + " " + has + "; use " + usable_algorithms(r.c.coll, r.c.f));
-    }
-  }
-
   if (const auto root = a.get("root")) {
     if (!ci.rooted) throw input_error("--root does not apply to " + coll + ", which has no root");
-    const auto v = parse_count("root", *root, 0xffffffffULL);
-    if (v >= p) {
-      throw input_error("--root " + *root + " is not a tile of " + r.fabric_spec + " (tiles 0.." +
-                        std::to_string(p - 1) + ")");
-    }
-    r.c.root = static_cast<std::uint32_t>(v);
-  }
-  fw::tree_family fam{};
-  const bool edst = fw::is_edst(r.c, fam);
-  if (edst) {
-    const fw::tree_error e = fw::tree_support(fam, r.c.f, r.c.root);
-    if (e != fw::tree_error::none) {
-      throw input_error("--algorithm " + r.algorithm + " " + std::string(fw::tree_error_text(e)) +
-                        ", but --fabric is " + r.fabric_spec);
-    }
+    r.c.root = static_cast<std::uint32_t>(parse_count("root", *root, 0xffffffffULL));
   }
   if (const auto q = a.get("packets")) {
-    if (!edst) {
+    fw::tree_family fam{};
+    if (!fw::is_edst(r.c, fam)) {
       throw input_error(
           "--packets goes with an edst broadcast (--collective bcast --algorithm "
           "edst-...), not " +
@@ -214,44 +104,26 @@ void parse_collective(const args& a, run::run_config& r) {
     if (v == 0) throw input_error("--packets 0 is not a positive packet count");
     r.packets = static_cast<std::uint32_t>(v);
   }
-
-  const std::string bytes = a.get("bytes").value_or("1024");
-  r.c.bytes = static_cast<std::uint32_t>(parse_count("bytes", bytes, 1ULL << 30, 1));
-
+  r.c.bytes = static_cast<std::uint32_t>(
+      parse_count("bytes", a.get("bytes").value_or("1024"), 1ULL << 30, 1));
+  r.c.type = elem_type::i32;
   if (const auto t = a.get("type")) {
     if (!ci.reduction) throw input_error("--type does not apply to " + coll);
     if (!parse_elem_type(*t, r.c.type))
       throw input_error("--type '" + shown(*t) +
                         "' is not an element type (i32, u32, i64, u64, f32, f64)");
-  } else {
-    r.c.type = elem_type::i32;
   }
   if (const auto o = a.get("op")) {
     if (!ci.reduction) throw input_error("--op does not apply to " + coll);
     if (!parse_reduce_op(*o, r.c.rop))
       throw input_error("--op '" + shown(*o) +
                         "' is not a reduction (sum, min, max, band, bor, bxor)");
-    if (!reduce_supported(r.c.type, r.c.rop))
-      throw input_error("--op " + *o + " is not defined on " + std::string(info(r.c.type).name) +
-                        " elements");
   }
-  if (ci.reduction && r.c.bytes % elem_bytes(r.c.type) != 0) {
-    throw input_error("--bytes " + bytes + " is not a multiple of the " +
-                      std::to_string(elem_bytes(r.c.type)) + "-byte " +
-                      std::string(info(r.c.type).name) + " element");
-  }
-
   if (const auto q = a.get("shift")) {
     if (r.c.coll != fw::collective::shift) throw input_error("--shift does not apply to " + coll);
-    const auto v = parse_count("shift", *q, 0xffffffffULL);
-    if (v == 0 || v >= p) {
-      throw input_error("--shift " + *q + " is not between 1 and " + std::to_string(p - 1) +
-                        " (p = " + std::to_string(p) + ")");
-    }
-    r.c.shift = static_cast<std::uint32_t>(v);
-  } else if (r.c.coll == fw::collective::shift && p < 2) {
-    throw input_error("--collective shift needs at least 2 tiles");
+    r.c.shift = static_cast<std::uint32_t>(parse_count("shift", *q, 0xffffffffULL));
   }
+  run::check_collective(r);
 }
 
 double parse_rate(const std::string& text) {
@@ -485,9 +357,7 @@ run_request parse_request(const args& a) {
   run_request q;
   run::run_config& r = q.config;
   if (const auto model = a.get("model")) {
-    if (models::find_model(*model) == nullptr)
-      throw input_error("--model '" + shown(*model) + "' is not a model (alphabeta, tlm, rtl)");
-    r.model = *model;
+    r.model = run::runnable_model(*model).name;
   } else {
     // --machine, --pattern, --traffic, --switching wormhole, ...: the model they need.
     std::string why;

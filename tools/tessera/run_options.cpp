@@ -4,9 +4,9 @@
 #include <array>
 #include <sstream>
 
-#include "tessera/models/registry.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/models/registry.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -168,13 +168,7 @@ std::uint8_t bit(workload_kind k) {
 
 // The models that run tiles on the platform, for a refusal: "tlm or rtl".
 std::string platform_models() {
-  std::vector<std::string> names;
-  for (const models::model_info& m : models::models())
-    if (m.timed_platform) names.emplace_back(m.name);
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return out;
+  return models::model_names({models::model_kind::platform}, " or ");
 }
 
 const run_option* find(std::string_view name) {
@@ -221,7 +215,8 @@ void declare_run_options(command_line& c, const std::set<std::string>& except, b
         std::string engines;
         for (const models::switching sw : m.engines)
           engines += (engines.empty() ? "" : ", ") + std::string(models::switching_name(sw));
-        help += "\n" + std::string(m.name) + ": " + engines;
+        help += "\n" + std::string(m.name) + ": " +
+                (engines.empty() ? "none (a closed form)" : engines);
       }
     }
     if (o.name == "param") {
@@ -290,7 +285,7 @@ workload_kind check_run_options(const args& a, std::string_view model) {
   const std::string named = "--" + std::string(chosen->name);
 
   const models::model_info* on = models::find_model(model);
-  const bool platform = on != nullptr && on->timed_platform;  // tlm and rtl
+  const bool platform = on != nullptr && models::is_platform(*on);  // tlm and rtl
   if (chosen->platform_only && !platform)
     throw input_error(named + " needs --model " + platform_models());
   for (const std::string& name : a.given()) {

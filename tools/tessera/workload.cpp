@@ -2,10 +2,11 @@
 
 #include <cmath>
 
-#include "tessera/firmware/complete_exchange.hpp"
-#include "tessera/schedule/build.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/firmware/complete_exchange.hpp"
+#include "tessera/run/collective_check.hpp"
+#include "tessera/schedule/build.hpp"
 #include "tessera/schedule/json_io.hpp"
 
 namespace tessera::cli {
@@ -13,45 +14,7 @@ namespace {
 
 constexpr std::uint64_t max_block_bytes = std::uint64_t{1} << 30;
 
-std::string requirement_text(fw::a2a_requirement r) {
-  switch (r) {
-    case fw::a2a_requirement::power_of_two:
-      return "a power-of-two tile count";
-    case fw::a2a_requirement::even:
-      return "an even tile count";
-    case fw::a2a_requirement::two_d:
-      return "a mesh or torus fabric";
-    case fw::a2a_requirement::any:
-      break;
-  }
-  return "nothing";
-}
-
-std::string suggestion(fw::a2a_requirement r) {
-  switch (r) {
-    case fw::a2a_requirement::power_of_two:
-      return "use pex-gen, pex-gen-shift or gen";
-    case fw::a2a_requirement::even:
-      return "use linear or gen";
-    case fw::a2a_requirement::two_d:
-      return "use ring or gen";
-    case fw::a2a_requirement::any:
-      break;
-  }
-  return "";
-}
-
 }  // namespace
-
-void require_a2a_supported(fw::a2a_algorithm alg, const fabric& f, const std::string& spec) {
-  if (fw::a2a_supported(alg, f)) return;
-  const auto need = fw::info(alg).needs;
-  const std::string has = need == fw::a2a_requirement::two_d
-                              ? "is a " + std::string(kind_name(f.kind))
-                              : "has " + std::to_string(f.tiles()) + " tiles";
-  throw input_error("--algorithm " + std::string(fw::info(alg).name) + " needs " +
-                    requirement_text(need) + ", but " + spec + " " + has + "; " + suggestion(need));
-}
 
 fabric parse_fabric_arg(const std::string& spec) {
   const auto r = parse_fabric(spec);
@@ -112,23 +75,16 @@ std::string canonical_collective(const std::string& name) {
   throw input_error("--collective '" + shown(name) + "' is not known (available: alltoall)");
 }
 
-std::string algorithm_names(const std::string&) {
-  std::string out;
-  for (const auto& i : fw::a2a_algorithms) {
-    if (!out.empty()) out += ", ";
-    out += i.name;
-  }
-  return out;
-}
-
 schedule build_collective(const std::string& collective, const std::string& algorithm,
                           const fabric& f, const std::string& fabric_spec, std::uint64_t bytes) {
-  fw::a2a_algorithm alg{};
-  if (!fw::parse_a2a_algorithm(algorithm, alg)) {
+  fw::collective_params c;
+  c.coll = fw::collective::alltoall;
+  if (!fw::parse_algorithm(algorithm, c)) {
     throw input_error("--algorithm '" + shown(algorithm) + "' is not an " + collective +
-                      " algorithm (available: " + algorithm_names(collective) + ")");
+                      " algorithm (available: " + run::algorithm_list(c.coll) + ")");
   }
-  require_a2a_supported(alg, f, fabric_spec);
+  const fw::a2a_algorithm alg = c.a2a;
+  run::require_a2a_supported(alg, f, fabric_spec);
   if (f.tiles() > max_alltoall_tiles) {
     throw input_error("--fabric " + fabric_spec + " has " + std::to_string(f.tiles()) +
                       " tiles; alltoall analysis is limited to " +

@@ -35,12 +35,10 @@ struct workload {
 fabric parse_fabric_arg(const std::string& spec);
 // input_error "--algorithm pex needs a power-of-two tile count, but mesh:4x5 has 20
 // tiles; use pex-gen, pex-gen-shift or gen" when the algorithm cannot run there.
-void require_a2a_supported(fw::a2a_algorithm alg, const fabric& f, const std::string& spec);
 analytic::model_params parse_params(const std::vector<std::string>& pairs);
 
 // The collective names accepted by --collective and what each maps to.
 std::string canonical_collective(const std::string& name);
-std::string algorithm_names(const std::string& collective);
 
 // Builds the schedule of one collective algorithm on the fabric.
 schedule build_collective(const std::string& collective, const std::string& algorithm,

@@ -274,9 +274,9 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
       std::ostringstream os;
       os << "the run needs more than " << (o.memory_limit >> 20) << " MiB of tile memory (--bytes "
          << c.bytes << " on " << p_ << " tiles); use fewer bytes or tiles"
-         << (std::string_view{o.model} == "tlm" ? ", or --payload-bytes to time the full size"
-                                                  " with a verified sample of each block"
-                                                : "");
+         << (o.samples_payload ? ", or --payload-bytes to time the full size"
+                                 " with a verified sample of each block"
+                               : "");
       throw input_error(os.str());
     }
   }

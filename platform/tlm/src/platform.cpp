@@ -13,16 +13,19 @@ namespace tessera::tlm_models {
 namespace {
 
 std::unique_ptr<net::engine> make_model(const fabric& f, const platform_options& o) {
-  if (!o.forwarding.empty() && o.sw != switching::store_forward)
+  const models::engine_info& eng = models::engine(o.sw);
+  if (!o.forwarding.empty() && eng.set_routes == nullptr)
     throw input_error("forwarding tables (--routes) apply to store-forward switching");
-  if (o.model_engine != nullptr) {
-    if (!o.forwarding.empty())
-      throw input_error("forwarding tables (--routes) are not supported by --model " +
-                        std::string(o.model));
-    return o.model_engine(o.sw, f, o);
+  if (o.model == nullptr) {
+    std::unique_ptr<net::engine> e = eng.make(f, o);
+    if (!o.forwarding.empty()) eng.set_routes(*e, o.forwarding);
+    return e;
   }
-  std::unique_ptr<net::engine> e = models::engine(o.sw).make(f, o);
-  if (!o.forwarding.empty()) static_cast<net::torus_engine&>(*e).set_forwarding(o.forwarding);
+  if (!o.forwarding.empty() && o.model->make_engine != nullptr)
+    throw input_error("forwarding tables (--routes) are not supported by --model " +
+                      std::string(o.model->name));
+  std::unique_ptr<net::engine> e = models::make_engine(*o.model, o.sw, f, o);
+  if (!o.forwarding.empty()) eng.set_routes(*e, o.forwarding);
   return e;
 }
 

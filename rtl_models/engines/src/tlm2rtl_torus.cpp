@@ -51,7 +51,7 @@ using net::cycle_t;
 
 constexpr std::uint32_t torus_max_len = 65535;  // the NI's 16-bit message length
 // --model rtl's default packet size (the registry's) is the largest packet the RTL takes.
-static_assert(models::rtl_torus_max_packet == tb::torus_max_bytes);
+static_assert(rtl_torus_max_packet == tb::torus_max_bytes);
 constexpr const char* port_names[tb::torus_ports] = {"E", "W", "S", "N", "local"};
 
 // A torus node's header, as the check takes it.

@@ -240,6 +240,31 @@ struct collective_params {
   bool pair_sync{false};     // alltoall: a pair_sync before every exchange (Bokhari §5)
 };
 
+// The one lookup of an algorithm's name: complete exchange's table for alltoall, the
+// textbook table for every other collective. Sets c.a2a or c.alg; false when the
+// collective has no algorithm of that name.
+constexpr bool parse_algorithm(std::string_view name, collective_params& c) {
+  return c.coll == collective::alltoall ? parse_a2a_algorithm(name, c.a2a)
+                                        : parse_tb_algorithm(c.coll, name, c.alg);
+}
+
+// The name of the collective's algorithm in c.
+constexpr std::string_view algorithm_name(const collective_params& c) {
+  return c.coll == collective::alltoall ? info(c.a2a).name : tb_algorithm_name(c.alg);
+}
+
+// Every algorithm of the collective, in table order, each given to `f` by name.
+template <typename F>
+constexpr void for_each_algorithm(collective k, F&& f) {
+  if (k == collective::alltoall) {
+    for (const auto& a : a2a_algorithms)
+      f(a.name);
+    return;
+  }
+  for (const auto& a : tb_algorithms)
+    if (a.coll == k) f(a.name);
+}
+
 // Whether a collective is an edst broadcast, and its family.
 constexpr bool is_edst(const collective_params& c, tree_family& fam) {
   return c.coll == collective::bcast && edst_family(c.alg, fam);

@@ -7,6 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -55,6 +58,9 @@ struct engine_params {
   std::uint64_t jitter_seed{1};
   std::uint32_t jitter_percent{100};  // the share of messages hit, percent
   cpu_params cpu{};
+  // The parameters of engines registered from outside this library (add_engine), by key:
+  // their rows' get and set read and write here, and get gives the default when absent.
+  std::map<std::string, std::uint64_t, std::less<>> more;
 };
 
 enum class param_kind : std::uint8_t { count, flag, choice };
@@ -91,6 +97,9 @@ struct engine_info {
   std::uint64_t (*zero_load)(const engine_params& p, std::uint64_t bytes, std::uint32_t hops);
   // Bytes one flit (or element) carries: synthetic traffic sizes its packets in these.
   std::uint32_t (*unit_bytes)(const engine_params& p);
+  // Explicit routes (--routes) for an engine that takes them; nullptr: it routes by the
+  // fabric's rule only.
+  void (*set_routes)(net::engine& e, const std::vector<net::forwarding_entry>& routes){nullptr};
 
   [[nodiscard]] bool supports(fabric_kind k) const {
     return (static_cast<unsigned>(fabrics) >> static_cast<unsigned>(k) & 1U) != 0;
@@ -107,16 +116,47 @@ struct model_default {
   std::string_view why;  // a few words for --help and docs/cli.md
 };
 
-// The largest packet of the RTL torus (tsr_torus_top's MaxBytes; the bridge checks that
-// its testbench description agrees): --model rtl's default packet_bytes.
-inline constexpr std::uint64_t rtl_torus_max_packet = 256;
+// What a model is, which says what runs it: a closed form computes times without moving
+// data (tessera analyze, reproduce); a host network runs the tiles' runtime on the host
+// (the alpha-beta network); a platform runs tiles and NICs on the SystemC platform over
+// a timing engine (tessera/tlm/platform.hpp).
+enum class model_kind : std::uint8_t { closed_form, host_network, platform };
+
+// A platform model's engine for a switching over a fabric, parameters validated.
+using engine_factory = std::unique_ptr<net::engine> (*)(switching sw, const fabric& f,
+                                                        const engine_params& p);
 
 struct model_info {
   std::string_view name;  // as --model spells it
   std::string_view summary;
+  model_kind kind;
   std::span<const switching> engines;  // the engines it can drive; [0] where only one
-  bool timed_platform;                 // runs tiles on the SystemC platform
   std::span<const model_default> defaults;
+  // A platform model's engines; nullptr: each engine's own factory (engine_info::make).
+  engine_factory make_engine{nullptr};
+  // It drives every engine of the registry, those registered later too (the TLM platform
+  // takes any engine); `engines` then lists the built-in ones it is known for.
+  bool every_engine{false};
+};
+
+// Runs tiles on the SystemC platform (tlm, rtl).
+inline bool is_platform(const model_info& m) {
+  return m.kind == model_kind::platform;
+}
+
+// The registry is open: an engine or a model defined outside this library (a test's toy
+// engine, the Verilated engines of rtl_models) registers itself, at static
+// initialisation through a registrar or at any time before it is used. add_engine gives
+// the engine a switching of its own (the built-in four keep theirs); both refuse a name
+// already taken (std::logic_error: a program error, not bad input).
+switching add_engine(engine_info e);
+void add_model(const model_info& m);
+struct engine_registrar {
+  explicit engine_registrar(const engine_info& e) : sw{add_engine(e)} {}
+  switching sw;
+};
+struct model_registrar {
+  explicit model_registrar(const model_info& m) { add_model(m); }
 };
 
 std::span<const engine_info> engines();
@@ -136,6 +176,13 @@ std::span<const param> cpu_params_table();
 std::span<const model_info> models();
 // nullptr when there is no such model.
 const model_info* find_model(std::string_view name);
+// The names of the models of these kinds, kind by kind in the order given, for messages:
+// "alphabeta, tlm, rtl", or with last = " or ": "tlm or rtl".
+std::string model_names(std::initializer_list<model_kind> kinds, std::string_view last = ", ");
+// The engine a platform model drives for o's switching (the model's factory, else the
+// engine's own), validated; input_error where the model or the engine refuses.
+std::unique_ptr<net::engine> make_engine(const model_info& m, switching sw, const fabric& f,
+                                         const engine_params& p);
 bool drives(const model_info& m, switching sw);
 // Sets the model's own defaults of the engine's parameters in `p` (a machine preset and
 // --param, applied after, override them). A crosscheck applies both models' so that

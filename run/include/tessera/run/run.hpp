@@ -71,4 +71,8 @@ machine_preset find_machine_preset(std::string_view name);
 // SystemC).
 bool model_available(std::string_view model);
 
+// The registry's row of a model run takes (a host network or a platform); input_error
+// naming the value for a name that is no model and for a closed form.
+const models::model_info& runnable_model(std::string_view name);
+
 }  // namespace tessera::run

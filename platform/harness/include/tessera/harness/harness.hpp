@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -123,8 +124,11 @@ struct run_outcome {
 struct harness_options {
   executor_config exec{};  // tiles, type and op are taken from the collective
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
-  const char* model{"alphabeta"};  // named in the refusal messages
-  bool trace_ops{false};           // record op and wait spans (run_outcome::ops)
+  std::string_view model{"alphabeta"};  // named in the refusal messages
+  // The model times a sample of each block as its full size (--payload-bytes): the
+  // memory refusal suggests it.
+  bool samples_payload{false};
+  bool trace_ops{false};  // record op and wait spans (run_outcome::ops)
 };
 
 // Where a tile's program is, as a poll leaves it: what op spans are made of. The native

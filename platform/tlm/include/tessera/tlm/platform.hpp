@@ -43,12 +43,11 @@ struct platform_options : models::engine_params {
   std::uint64_t wire_scale{1};
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
   std::vector<harness::fault_spec> faults;  // docs/faults.md
-  // The model behind the fabric, as run reports name it: "tlm", the registry's timing
-  // engine for sw; "rtl", the engine model_engine makes (the tlm2rtl bridge to the
-  // Verilated fabrics, tessera/rtl_engines/tlm2rtl.hpp), which the platform cannot link.
-  const char* model{"tlm"};
-  std::unique_ptr<net::engine> (*model_engine)(models::switching, const fabric&,
-                                               const models::engine_params&){nullptr};
+  // The model behind the fabric (the registry's row: tlm, rtl): the platform asks the
+  // registry for its engine (models::make_engine). nullptr: each engine's own, as --model
+  // tlm runs it.
+  const models::model_info* model{nullptr};
+  [[nodiscard]] std::string_view model_name() const { return model != nullptr ? model->name : "tlm"; }
 };
 
 // What a tile's processor did, for tiles that model one (--tiles cortex-m4).

@@ -145,7 +145,8 @@ inline harness::harness_options harness_for(const fabric& f, const platform_opti
   ho.exec.timeout_per_byte = 2 * d * per_byte * o.wire_scale;
   ho.exec.max_retries = o.max_retries;
   ho.memory_limit = o.memory_limit;
-  ho.model = o.model;
+  ho.model = o.model_name();
+  ho.samples_payload = true;  // every platform model takes --payload-bytes
   ho.trace_ops = o.trace_ops;
   return ho;
 }
