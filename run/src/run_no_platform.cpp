@@ -1,8 +1,15 @@
 // Builds without SystemC (the sanitizer build): the platform models are refused.
 #include "report.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/rtl_engines/rtl_model.hpp"
 
 namespace tessera::run::detail {
+namespace {
+
+// The RTL is not built here: --model rtl is declared, not available (platform_available).
+const models::model_registrar rtl_model{rtl_engines::rtl_model_info(nullptr)};
+
+}  // namespace
 
 bool platform_available() {
   return false;

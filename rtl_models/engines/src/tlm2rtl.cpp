@@ -1,6 +1,6 @@
 #include "tessera/rtl_engines/tlm2rtl.hpp"
 
-#include <array>
+#include "tessera/rtl_engines/rtl_model.hpp"
 
 #include "tessera/common/errors.hpp"
 #include "tlm2rtl_internal.hpp"
@@ -8,26 +8,9 @@
 namespace tessera::rtl_engines {
 namespace {
 
-// The Verilated fabrics this library drives (docs/rtl.md).
-constexpr std::array<models::switching, 3> rtl_switchings{
-    models::switching::wormhole, models::switching::store_forward, models::switching::circuit};
-
-const std::array<models::model_default, 1> rtl_defaults{{
-    {models::switching::store_forward, "packet_bytes", rtl_torus_max_packet,
-     "the RTL torus's largest packet (a crosscheck with rtl gives it to both models)"},
-}};
-
-// `--model rtl` is this library's: linking it (whole, rtl_models/engines/CMakeLists.txt)
-// registers the model, and the platform asks the registry for its engines.
-const models::model_registrar rtl_model{{
-    "rtl",
-    "the same platform over the Verilated RTL fabrics, through the tlm2rtl bridge "
-    "(docs/rtl.md)",
-    models::model_kind::platform,
-    rtl_switchings,
-    rtl_defaults,
-    &make_rtl_engine,
-}};
+// `--model rtl` is this library's: linking it (whole, run/CMakeLists.txt) registers the
+// model, and the platform asks the registry for its engines.
+const models::model_registrar rtl_model{rtl_model_info(&make_rtl_engine)};
 
 }  // namespace
 

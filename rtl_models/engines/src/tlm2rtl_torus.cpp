@@ -36,6 +36,7 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
+#include "tessera/rtl_engines/rtl_model.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/runtime/routing.hpp"

@@ -11,7 +11,6 @@
 // repeats, corrupts or misroutes stops the run with the tile, message and flit.
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,10 +19,6 @@
 #include "tessera/runtime/fabric.hpp"
 
 namespace tessera::rtl_engines {
-
-// The largest packet of the RTL torus (tsr_torus_top's MaxBytes; tlm2rtl_torus.cpp checks
-// that the testbench description agrees): --model rtl's default packet_bytes.
-inline constexpr std::uint64_t rtl_torus_max_packet = 256;
 
 // The engine for `--model rtl` with switching sw on fabric f. Throws input_error when
 // no Verilated configuration runs f with these parameters, naming the ones built.
