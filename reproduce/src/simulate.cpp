@@ -1,17 +1,15 @@
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "papers.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/common/isolated.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/isolated.hpp"
 
 namespace tessera::reproduce {
 
@@ -45,18 +43,17 @@ run::run_config collective_config(const std::string& spec, const fabric& f, fw::
 
 namespace {
 
-nlohmann::json simulate_in_child(const run::run_config& cfg, const std::vector<std::string>& keys,
-                                 bool close_inherited) {
-  // The child prints the picked JSON, or "refused <why>" for an input error.
-  const isolated_result child = run_isolated_process(
-      [&]() -> std::string {
-        try {
-          return pick(*run::run(cfg), keys).dump();
-        } catch (const input_error& e) {
-          return std::string("refused ") + e.what();
-        }
-      },
-      std::size_t{1} << 30, close_inherited);
+// What the child of one run prints: the picked JSON, or "refused <why>" for an input
+// error.
+std::string child_text(const run::run_config& cfg, const std::vector<std::string>& keys) {
+  try {
+    return pick(*run::run(cfg), keys).dump();
+  } catch (const input_error& e) {
+    return std::string("refused ") + e.what();
+  }
+}
+
+nlohmann::json from_child(const run::run_config& cfg, const isolated_result& child) {
   if (!child.ok() || child.exit_status != 0) {
     throw std::runtime_error("a " + cfg.model + " run on " + cfg.fabric_spec + " did not finish: " +
                              (child.failure.empty() ? child.text : child.failure));
@@ -75,7 +72,7 @@ bool on_platform(const run::run_config& cfg) {
 
 nlohmann::json simulate(run::run_config cfg, const std::vector<std::string>& keys) {
   if (!on_platform(cfg)) return pick(*run::run(std::move(cfg)), keys);
-  return simulate_in_child(cfg, keys, false);
+  return from_child(cfg, run_isolated_process([&] { return child_text(cfg, keys); }));
 }
 
 double simulate_cycles(run::run_config cfg) {
@@ -87,27 +84,30 @@ std::vector<nlohmann::json> simulate_all(const std::vector<run::run_config>& cfg
                                          const std::vector<std::string>& keys, unsigned jobs) {
   std::vector<nlohmann::json> out(cfgs.size());
   std::vector<std::exception_ptr> errors(cfgs.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < cfgs.size(); i = next++) {
+  // Platform runs go to children, `jobs` at a time; the parent never runs two models side
+  // by side, so host-only runs go one after another in this process.
+  if (std::all_of(cfgs.begin(), cfgs.end(), on_platform)) {
+    run_isolated_pool(
+        cfgs.size(), jobs, [&](std::size_t i) { return child_text(cfgs[i], keys); },
+        [&](std::size_t i, const isolated_result& child) {
+          try {
+            out[i] = from_child(cfgs[i], child);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        });
+  } else {
+    for (std::size_t i = 0; i < cfgs.size(); ++i) {
       try {
-        out[i] = on_platform(cfgs[i]) ? simulate_in_child(cfgs[i], keys, true)
-                                      : pick(*run::run(cfgs[i]), keys);
+        out[i] = on_platform(cfgs[i])
+                     ? from_child(cfgs[i],
+                                  run_isolated_process([&] { return child_text(cfgs[i], keys); }))
+                     : pick(*run::run(cfgs[i]), keys);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     }
-  };
-  // Only children run at once: the parent never runs two models side by side.
-  const bool children = std::all_of(cfgs.begin(), cfgs.end(), on_platform);
-  const std::size_t threads =
-      children ? std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(cfgs.size(), 1)) : 1;
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t)
-    pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool)
-    t.join();
+  }
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   return out;

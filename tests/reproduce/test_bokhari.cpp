@@ -13,7 +13,7 @@
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/isolated.hpp"
+#include "tessera/common/isolated.hpp"
 
 using namespace tessera::reproduce;
 

@@ -22,7 +22,7 @@
 #include "tessera/harness/compare.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/schedule/isolated.hpp"
+#include "tessera/common/isolated.hpp"
 
 namespace tessera::cli {
 

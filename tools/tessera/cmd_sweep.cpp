@@ -4,15 +4,12 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -20,11 +17,11 @@
 #include "output_file.hpp"
 #include "run_options.hpp"
 #include "run_request.hpp"
-#include "tessera/reproduce/svg.hpp"
-#include "tessera/run/run.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
-#include "tessera/schedule/isolated.hpp"
+#include "tessera/common/isolated.hpp"
+#include "tessera/reproduce/svg.hpp"
+#include "tessera/run/run.hpp"
 
 namespace tessera::cli {
 
@@ -442,24 +439,24 @@ std::vector<std::size_t> coords(const sweep_spec& s, std::size_t i) {
 }
 
 // Runs run i in a child process; its row.
-nlohmann::ordered_json run_row(const sweep_spec& s, std::size_t i) {
+// Run i of the sweep, in a child: its run's JSON and exit status.
+std::pair<std::string, int> run_point(const sweep_spec& s, std::size_t i) {
+  try {
+    command_line run_cl = run_command_line();
+    const args ra(run_cl, point_argv(s.fixed, s.axes, coords(s, i)));
+    run_request q = parse_request(ra);
+    const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
+    nlohmann::ordered_json j = res->json();
+    if (res->exit_status() != 0) j["failure"] = res->failure();
+    return {j.dump(), res->exit_status()};
+  } catch (const input_error& e) {
+    return {nlohmann::json{{"error", e.what()}}.dump(), 2};
+  }
+}
+
+// Row i of the sweep from how its child ended.
+nlohmann::ordered_json make_row(const sweep_spec& s, std::size_t i, const isolated_result& child) {
   const std::vector<std::size_t> at = coords(s, i);
-  const std::vector<std::string> pa = point_argv(s.fixed, s.axes, at);
-  const isolated_result child = run_isolated_process(
-      [&]() -> std::pair<std::string, int> {
-        try {
-          command_line run_cl = run_command_line();
-          const args ra(run_cl, pa);
-          run_request q = parse_request(ra);
-          const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
-          nlohmann::ordered_json j = res->json();
-          if (res->exit_status() != 0) j["failure"] = res->failure();
-          return {j.dump(), res->exit_status()};
-        } catch (const input_error& e) {
-          return {nlohmann::json{{"error", e.what()}}.dump(), 2};
-        }
-      },
-      std::size_t{1} << 30, true);
   nlohmann::ordered_json row = nlohmann::ordered_json::object();
   row["run"] = i;
   for (std::size_t k = 0; k < s.axes.size(); ++k)
@@ -658,7 +655,8 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     const std::size_t i = parse_count("index", a.require("index"), s.runs - 1);
     const std::string dir = spec_file->substr(
         0, spec_file->find_last_of('/') == std::string::npos ? 0 : spec_file->find_last_of('/'));
-    const nlohmann::ordered_json row = run_row(s, i);
+    const nlohmann::ordered_json row =
+        make_row(s, i, run_isolated_process([&] { return run_point(s, i); }));
     const std::string file = job_file(dir.empty() ? "." : dir, i);
     write_output_file("--job's row", file, row.dump() + '\n');
     if (a.flag("json")) {
@@ -811,30 +809,22 @@ int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   for (const char* o : {"csv", "jsonl", "plot"})
     if (const auto f = a.get(o)) check_writable("--" + std::string(o), *f);
 
-  // The runs, each in a child process, `jobs` at a time.
+  // The runs, each in a child process, `jobs` at a time, forked from this thread.
   std::vector<nlohmann::ordered_json> rows(s.runs);
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> done{0};
-  std::mutex progress;
+  std::size_t done = 0;
   const bool bar = !a.flag("json") && ::isatty(STDERR_FILENO) != 0;
-  auto work = [&]() {
-    for (std::size_t i = next++; i < s.runs; i = next++) {
-      rows[i] = run_row(s, i);
-      const std::size_t n = ++done;
-      if (bar) {
-        const std::lock_guard lock{progress};
-        const std::size_t width = 40;
-        const std::size_t filled = n * width / s.runs;
-        err << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << n
-            << "/" << s.runs << std::flush;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<std::size_t>(jobs, s.runs); ++t)
-    pool.emplace_back(work);
-  for (std::thread& t : pool)
-    t.join();
+  run_isolated_pool(
+      s.runs, jobs, [&](std::size_t i) { return run_point(s, i); },
+      [&](std::size_t i, const isolated_result& child) {
+        rows[i] = make_row(s, i, child);
+        const std::size_t n = ++done;
+        if (bar) {
+          const std::size_t width = 40;
+          const std::size_t filled = n * width / s.runs;
+          err << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << n
+              << "/" << s.runs << std::flush;
+        }
+      });
   if (bar) err << '\n';
   return write_results(a, s, rows, out, err);
 }

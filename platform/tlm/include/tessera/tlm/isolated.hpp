@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "tessera/schedule/isolated.hpp"
+#include "tessera/common/isolated.hpp"
 
 namespace tessera::tlm_models {
 
