@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The comparison of docs/trees.md: every edst broadcast family on n x n tori with
-MegaNode parameters (002 §4: beta = 628 us, tau = 2.2 us/byte), measured on the TLM
+MegaNode parameters (Bermond92 §4: beta = 628 us, tau = 2.2 us/byte), measured on the TLM
 platform with q from b(L, h, d)'s optimum, beside the paper's closed forms.
 
 usage: scripts/edst_compare.py [build/tessera] > table.md

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Search the pairs of edge-disjoint spanning trees of depth n on the n x n torus
-(002_99346807104d0b95.txt, Section 3.2, Theorem) with a SAT solver, and write them as
+(Bermond92 §3.2, Theorem) with a SAT solver, and write them as
 firmware/include/tessera/firmware/optimal_trees_table.hpp.
 
 The paper's figures 8-12 are missing from the text, so the trees are found by search

@@ -1,5 +1,5 @@
 // The network interface of one tile of the circuit-switched hypercube (tsr_cube_node;
-// 004_6a57f137dad1d0a3.txt §2). A request accepted in cycle t0 spends xi - h cycles of
+// Boppana90 §2). A request accepted in cycle t0 spends xi - h cycles of
 // start-up here, presents its setup header to the node in cycle t0 + xi - h, waits for
 // the path, and from the cycle the path is complete (S) runs the last h cycles of the
 // start-up with the path held (h = xi_held, 0 by default: all of the start-up precedes

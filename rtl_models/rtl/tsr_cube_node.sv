@@ -1,5 +1,5 @@
-// One node of a circuit-switched D-cube (004_6a57f137dad1d0a3.txt §2, Boppana and
-// Raghavendra; the iPSC-860 of 001_7cf2891e56d981e0.txt §2, Bokhari; the TLM circuit
+// One node of a circuit-switched D-cube (Boppana90 §2; the iPSC-860
+// of Bokhari91 §2; the TLM circuit
 // engine of docs/tlm.md): D link inputs and outputs, one per dimension, plus two local
 // injection inputs (D and D + 1, one per message slot of the network interface) and the
 // ejection output (D).

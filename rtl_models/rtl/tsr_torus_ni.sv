@@ -8,7 +8,7 @@
 // the message interface is combinational to the node. The node stores the packet, and
 // may send it on, in the cycle it is written (tsr_torus_node), so a message posted at t
 // over a free path of h hops is complete at its destination at t + h (beta + tau len):
-// the cost of 002_99346807104d0b95.txt (Bermond, Michallon and Trystram, "Broadcasting
+// the cost of Bermond92 (Bermond, Michallon and Trystram, "Broadcasting
 // in wraparound meshes with parallel monodirectional links"), with no injection phase.
 // The next packet follows in the next cycle, and the NI takes the next message the
 // cycle after the previous one's last packet went in: one packet a cycle in all. The

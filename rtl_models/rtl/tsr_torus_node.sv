@@ -1,5 +1,5 @@
 // One node of a store-and-forward torus with parallel monodirectional ports
-// (002_99346807104d0b95.txt §1.1: Bermond, Michallon and Trystram, "Broadcasting in
+// (Bermond92 §1.1: Bermond, Michallon and Trystram, "Broadcasting in
 // wraparound meshes with parallel monodirectional links"), in the rules the TLM torus
 // engine follows too (docs/rtl.md, net::torus_engine): four input and four output links
 // plus a local port, all running at once. A packet is stored whole in an input buffer

@@ -8,15 +8,15 @@
 // Times are cycles of the model. A message is posted in the cycle t0 its network
 // interface takes the request, and delivered in the cycle E its last element is on the
 // destination's receive port. Golden counts come from Boppana's cost model
-// (004_6a57f137dad1d0a3.txt §2) and the setup and teardown rules of docs/rtl.md, never
+// (Boppana90 §2) and the setup and teardown rules of docs/rtl.md, never
 // from the RTL: an unblocked k-element message over i hops takes
 // E - t0 = xi + i tau + i + k - 1, its path completing at S = t0 + xi + i tau.
 //   setup:      tile 0 to 2^i - 1 for i = 0..7, one at a time: the formula, S, and
 //               every hop granted at t0 + xi + j tau;
 //   contention: two paths sharing a link (derived below by hand), then three headers
 //               asking for one link in one cycle: the grant order of the arbitration;
-//   bokhari:    Bokhari's eight paths through edge 7 -> 15 (001_7cf2891e56d981e0.txt
-//               §2.3), posted at once with the iPSC-860 preset (xi 242, tau 25, one
+//   bokhari:    Bokhari's eight paths through edge 7 -> 15 (Bokhari91 §2.3),
+//               posted at once with the iPSC-860 preset (xi 242, tau 25, one
 //               byte an element, k = 1000): all eight tails cross 7 -> 15; prints the
 //               total against one lone path;
 //   presetup:   a tile's messages set up while the one before streams (Boppana and

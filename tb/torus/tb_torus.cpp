@@ -5,7 +5,7 @@
 //            [--count N] [--window W] [--timeout C] [--trace FILE.fst]
 //
 // The model is Bermond, Michallon and Trystram's ("Broadcasting in wraparound meshes with
-// parallel monodirectional links", 002_99346807104d0b95.txt §1.1-2.1). Golden cycle counts
+// parallel monodirectional links", Bermond92 §1.1-2.1). Golden cycle counts
 // come from it, never from the RTL: one hop of an L-byte packet holds a link for
 // P = beta + tau L cycles, and a packet is complete (delivered) at a tile in the cycle
 // its last hop ends; a packet written into its source node at cycle w (the NI writes a
@@ -239,7 +239,7 @@ struct builder {
 
   // lone: from tile 0 and from tile (1, 1) to every other tile, one message at a time,
   // of q packets of L bytes (packet_bytes L): the packets pipeline, so the last is
-  // complete (h + q - 1) P after the message is posted (002 §2.1).
+  // complete (h + q - 1) P after the message is posted (Bermond92 §2.1).
   std::string lone(scenario& sc) {
     const unsigned q = o.packets;
     if (q * o.bytes > 0xffffU) return "lone: --packets times --bytes must fit 16 bits";

@@ -29,7 +29,7 @@ analytic::analysis run(a2a_algorithm alg, const fabric& f, std::uint64_t bytes,
 }  // namespace
 
 TEST_CASE("alpha-beta cost of the all-to-all algorithms is Grama's", "[estimates][grama]") {
-  // 003_dc6b8d3ed255ce1d.txt slides 52, 55, 58, 63, with ts = alpha and tw = beta.
+  // Grama slides 52, 55, 58, 63, with ts = alpha and tw = beta.
   analytic::model_params m;
   m.alpha = 50;
   m.beta = 2;
@@ -61,7 +61,7 @@ TEST_CASE("alpha-beta cost of the all-to-all algorithms is Grama's", "[estimates
 }
 
 TEST_CASE("one circuit message costs xi + i tau + i + k - 1", "[estimates][boppana]") {
-  // 004_6a57f137dad1d0a3.txt §2, a single transfer 0 -> (2^i - 1) over i hops.
+  // Boppana90 §2, a single transfer 0 -> (2^i - 1) over i hops.
   analytic::model_params m;
   m.xi = 30;
   m.tau = 7;

@@ -1,6 +1,6 @@
 // Per-round link contention of PEX and GEN on XY-routed meshes against an
 // independent count of messages per directed link, and Thakur's closed-form f(i)
-// (000_59d2238f27277512.txt §3.1, §3.4) as an upper bound.
+// (Thakur93 §3.1, §3.4) as an upper bound.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

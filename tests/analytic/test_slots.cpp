@@ -1,4 +1,4 @@
-// Circuit-switched slot schedules against Bokhari (001_7cf2891e56d981e0.txt §3-4).
+// Circuit-switched slot schedules against Bokhari91 §3-4.
 #include <catch2/catch.hpp>
 
 #include <map>

@@ -1,5 +1,5 @@
 // The `delta` fit and Tables 2-6 of Thakur, Choudhary, Fox
-// (../shared/seeds/000_59d2238f27277512.txt), checked against values derived here.
+// (Thakur93), checked against values derived here.
 #include <catch2/catch.hpp>
 
 #include <bit>

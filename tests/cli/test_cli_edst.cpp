@@ -1,5 +1,5 @@
 // The pipelined broadcast on edge-disjoint spanning trees of a torus, on the TLM
-// store-and-forward platform (002_99346807104d0b95.txt, Bermond, Michallon, Trystram).
+// store-and-forward platform (Bermond92).
 // Expected times come from the paper's model, derived here:
 //  - one packet of s bytes takes one slot of beta + tau s per hop, and a tile sends
 //    on all of its ports at once (§1.1), so the last of q packets reaches depth h
@@ -33,7 +33,7 @@ namespace {
 using tessera::test::run_binary;
 using tessera::test::run_binary_err;
 
-constexpr double beta = 6280;  // MegaNode (002 §4): 628 us and 2.2 us/byte at 0.1 us
+constexpr double beta = 6280;  // MegaNode (Bermond92 §4): 628 us and 2.2 us/byte at 0.1 us
 constexpr double tau = 22;
 
 nlohmann::json bcast(const std::string& fabric, const std::string& alg, unsigned bytes,
@@ -146,7 +146,7 @@ TEST_CASE("edst bcast with automatic q is within 1% of b(L, h, d) for large L",
 }
 
 TEST_CASE("edst bcast: the optimal trees are fastest for large L", "[cli][tlm][edst]") {
-  // 002 §3.2 and §4: at large L the time is dominated by tau L / d, so the two-tree
+  // Bermond92 §3.2 and §4: at large L the time is dominated by tau L / d, so the two-tree
   // families beat the single tree, Saad-Schultz loses tau L/2 to its fill-in, and
   // among the spanning pairs the shallower tree wins.
   double t[5] = {};

@@ -1,8 +1,8 @@
 // Faults, the reliable protocol and the run-end reports (issue 14, docs/faults.md).
 // Expected cycles come from the alpha-beta model's definition (Grama,
-// 003_dc6b8d3ed255ce1d.txt: a message of m bytes takes ts + tw m, one port each way per
+// Grama: a message of m bytes takes ts + tw m, one port each way per
 // tile) and from the fault rules of docs/faults.md, derived in each test. The
-// workload is Bokhari's pairwise exchange (001_7cf2891e56d981e0.txt §5): on a 3-cube,
+// workload is Bokhari's pairwise exchange (Bokhari91 §5): on a 3-cube,
 // step i exchanges tile t with t XOR i, one block of m bytes each way, so with
 // ts = 100, tw = 1 and m = 64 every step takes 164 cycles and the run 7 x 164 = 1148.
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // Faults and protocols on the TLM platform, one process per run (SystemC elaborates
 // once). Expected numbers are derived from the engines' documented timing: ideal
-// switching is Grama's ts + tw m (003_dc6b8d3ed255ce1d.txt); UNFORCED is Bokhari's
-// reserve, ack, then data (001_7cf2891e56d981e0.txt §2.2).
+// switching is Grama's ts + tw m (Grama); UNFORCED is Bokhari's
+// reserve, ack, then data (Bokhari91 §2.2).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // tessera run on the alpha-beta model: the JSON contract of ../shared/DESIGN.md,
 // exit codes, the FORCED/UNFORCED protocols of Bokhari §2.1 and §5
-// (../shared/seeds/001_7cf2891e56d981e0.txt) and one-line errors for bad input.
+// (Bokhari91) and one-line errors for bad input.
 #include <catch2/catch.hpp>
 #include <cmath>
 

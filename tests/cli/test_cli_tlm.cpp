@@ -1,8 +1,8 @@
 // tessera run --model tlm, end to end through the built binary (SystemC elaborates
 // once per process). Expected values come from the papers' formulas:
-// 001_7cf2891e56d981e0.txt (Bokhari: iPSC-860 times and the edge-contention
-// experiment), 004_6a57f137dad1d0a3.txt (Boppana: T_aap), 002_99346807104d0b95.txt
-// (Bermond: beta + tau L per hop, parallel ports).
+// Bokhari91 (iPSC-860 times and the edge-contention
+// experiment), Boppana90 (T_aap), Bermond92
+// (beta + tau L per hop, parallel ports).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -47,7 +47,7 @@ std::string write_pattern(const std::string& name, const std::string& body) {
 }  // namespace
 
 TEST_CASE("tlm run: one iPSC-860 message matches Bokhari's FORCED time", "[cli][tlm]") {
-  // 001 §2.2: t = 95 + 0.394 m + 10.3 d us. The preset rounds xi and tau to whole
+  // Bokhari91 §2.2: t = 95 + 0.394 m + 10.3 d us. The preset rounds xi and tau to whole
   // byte cycles (docs/machines.md), which costs at most 0.1 us per hop.
   for (int d = 1; d <= 7; ++d) {
     const int dst = (1 << d) - 1;
@@ -65,7 +65,7 @@ TEST_CASE("tlm run: one iPSC-860 message matches Bokhari's FORCED time", "[cli][
 
 TEST_CASE("tlm run: without --model, --machine and --pattern select the platform", "[cli][tlm]") {
   // The same message as above with --model left out: --machine and --pattern are the
-  // platform's options, so the run goes to --model tlm (001 §2.2, d = 1, m = 1000).
+  // platform's options, so the run goes to --model tlm (Bokhari91 §2.2, d = 1, m = 1000).
   const std::string file =
       write_pattern("implied.json", R"({"transfers": [{"src": 0, "dst": 1, "bytes": 1000}]})");
   const auto j = run_json("run --machine ipsc860 --fabric hypercube:7 --pattern " + file +
@@ -86,7 +86,7 @@ TEST_CASE("tlm run: without --model, --machine and --pattern select the platform
 }
 
 TEST_CASE("tlm run: an UNFORCED iPSC-860 message pays reserve and ack", "[cli][tlm]") {
-  // 001 §2.2: above 100 bytes t = 164 + 0.398 m + 29.9 d us. One 1000-byte message
+  // Bokhari91 §2.2: above 100 bytes t = 164 + 0.398 m + 29.9 d us. One 1000-byte message
   // over one hop (bcast on a 1-cube): reserve and ack are control messages, then the
   // data. The preset's slope is the FORCED 0.394 us/byte, so allow 1 %.
   const auto j = run_json(
@@ -136,7 +136,7 @@ TEST_CASE("tlm run: node contention alone costs nothing", "[cli][tlm]") {
 }
 
 TEST_CASE("tlm run: AAP on the circuit hypercube takes T_aap", "[cli][tlm]") {
-  // 004 §3.2 with n = 4, k = 64, xi = 30, tau = 3: k(N-1) + (xi-1)(N-1) + (1+tau) n N/2.
+  // Boppana90 §3.2 with n = 4, k = 64, xi = 30, tau = 3: k(N-1) + (xi-1)(N-1) + (1+tau) n N/2.
   const auto j = run_json(
       "run --model tlm --fabric hypercube:4 --collective alltoall --algorithm aap --bytes 64 "
       "--param xi=30 --param tau=3");
@@ -149,7 +149,7 @@ TEST_CASE("tlm run: AAP on the circuit hypercube takes T_aap", "[cli][tlm]") {
 
 TEST_CASE("tlm run: MegaNode torus hops cost beta + tau L and four ports run at once",
           "[cli][tlm]") {
-  // 002 §4: beta = 628 us, tau = 2.2 us/byte (preset: 0.1 us cycles). Tile 9 of a
+  // Bermond92 §4: beta = 628 us, tau = 2.2 us/byte (preset: 0.1 us cycles). Tile 9 of a
   // 4x4 torus sends 100 bytes to each neighbour and receives 100 from each, all at
   // once: each takes one hop. Later, alone, 0 -> 10 is 2 columns and 2 rows: h = 4.
   const std::string file = write_pattern("ports.json", R"({"transfers": [

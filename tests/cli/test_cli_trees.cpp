@@ -1,4 +1,4 @@
-// tessera trees: the torus broadcast trees of 002_99346807104d0b95.txt (issue 5),
+// tessera trees: the torus broadcast trees of Bermond92 (issue 5),
 // checked and drawn. Depths come from the paper (§2.2: the single tree has depth D,
 // the torus diameter floor(R/2) + floor(C/2)).
 #include <catch2/catch.hpp>
@@ -53,7 +53,7 @@ TEST_CASE("trees rejects bad input with one line", "[cli][trees]") {
 }
 
 TEST_CASE("trees reports two edge-disjoint trees for the two-tree families", "[cli][trees]") {
-  // 002: Simmen R + C - 1 (2D + 1 for odd n, §2.4), 3D/2 for odd n (§3.2),
+  // Bermond92: Simmen R + C - 1 (2D + 1 for odd n, §2.4), 3D/2 for odd n (§3.2),
   // n for the optimal pair (§3.2, Theorem).
   struct want {
     const char* family;

@@ -1,6 +1,6 @@
 // Every collective and algorithm runs for real on the alpha-beta network and every
 // tile's final bytes are checked against payload.hpp's independent definition.
-// Algorithms: ../shared/seeds/003_dc6b8d3ed255ce1d.txt (Grama et al.).
+// Algorithms: Grama.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -71,7 +71,7 @@ TEST_CASE("every algorithm delivers every block exactly once", "[a2a][delivery]"
 }
 
 TEST_CASE("PEX-GEN, PEX-GEN-SHIFT and GEN on Thakur's non-power-of-two meshes", "[a2a][delivery]") {
-  // 000_59d2238f27277512.txt Tables 3, 4 and 6 use 4x5, 6x8, 16x9 (and larger).
+  // Thakur93 Tables 3, 4 and 6 use 4x5, 6x8, 16x9 (and larger).
   for (auto [r, c] :
        std::vector<std::pair<std::uint32_t, std::uint32_t>>{{4, 5}, {6, 8}, {16, 9}, {16, 14}}) {
     const auto f = fabric::mesh(r, c);

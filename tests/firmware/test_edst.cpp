@@ -1,5 +1,5 @@
-// The pipelined broadcast on edge-disjoint spanning trees (002_99346807104d0b95.txt
-// §2.1): every tree family delivers every packet to every tile exactly once, and each
+// The pipelined broadcast on edge-disjoint spanning trees (Bermond92 §2.1):
+// every tree family delivers every packet to every tile exactly once, and each
 // tile's op stream forwards a packet only after it holds it. Data is checked byte by
 // byte on the host alpha-beta model; the timing is held to the paper on the TLM torus
 // (tests/cli/test_cli_edst.cpp).

@@ -1,5 +1,5 @@
 // Alpha-beta cycles of every collective against the closed forms of Grama et al.,
-// ../shared/seeds/003_dc6b8d3ed255ce1d.txt: eq. (1) slide 21, the all-gather costs of
+// Grama: eq. (1) slide 21, the all-gather costs of
 // slide 34 and eq. (2), eq. (3) slide 45, eqs. (4)-(7) slides 52-63, the shift costs
 // of slides 65-67 and eq. (10) slide 70. Each expected value is computed here from
 // the formula, never taken from a run.

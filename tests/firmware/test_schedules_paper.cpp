@@ -47,7 +47,7 @@ std::vector<std::uint32_t> partners(a2a_algorithm alg, const fabric& f, std::uin
 }  // namespace
 
 TEST_CASE("PEX on 8 tiles is Thakur's Table 1", "[paper][thakur]") {
-  // 000_59d2238f27277512.txt Table 1: the pairs exchanging in steps 1..7.
+  // Thakur93 Table 1: the pairs exchanging in steps 1..7.
   const std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> table = {
       {{0, 1}, {2, 3}, {4, 5}, {6, 7}}, {{0, 2}, {1, 3}, {4, 6}, {5, 7}},
       {{0, 3}, {1, 2}, {4, 7}, {5, 6}}, {{0, 4}, {1, 5}, {2, 6}, {3, 7}},
@@ -151,7 +151,7 @@ TEST_CASE("GEN and linear: step i sends to me + i and receives from me - i", "[p
 }
 
 TEST_CASE("stable follows Bokhari's procedure, idling exactly once", "[paper][bokhari]") {
-  // 001_7cf2891e56d981e0.txt §4.2.
+  // Bokhari91 §4.2.
   for (std::uint32_t n : {4U, 8U, 16U, 32U}) {
     const auto f = fabric::hypercube(static_cast<std::uint32_t>(std::countr_zero(n)));
     for (std::uint32_t me = 0; me < n; ++me) {
@@ -192,7 +192,7 @@ TEST_CASE("standard exchange: log p exchanges of p/2 blocks, high dimension firs
 }
 
 TEST_CASE("Grama ring all-to-all: step i moves p - i blocks one hop", "[paper][grama]") {
-  // 003_dc6b8d3ed255ce1d.txt slide 52: "In step i, the message size is m(p - i)".
+  // Grama slide 52: "In step i, the message size is m(p - i)".
   const std::uint32_t p = 6;
   for (std::uint32_t me = 0; me < p; ++me) {
     const auto ops = ops_of(a2a_algorithm::ring, fabric::ring(p), me);
@@ -226,7 +226,7 @@ TEST_CASE("Grama mesh all-to-all: rows then columns with grouped blocks", "[pape
 }
 
 TEST_CASE("AAP and AAP' on Q3 follow Boppana's step sequences", "[paper][boppana]") {
-  // 004_6a57f137dad1d0a3.txt §3.2: (0,0), (1,0), (1,1), (1,2), (2,0), (2,1), (2,2);
+  // Boppana90 §3.2: (0,0), (1,0), (1,1), (1,2), (2,0), (2,1), (2,2);
   // step (i, j) is a vector reversal in the subcubes of the j-th (3-i)-subset of
   // dimensions: {0,1,2}; {0,1}, {0,2}, {1,2}; {0}, {1}, {2}.
   const std::vector<std::uint32_t> aap = {7, 3, 5, 6, 1, 2, 4};

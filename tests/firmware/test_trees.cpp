@@ -1,5 +1,5 @@
-// Spanning trees of tori for the pipelined broadcast (002_99346807104d0b95.txt,
-// Bermond, Michallon, Trystram §2.2). The checks (tree_depth, edge_disjoint) are
+// Spanning trees of tori for the pipelined broadcast (Bermond92 §2.2).
+// The checks (tree_depth, edge_disjoint) are
 // independent of the builders; here they are themselves tested on hand-made trees,
 // and then hold the builders to the paper's depths.
 #include <catch2/catch.hpp>
@@ -136,7 +136,7 @@ std::vector<std::uint32_t> tree_of(fw::tree_family fam, const tessera::fabric& f
 
 TEST_CASE("bermond-optimal: two edge-disjoint spanning trees of depth n, n = 4..16, every root",
           "[firmware][trees]") {
-  // 002 §3.2, Theorem: depth n on the n x n torus (D = n for even n; for odd n,
+  // Bermond92 §3.2, Theorem: depth n on the n x n torus (D = n for even n; for odd n,
   // D = n - 1 is impossible by the paper's counting argument, so n is optimal).
   for (std::uint32_t n = 4; n <= 16; ++n) {
     const tessera::fabric f = fab("torus:" + std::to_string(n) + "x" + std::to_string(n));
@@ -162,7 +162,7 @@ TEST_CASE("bermond-optimal: two edge-disjoint spanning trees of depth n, n = 4..
 
 TEST_CASE("bermond-optimal on R x C: depth D with even sides, else D + 1, from any root",
           "[firmware][trees]") {
-  // 002 §3.2: "the construction of these spanning trees can be extended to
+  // Bermond92 §3.2: "the construction of these spanning trees can be extended to
   // non-square wraparound meshes". D = floor(R/2) + floor(C/2) is a lower bound; with
   // both sides odd the paper's counting rules it out (four unusable links between
   // the four tiles at distance D), so D + 1 is optimal there too. Every R x C with
@@ -192,7 +192,7 @@ TEST_CASE("bermond-optimal on R x C: depth D with even sides, else D + 1, from a
 
 TEST_CASE("simmen and bermond-3d2 pairs span, are edge-disjoint and have the paper's depths",
           "[firmware][trees]") {
-  // 002 §2.4: Simmen's trees have depth 2D + 1; §3.2, Figs 6-7: 3D/2. Our trees
+  // Bermond92 §2.4: Simmen's trees have depth 2D + 1; §3.2, Figs 6-7: 3D/2. Our trees
   // (every ring one way; the root's line both ways) give R + C - 1 and
   // max(floor(R/2) + C - 1, floor(C/2) + R - 1) (at least C + 1 and R + 1), which for
   // odd n x n (D = n - 1) are 2D + 1 and 3D/2 exactly.
@@ -233,7 +233,7 @@ TEST_CASE("simmen and bermond-3d2 pairs span, are edge-disjoint and have the pap
 
 TEST_CASE("saad-schultz: two almost-spanning trees of depth D and the fill-in lines",
           "[firmware][trees]") {
-  // 002 §2.3, Fig. 3: tree 0 misses the root's row, tree 1 its column; the fill-in
+  // Bermond92 §2.3, Fig. 3: tree 0 misses the root's row, tree 1 its column; the fill-in
   // sends each tree's part again along the line it misses, over the other tree's
   // links in the same direction.
   for (const char* spec : {"torus:4x4", "torus:5x5", "torus:8x8", "torus:16x16", "torus:3x7"}) {

@@ -1,4 +1,4 @@
-// The alpha-beta engine against Grama's ts + tw m (003_dc6b8d3ed255ce1d.txt slide 4)
+// The alpha-beta engine against Grama's ts + tw m (Grama slide 4)
 // and its port rules (one output, one input per tile, lowest source first).
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Circuit-switched hypercube engine against the path-setup cost of
-// 004_6a57f137dad1d0a3.txt (Boppana §2: xi + i tau + i + k - 1), the contention
-// rules of 001_7cf2891e56d981e0.txt (Bokhari §2.3) and the RTL cube's rules
+// Boppana90 §2 (xi + i tau + i + k - 1), the contention
+// rules of Bokhari91 §2.3 and the RTL cube's rules
 // (docs/rtl.md "Circuit-switched hypercube"; circuit_engine.hpp restates them): the
 // destination's ejection port is the last resource of a path and S is its grant; the
 // element stream starts at S' (S + xi_held); the resource at hop position j frees at
@@ -582,7 +582,7 @@ TEST_CASE("circuit: node contention alone costs nothing", "[circuit]") {
 }
 
 TEST_CASE("circuit: Bokhari's eight paths through edge 7->15 take more than 7x one", "[circuit]") {
-  // 001_7cf2891e56d981e0.txt §2.3, paths (1)..(8), 1000-byte messages, iPSC-860
+  // Bokhari91 §2.3, paths (1)..(8), 1000-byte messages, iPSC-860
   // timing in byte cycles (xi = 242, tau = 25; docs/machines.md).
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs{
       {0, 127}, {1, 63}, {3, 31}, {7, 15}, {5, 79}, {6, 47}, {2, 95}, {4, 111}};
@@ -887,7 +887,7 @@ TEST_CASE("circuit: random traffic under pre-setup takes the RTL's cycles (tb_cu
 
 TEST_CASE("circuit: Bokhari's eight paths take the RTL's cycles (rtl.tb_cube.bokhari)",
           "[circuit]") {
-  // 001_7cf2891e56d981e0.txt §2.3, iPSC-860 preset (xi 242, tau 25, k = 1000). By
+  // Bokhari91 §2.3, iPSC-860 preset (xi 242, tau 25, k = 1000). By
   // hand, as tb_cube derives them: (4) 7->15 takes the edge at xi, S = xi + tau,
   // E = S + k; the edge is its hop position 0 and frees at S + k, where (3) 3->31 wins
   // it under both arbitrations (lowest source; round robin from pointer 8, where 3

@@ -1,6 +1,6 @@
 // Store-and-forward torus with parallel monodirectional ports against Bermond, Michallon
 // and Trystram, "Broadcasting in wraparound meshes with parallel monodirectional links"
-// (002_99346807104d0b95.txt, §1-2): a hop costs beta + tau L for a packet of L bytes,
+// (Bermond92 §1-2): a hop costs beta + tau L for a packet of L bytes,
 // all four ports of a tile work at once, and a message cut into q packets over h hops
 // takes (h + q - 1)(beta + tau L/q). The engine follows the RTL torus's rules
 // (docs/rtl.md, docs/tlm.md): B buffers per input in two dateline classes, credits, a

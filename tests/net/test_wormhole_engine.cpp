@@ -1,7 +1,7 @@
 // The wormhole mesh engine (docs/wormhole.md) against its closed forms and against the
 // flit-by-flit reference in flit_reference.hpp. Expected values are computed here from
 // the model's rules; the seed is Thakur, Choudhary, Fox, "Complete Exchange on a
-// Wormhole Routed Mesh" (../shared/seeds/000_59d2238f27277512.txt): 2D mesh, XY routing,
+// Wormhole Routed Mesh" (Thakur93): 2D mesh, XY routing,
 // wormhole switching, where a message's time barely depends on distance.
 //
 // The engine must equal the reference exactly when the reference shares a channel's VCs

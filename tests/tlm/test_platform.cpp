@@ -1,7 +1,7 @@
 // The TLM platform: tiles run the firmware on the tile runtime over TLM NICs, and the
 // fabric module drives a timing engine. Expected cycle counts come from the papers'
-// formulas (004_6a57f137dad1d0a3.txt for the circuit hypercube,
-// 002_99346807104d0b95.txt for the store-and-forward ports) or from the independent
+// formulas (Boppana90 for the circuit hypercube,
+// Bermond92 for the store-and-forward ports) or from the independent
 // host alpha-beta model (platform/alphabeta). Each platform run is forked
 // (isolated.hpp) because SystemC elaborates once per process.
 #include <catch2/catch.hpp>
@@ -126,7 +126,7 @@ TEST_CASE("tlm: one circuit message over i hops takes xi + i tau + i + k - 1", "
 }
 
 TEST_CASE("tlm: AAP all-to-all takes Boppana's T_aap", "[tlm][circuit]") {
-  // 004 §3.2: T_aap = k(N-1) + (xi-1)(N-1) + (1+tau) n N / 2: each vector reversal in
+  // Boppana90 §3.2: T_aap = k(N-1) + (xi-1)(N-1) + (1+tau) n N / 2: each vector reversal in
   // an i-cube is edge-disjoint and takes xi + i tau + i + k - 1; the phases run one
   // after another. k elements of width bytes each.
   struct cse {
@@ -158,7 +158,7 @@ TEST_CASE("tlm: AAP all-to-all takes Boppana's T_aap", "[tlm][circuit]") {
 TEST_CASE("tlm: store-and-forward ring all-gather takes (p-1)(beta + tau m)",
           "[tlm][store-forward]") {
   // Grama's ring all-gather: p - 1 steps, each one hop to the next tile with every
-  // tile's +1 port busy at once (002: the ports work in parallel).
+  // tile's +1 port busy at once (Bermond92: the ports work in parallel).
   for (const std::uint32_t p : {4U, 7U}) {
     fw::collective_params c = coll("ring:" + std::to_string(p), fw::collective::allgather, 64);
     c.alg = fw::tb_algorithm::ring;
@@ -192,7 +192,7 @@ TEST_CASE("tlm: every collective is verified on the circuit and store-forward fa
 
 namespace {
 
-// The AAP' step sequence of 004 §3.3, built here from the paper's text and not from
+// The AAP' step sequence of Boppana90 §3.3, built here from the paper's text and not from
 // the firmware: phase 0 (all n dimensions), then for i = 1 .. floor((n-1)/2) the
 // steps (i, j) and (n-i, C(n,i)-1-j) interleaved, and for even n the self-dual
 // phase n/2 interleaved with itself for j < C(n,n/2)/2. Step (i, j) is a vector
@@ -285,7 +285,7 @@ std::uint64_t aap_prime_model(std::uint32_t n, std::uint64_t k, std::uint64_t xi
 
 TEST_CASE("tlm: AAP' with pre-setup meets Boppana's T_aap' where the paper's overlap holds",
           "[tlm][circuit]") {
-  // 004 §3.3: with k > xi + (n-1) tau, T_aap' = (k-1)(N-1) + nN/2 + 2(xi + n tau) - tau.
+  // Boppana90 §3.3: with k > xi + (n-1) tau, T_aap' = (k-1)(N-1) + nN/2 + 2(xi + n tau) - tau.
   // The paper assumes every step after (1,0) can be set up during the previous one.
   // That holds for n = 2; for n >= 3 a step (n-i, .) is followed by (i, j+1), which
   // shares dimensions with it, so its header waits for a link of the previous step
@@ -368,7 +368,7 @@ TEST_CASE("traffic: the patterns send where BookSim's do", "[tlm][traffic]") {
 TEST_CASE("traffic: light load delivers every packet at zero-load latency or later",
           "[tlm][traffic]") {
   // Neighbor traffic on a store-and-forward torus: each packet makes two hops
-  // ((r, c) -> (r, c+1) -> (r+1, c+1)), each beta + tau L (002 §1), so no packet can
+  // ((r, c) -> (r, c+1) -> (r+1, c+1)), each beta + tau L (Bermond92 §1), so no packet can
   // take less than 2 (beta + tau L), and the first one made meets an empty network.
   const std::string raw = run_isolated([] {
     tlmm::traffic_options t;

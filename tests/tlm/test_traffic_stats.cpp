@@ -1,6 +1,6 @@
 // Synthetic traffic's streamed statistics (Trust issue, section 3) against numbers
 // that do not come from them: the zero-load cost of Grama's ideal network, ts + tw m
-// (003_dc6b8d3ed255ce1d.txt slide 4), and every packet's own latency as an observer
+// (Grama slide 4), and every packet's own latency as an observer
 // saw it arrive. Each platform run is forked (isolated.hpp): SystemC elaborates once
 // per process.
 #include <catch2/catch.hpp>

@@ -37,7 +37,7 @@ bool uses_link(const fabric& f, std::uint32_t s, std::uint32_t d, std::uint32_t 
 static_assert(distance(fabric::hypercube(3), tile_id{0}, tile_id{7}) == 3);
 static_assert(distance(fabric::mesh(16, 32), tile_id{0}, tile_id{511}) == 15 + 31);
 
-TEST_CASE("e-cube routes of Bokhari Fig. 1 (001_7cf2891e56d981e0.txt §2)", "[routing]") {
+TEST_CASE("e-cube routes of Bokhari Fig. 1 (Bokhari91 §2)", "[routing]") {
   const auto h = fabric::hypercube(5);
   CHECK(visits(h, 0, 31) == std::vector<std::uint32_t>{0, 1, 3, 7, 15, 31});
   CHECK(visits(h, 2, 23) == std::vector<std::uint32_t>{2, 3, 7, 23});
@@ -63,7 +63,7 @@ TEST_CASE("Bokhari's eight paths all cross edge 7->15 of a 7-cube (§2.3)", "[ro
   }
 }
 
-TEST_CASE("e-cube example of Boppana §3.1 (004_6a57f137dad1d0a3.txt)", "[routing]") {
+TEST_CASE("e-cube example of Boppana90 §3.1", "[routing]") {
   // "the path set up between processors 3 and 12 in Q4 goes through 2, 0 and 4"
   CHECK(visits(fabric::hypercube(4), 3, 12) == std::vector<std::uint32_t>{3, 2, 0, 4, 12});
 }

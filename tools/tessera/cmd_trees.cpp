@@ -1,5 +1,5 @@
 // `tessera trees`: the spanning trees a pipelined torus broadcast uses (issue 5,
-// 002_99346807104d0b95.txt), with their depths, the edge-disjointness check, link
+// Bermond92), with their depths, the edge-disjointness check, link
 // usage, and each tree drawn on the grid.
 #include <ostream>
 #include <sstream>

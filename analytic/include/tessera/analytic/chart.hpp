@@ -1,4 +1,4 @@
-// A Bokhari-style link-usage chart (001_7cf2891e56d981e0.txt, Figs. 5-9): one row per
+// A Bokhari-style link-usage chart (Bokhari91, Figs. 5-9): one row per
 // transfer, one column per directed link used, each entry the slot (circuit) or
 // round (otherwise) in which the transfer holds that link; '.' where it does not.
 #pragma once

@@ -6,7 +6,7 @@
 
 namespace tessera::analytic {
 
-// Thakur §3.1 (000_59d2238f27277512.txt): the paper's maximum number of messages
+// Thakur93 §3.1: the paper's maximum number of messages
 // contending for a link at step i of PEX on a mesh with c columns:
 //   f(i) = 2^ceil(lg max(mod(i, c), i / c))      (i / c is integer division)
 constexpr std::uint32_t thakur_f_pex(std::uint32_t i, std::uint32_t c) {
@@ -30,7 +30,7 @@ constexpr double thakur_step(double alpha, double bytes, double beta, double bet
   return alpha + bytes * (beta > contended ? beta : contended);
 }
 
-// Boppana §2 (004_6a57f137dad1d0a3.txt): a k-element message over i hops on a
+// Boppana90 §2: a k-element message over i hops on a
 // circuit-switched hypercube takes xi + i tau + i + k - 1 time units.
 constexpr double boppana_message(double xi, double tau, std::uint32_t hops, std::uint64_t k) {
   return xi + hops * tau + hops + static_cast<double>(k) - 1.0;

@@ -1,4 +1,4 @@
-// Grama et al.'s alpha-beta closed forms (003_dc6b8d3ed255ce1d.txt), for the
+// Grama et al.'s alpha-beta closed forms (Grama), for the
 // collective and algorithm combinations where the slides give an exact cost.
 // Reported beside simulated cycles; the tests derive their expectations on their own.
 #pragma once

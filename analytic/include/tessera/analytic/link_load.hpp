@@ -1,7 +1,7 @@
 // Static link loads of a schedule's rounds on wormhole and store-and-forward
 // fabrics: for each round, the exact largest number of messages that share one
 // directed link when all of the round's messages are in flight together
-// (Thakur's f(i), 000_59d2238f27277512.txt §2-3).
+// (Thakur's f(i), Thakur93 §2-3).
 #pragma once
 
 #include <cstdint>

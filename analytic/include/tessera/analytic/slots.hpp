@@ -1,5 +1,5 @@
 // Bokhari's link-usage chart semantics for circuit-switched fabrics
-// (001_7cf2891e56d981e0.txt §3-4):
+// (Bokhari91 §3-4):
 //  - transfers go into unit-time slots; a path holds all its directed links for its slot;
 //  - a tile sends its transfers in order, one at a time; an explicit idle op takes a slot;
 //  - when paths conflict the lowest-numbered source gets the links; the others retry

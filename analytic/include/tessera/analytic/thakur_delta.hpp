@@ -1,4 +1,4 @@
-// Thakur, Choudhary, Fox (000_59d2238f27277512.txt): Tables 2-6, complete exchange
+// Thakur93 Tables 2-6: complete exchange
 // measured on the Intel Touchstone Delta, and the `delta` machine fit.
 //
 // The paper's model (§2): a step costs alpha + L max(beta, f beta_sat) with

@@ -1,7 +1,7 @@
 // The catalog of collectives and their algorithms: names, what each needs of the
 // fabric, and the default per topology (docs/collectives.md).
 //
-// Sources (../shared/seeds/003_dc6b8d3ed255ce1d.txt, Grama et al., slide numbers):
+// Sources (Grama, slide numbers):
 //   bcast / reduce 7-21, allgather / reduce-scatter 22-34, allreduce and prefix
 //   37-41, scatter / gather 42-45, alltoall 46-63, shift 64-69, scatter+allgather 70-71.
 #pragma once
@@ -79,7 +79,7 @@ enum class tb_algorithm : std::uint8_t {
   powers_of_two,       // shift: one phase per power of two in q (slides 67-69)
   rs_gather,           // reduce as reduce-scatter + gather (slide 70)
   rs_allgather,        // allreduce as reduce-scatter + all-gather (slide 71)
-  // bcast pipelined on edge-disjoint spanning trees of a torus (002, edst_bcast.hpp)
+  // bcast pipelined on edge-disjoint spanning trees of a torus (Bermond92, edst_bcast.hpp)
   edst_single,
   edst_saad_schultz,
   edst_simmen,

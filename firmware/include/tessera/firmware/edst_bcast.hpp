@@ -1,5 +1,5 @@
 // The pipelined broadcast on edge-disjoint spanning trees of a torus
-// (002_99346807104d0b95.txt, Bermond, Michallon, Trystram, §2.1): the message of L
+// (Bermond92 §2.1): the message of L
 // bytes is split into d parts, one per tree, and each part into q packets. A tile
 // forwards every packet to all of its children in that tree at once (async sends,
 // one per output port), so with one slot P = beta + tau * L / (d q) per hop the last

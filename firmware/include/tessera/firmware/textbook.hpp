@@ -1,4 +1,4 @@
-// The collectives as per-tile op generators (Grama et al., 003_dc6b8d3ed255ce1d.txt).
+// The collectives as per-tile op generators (Grama).
 // A program is a cursor over (step, op within the step): every step is computed
 // directly from the tile id, so a tile produces its stream in O(1) memory.
 //

@@ -1,5 +1,5 @@
 // Spanning trees of a torus rooted at any tile, as parent arrays, for the pipelined
-// broadcast of 002_99346807104d0b95.txt (Bermond, Michallon, Trystram). Freestanding:
+// broadcast of Bermond92. Freestanding:
 // the caller owns the arrays (one entry per tile; parent[root] = root).
 //
 // The checks here are written independently of the builders so tests can hold every
@@ -21,7 +21,7 @@ namespace tessera::fw {
 
 inline constexpr std::uint32_t no_parent = 0xffffffffU;
 
-// The tree families of 002 (docs/trees.md): how many trees each pipelines on, and the
+// The tree families of Bermond92 (docs/trees.md): how many trees each pipelines on, and the
 // names `tessera trees --algorithm` and `--algorithm edst-...` use.
 enum class tree_family : std::uint8_t {
   single,           // §2.2: one tree of depth D

@@ -1,4 +1,4 @@
-// Grama's ideal network (003 slide 4) as an engine: a message of m bytes costs
+// Grama's ideal network (Grama slide 4) as an engine: a message of m bytes costs
 // ts + tw*m cycles (a control message ts); each tile has one output and one input
 // port, nothing else contends. A tile's messages leave in the order posted; when
 // several wait for one input port at the same time the lowest source id wins. The

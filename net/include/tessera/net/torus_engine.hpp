@@ -1,5 +1,5 @@
 // Torus (or ring, or mesh) with parallel monodirectional store-and-forward ports
-// (002_99346807104d0b95.txt, Bermond, Michallon and Trystram, "Broadcasting in wraparound
+// (Bermond92, "Broadcasting in wraparound
 // meshes with parallel monodirectional links", §1): every tile has one output port per
 // direction and one input port per direction, all usable at once. A message is cut into
 // packets of at most `packet_bytes` (0: one packet); a packet of L bytes is received

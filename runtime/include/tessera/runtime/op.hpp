@@ -31,7 +31,7 @@ inline constexpr std::uint8_t release = 1;  // send half / combine: drop the sen
 inline constexpr std::uint8_t combine_in = 2;  // receive half: combine into held blocks
 // A send op that ends once its message is posted: the NIC sends it from a slot of the
 // executor's pool while the tile goes on, as a tile forwarding a packet to all its
-// children at once on parallel ports does (002 §2.1). Without a pool it is an
+// children at once on parallel ports does (Bermond92 §2.1). Without a pool it is an
 // ordinary send. The tile finishes only when every such send has completed.
 inline constexpr std::uint8_t async = 4;
 // The receive half expects exactly recv_bytes data bytes; a message of another size

@@ -1,6 +1,6 @@
 // A communication pattern (docs/tlm.md, "Patterns"): a list of transfers, each a
 // message of `bytes` from src to dst posted at `start`. Bokhari's contention experiment
-// (001 §2.3) is one. A model runs it; the reader is the CLI's (readers.hpp).
+// (Bokhari91 §2.3) is one. A model runs it; the reader is the CLI's (readers.hpp).
 #pragma once
 
 #include <cstdint>
