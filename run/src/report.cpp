@@ -39,7 +39,7 @@ std::optional<edst_plan> plan_edst(run_config& r, double beta, double tau) {
     }
     e.packets = r.packets;
   } else {
-    // 002 §2.1: b is least at q* = sqrt((h - 1) tau L / (d beta)); take the better
+    // Bermond92 §2.1: b is least at q* = sqrt((h - 1) tau L / (d beta)); take the better
     // whole count next to it.
     e.automatic = true;
     const double star = beta > 0 ? std::sqrt((h - 1) * tau * L / (d * beta)) : most;
@@ -73,13 +73,13 @@ void put_edst(nlohmann::ordered_json& j, const edst_plan& e) {
                    {"slots", e.slots},
                    {"cycles", e.pipeline}};
   j["b"] = {{"formula", "(sqrt((h - 1) beta) + sqrt(tau L / d))^2"},
-            {"source", "002 Bermond, Michallon, Trystram, section 2.1"},
+            {"source", "Bermond92 §2.1"},
             {"cycles", e.b}};
   if (e.family == fw::tree_family::saad_schultz && e.l0 > 0) {
     j["saad_schultz"] = {{"L0", e.l0},
                          {"regime", e.b == e.paper ? "L <= L0: the fill-in hides in the empty phase"
                                                    : "L > L0: the fill-in outlasts the pipeline"},
-                         {"source", "002 section 2.3"},
+                         {"source", "Bermond92 §2.3"},
                          {"cycles", e.paper}};
   }
 }
@@ -90,7 +90,8 @@ void print_edst(std::ostream& os, const edst_plan& e) {
   os << "  pipeline    " << e.slots << " slots = " << e.pipeline << " cycles; b(L, h, d) = " << e.b
      << '\n';
   if (e.family == fw::tree_family::saad_schultz && e.l0 > 0) {
-    os << "  fill-in     L0 = " << e.l0 << " bytes; 002 §2.3 gives " << e.paper << " cycles\n";
+    os << "  fill-in     L0 = " << e.l0 << " bytes; Bermond92 §2.3 gives " << e.paper
+       << " cycles\n";
   }
 }
 

@@ -125,7 +125,7 @@ class alphabeta_collective {
     if (edst_) put_edst(j, *edst_);
     if (grama_) {
       j["closed_form"] = {{"formula", grama_->formula},
-                          {"source", "003 Grama " + grama_->source},
+                          {"source", "Grama " + grama_->source},
                           {"cycles", grama_->cycles}};
     }
     put_steps_tiles(j, o_);
@@ -139,7 +139,7 @@ class alphabeta_collective {
        << (opt_.prepost ? " with prepost" : "") << '\n';
     print_choice(os, r_);
     if (grama_) {
-      os << "  closed form " << grama_->cycles << "  = " << grama_->formula << "  (003 Grama "
+      os << "  closed form " << grama_->cycles << "  = " << grama_->formula << "  (Grama "
          << grama_->source << ")\n";
     }
     if (edst_) print_edst(os, *edst_);

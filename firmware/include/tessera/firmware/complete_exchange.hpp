@@ -3,11 +3,11 @@
 //
 // Block (s, t) is the block tile s holds for tile t; its id is s * p + t.
 //
-// Sources (../shared/seeds/):
-//   naive, linear, pairwise, stable, standard  001_7cf2891e56d981e0.txt (Bokhari) §4
-//   pex, pex-gen, pex-gen-shift, gen           000_59d2238f27277512.txt (Thakur) §3
-//   ring, mesh                                 003_dc6b8d3ed255ce1d.txt (Grama) slides 50-55
-//   aap, aap-prime                             004_6a57f137dad1d0a3.txt (Boppana) §3.2-3.3
+// Sources (docs/references.md):
+//   naive, linear, pairwise, stable, standard  Bokhari91 §4
+//   pex, pex-gen, pex-gen-shift, gen           Thakur93 §3
+//   ring, mesh                                 Grama slides 50-55
+//   aap, aap-prime                             Boppana90 §3.2-3.3
 #pragma once
 
 #include <array>
@@ -44,23 +44,23 @@ struct a2a_info {
   a2a_algorithm alg;
   std::string_view name;
   a2a_requirement needs;
-  std::string_view source;  // seed file and section
+  std::string_view source;  // paper key and section (docs/references.md)
 };
 
 inline constexpr std::array<a2a_info, 13> a2a_algorithms{{
-    {a2a_algorithm::naive, "naive", a2a_requirement::any, "001 Bokhari §4"},
-    {a2a_algorithm::linear, "linear", a2a_requirement::any, "001 Bokhari §4.1"},
-    {a2a_algorithm::pairwise, "pairwise", a2a_requirement::power_of_two, "001 Bokhari §4.1"},
-    {a2a_algorithm::pex, "pex", a2a_requirement::power_of_two, "000 Thakur §3.1"},
-    {a2a_algorithm::pex_gen, "pex-gen", a2a_requirement::any, "000 Thakur §3.2"},
-    {a2a_algorithm::pex_gen_shift, "pex-gen-shift", a2a_requirement::any, "000 Thakur §3.3"},
-    {a2a_algorithm::gen, "gen", a2a_requirement::any, "000 Thakur §3.4"},
-    {a2a_algorithm::stable, "stable", a2a_requirement::even, "001 Bokhari §4.2"},
-    {a2a_algorithm::standard, "standard", a2a_requirement::power_of_two, "001 Bokhari §4.3"},
-    {a2a_algorithm::ring, "ring", a2a_requirement::any, "003 Grama slides 50-52"},
-    {a2a_algorithm::mesh, "mesh", a2a_requirement::two_d, "003 Grama slides 53-55"},
-    {a2a_algorithm::aap, "aap", a2a_requirement::power_of_two, "004 Boppana §3.2"},
-    {a2a_algorithm::aap_prime, "aap-prime", a2a_requirement::power_of_two, "004 Boppana §3.3"},
+    {a2a_algorithm::naive, "naive", a2a_requirement::any, "Bokhari91 §4"},
+    {a2a_algorithm::linear, "linear", a2a_requirement::any, "Bokhari91 §4.1"},
+    {a2a_algorithm::pairwise, "pairwise", a2a_requirement::power_of_two, "Bokhari91 §4.1"},
+    {a2a_algorithm::pex, "pex", a2a_requirement::power_of_two, "Thakur93 §3.1"},
+    {a2a_algorithm::pex_gen, "pex-gen", a2a_requirement::any, "Thakur93 §3.2"},
+    {a2a_algorithm::pex_gen_shift, "pex-gen-shift", a2a_requirement::any, "Thakur93 §3.3"},
+    {a2a_algorithm::gen, "gen", a2a_requirement::any, "Thakur93 §3.4"},
+    {a2a_algorithm::stable, "stable", a2a_requirement::even, "Bokhari91 §4.2"},
+    {a2a_algorithm::standard, "standard", a2a_requirement::power_of_two, "Bokhari91 §4.3"},
+    {a2a_algorithm::ring, "ring", a2a_requirement::any, "Grama slides 50-52"},
+    {a2a_algorithm::mesh, "mesh", a2a_requirement::two_d, "Grama slides 53-55"},
+    {a2a_algorithm::aap, "aap", a2a_requirement::power_of_two, "Boppana90 §3.2"},
+    {a2a_algorithm::aap_prime, "aap-prime", a2a_requirement::power_of_two, "Boppana90 §3.3"},
 }};
 
 constexpr const a2a_info& info(a2a_algorithm a) {

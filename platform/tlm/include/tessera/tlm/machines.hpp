@@ -23,7 +23,7 @@ struct machine {
 
 inline const std::vector<machine>& machines() {
   static const std::vector<machine> table{
-      // 001 Bokhari §2.2, one cycle = one byte time (0.394 us): FORCED
+      // Bokhari91 §2.2, one cycle = one byte time (0.394 us): FORCED
       // t = 95 + 0.394 m + 10.3 d us = 0.394 (xi + d (tau + 1) + m - 1) with
       // xi - 1 = 95 / 0.394 = 241.1 -> xi = 242, tau + 1 = 10.3 / 0.394 = 26.1 -> tau = 25.
       // UNFORCED above 100 bytes adds reserve + ack, two one-element control messages:
@@ -47,9 +47,9 @@ inline const std::vector<machine>& machines() {
         {"control_xi", "88"},
         {"half_duplex", "1"},
         {"duplex_window", "350"}},
-       "001 Bokhari §2.2: FORCED t = 95 + 0.394m + 10.3d us; UNFORCED (m > 100) "
+       "Bokhari91 §2.2: FORCED t = 95 + 0.394m + 10.3d us; UNFORCED (m > 100) "
        "t = 164 + 0.398m + 29.9d us"},
-      // 002 Bermond et al. §4 (MegaNode, transputer links): beta = 628 us per packet
+      // Bermond92 §4 (MegaNode, transputer links): beta = 628 us per packet
       // per hop, tau = 2.2 us per byte; one cycle = 0.1 us.
       // Boppana's reading of the iPSC/860 (k <= 100 bytes over i hops in 65 + 0.425k + 10i
       // us): a time unit of 0.425 us, xi - 1 = 152.94 and 1 + tau = 23.53 units, rounded
@@ -59,15 +59,15 @@ inline const std::vector<machine>& machines() {
        "circuit",
        0.425,
        {{"xi", "154"}, {"xi_held", "0"}, {"tau", "23"}, {"width", "1"}},
-       "004 Boppana, Raghavendra §3.2: t = 65 + 0.425k + 10i us (k <= 100), xi - 1 = 152.94, "
+       "Boppana90 §3.2: t = 65 + 0.425k + 10i us (k <= 100), xi - 1 = 152.94, "
        "1 + tau = 23.53 units of 0.425 us"},
       {"meganode",
        fabric_kind::torus,
        "store-forward",
        0.1,
        {{"beta", "6280"}, {"tau", "22"}},
-       "002 Bermond, Michallon, Trystram §4: beta = 628 us, tau = 2.2 us/byte"},
-      // 000 Thakur et al.: a wormhole mesh, one byte per flit, one cycle = beta_sat. The
+       "Bermond92 §4: beta = 628 us, tau = 2.2 us/byte"},
+      // Thakur93: a wormhole mesh, one byte per flit, one cycle = beta_sat. The
       // NIC is half duplex (Bokhari §5, Thakur §2's beta_sr): a send to one tile and a
       // receive from another overlap only when they start within 100 cycles (11 us), an
       // exchange's always do, and a stream that starts late waits in the network holding
@@ -92,7 +92,7 @@ inline const std::vector<machine>& machines() {
         {"duplex_window", "100"},
         {"duplex_exchange", "1"},
         {"duplex_hold", "1"}},
-       "000 Thakur, Choudhary, Fox Table 2 (4 x 4 column), fitted: T = alpha + L max(beta, "
+       "Thakur93 Table 2 (4 x 4 column), fitted: T = alpha + L max(beta, "
        "f beta_sat), beta = 2 beta_sat, eager below 2921 bytes"},
   };
   return table;
