@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "papers.hpp"
+#include "tessera/analytic/closed_form.hpp"
 #include "tessera/analytic/slots.hpp"
 #include "tessera/analytic/transfers.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/schedule/build.hpp"
-#include "tessera/common/errors.hpp"
 
 namespace tessera::reproduce {
 namespace {
@@ -42,8 +43,8 @@ double unforced_us(double m, double d) {
 }
 // The preset's time for the same message (a 0-byte message is one element).
 double preset_us(double m, double d, bool unforced) {
-  const double k = m > 0 ? m : 1;
-  double cycles = xi + d * (tau + 1) + k - 1;
+  const auto k = static_cast<std::uint64_t>(m > 0 ? m : 1);
+  double cycles = analytic::boppana_message(xi, tau, static_cast<std::uint32_t>(d), k);
   if (unforced && m > 100) cycles += 2 * (control_xi + d * (tau + 1));
   return cycles * us;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "papers.hpp"
+#include "tessera/analytic/closed_form.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/run/run.hpp"
@@ -21,16 +22,6 @@ constexpr double paper_xi_1 = 152.94;  // xi - 1
 constexpr double paper_1_tau = 23.53;  // 1 + tau
 constexpr double preset_xi = 154;
 constexpr double preset_tau = 23;
-
-double t_aap(double n, double k, double xi_1, double one_tau) {
-  const double N = std::pow(2.0, n);
-  return k * (N - 1) + xi_1 * (N - 1) + one_tau / 2 * n * N;
-}
-
-double t_aap_prime(double n, double k, double xi, double tau) {
-  const double N = std::pow(2.0, n);
-  return (k - 1) * (N - 1) + n * N / 2 + 2 * (xi + n * tau) - tau;
-}
 
 }  // namespace
 
@@ -79,7 +70,7 @@ paper_report boppana(const boppana_options& o) {
     exact.source = "§3.2, T_aap";
     exact.what = what + ", xi 154, tau 23";
     exact.unit = "units";
-    exact.paper = t_aap(n, k, preset_xi - 1, 1 + preset_tau);
+    exact.paper = analytic::boppana_aap(n, o.k, preset_xi, preset_tau);
     exact.simulated = sim;
     exact.formula = "k(N-1) + (xi-1)(N-1) + (1+tau) n N / 2";
     exact.tol = tolerance::exact(
@@ -89,7 +80,7 @@ paper_report boppana(const boppana_options& o) {
     // With the paper's constants, in microseconds: the rounding moves T by
     // (N-1) x 0.06 + n N / 2 x 0.47 units, the tolerance.
     const double N = std::pow(2.0, n);
-    const double paper = t_aap(n, k, paper_xi_1, paper_1_tau);
+    const double paper = analytic::boppana_aap(n, o.k, paper_xi_1 + 1, paper_1_tau - 1);
     const double moved =
         (N - 1) * (preset_xi - 1 - paper_xi_1) + n * N / 2 * (1 + preset_tau - paper_1_tau);
     row us;
@@ -136,7 +127,7 @@ paper_report boppana(const boppana_options& o) {
     x.what = "AAP', n = " + std::to_string(n) + ", k = " + std::to_string(o.k_prime) +
              ", xi 154, tau 23";
     x.unit = "units";
-    x.paper = t_aap_prime(n, o.k_prime, preset_xi, preset_tau);
+    x.paper = analytic::boppana_aap_prime(n, o.k_prime, preset_xi, preset_tau);
     x.simulated = sim;
     x.formula = "(k-1)(N-1) + n N / 2 + 2 (xi + n tau) - tau";
     prime_paper.points.emplace_back(n, x.paper * unit_us);
