@@ -11,7 +11,12 @@ Lines that start with `tessera ` without the path are usage synopses, not run.
 Commands of one file run in order, in one scratch directory where `build` and
 `examples` point into the repository, so a command can use a file an earlier one wrote.
 
-usage: doc_commands.py REPO BUILD_DIR FILE.md
+With --recorded DIR, a command another test of the suite already ran (its record in DIR,
+tests/support/recorded.py: the same words, plus options that only add output) is checked
+against that run's exit status and stderr instead of running twice: a whole reproduction
+then runs once. CMake makes this test require the recording tests as fixtures.
+
+usage: doc_commands.py REPO BUILD_DIR FILE.md [--recorded DIR]...
 """
 import os
 import re
@@ -19,6 +24,9 @@ import shlex
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from recorded import load_records  # noqa: E402
 
 FENCE = re.compile(r"^\s*```")
 EXIT = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
@@ -68,6 +76,13 @@ def commands(text):
 
 def main():
     repo, build, doc = sys.argv[1], sys.argv[2], sys.argv[3]
+    records = {}
+    rest = sys.argv[4:]
+    while rest:
+        if rest[0] != "--recorded" or len(rest) < 2:
+            sys.exit(f"doc_commands.py: unexpected {rest[0]!r}")
+        records.update(load_records(rest[1]))
+        rest = rest[2:]
     with open(doc, encoding="utf-8") as f:
         text = f.read()
     failures = 0
@@ -79,9 +94,17 @@ def main():
         for line_no, cmd, code, quoted in commands(text):
             count += 1
             where = f"{os.path.relpath(doc, repo)}:{line_no}"
-            r = subprocess.run(["bash", "-c", cmd], cwd=scratch, capture_output=True,
-                               text=True, errors="replace", timeout=600,
-                               env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
+            # A record keeps no stdout, so a --json command (whose stdout is checked)
+            # always runs.
+            words = shlex.split(cmd)
+            record = None if "--json" in words else records.get(" ".join(words))
+            if record is not None:
+                r = subprocess.CompletedProcess(record["ran"], record["exit"], "",
+                                                record["stderr"])
+            else:
+                r = subprocess.run(["bash", "-c", cmd], cwd=scratch, capture_output=True,
+                                   text=True, errors="replace", timeout=600,
+                                   env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
             problems = []
             if r.returncode != code:
                 problems.append(f"exit {r.returncode}, the doc says {code}")
@@ -103,7 +126,8 @@ def main():
                 if r.stderr:
                     print("    stderr: " + r.stderr.strip().replace("\n", "\n            "))
             else:
-                print(f"{where}: ok (exit {code}): {cmd}")
+                ran_by = f", as test {record['test']} ran it" if record is not None else ""
+                print(f"{where}: ok (exit {code}{ran_by}): {cmd}")
     print(f"{count} commands, {failures} failed")
     if count == 0:
         print("no commands found")
