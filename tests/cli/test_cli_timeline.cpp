@@ -1,4 +1,4 @@
-// Timeline pictures (tessera/run/timeline.hpp, docs/visualize.md): the SVG drawn from a
+// Timeline pictures (tessera/pictures/timeline.hpp, docs/visualize.md): the SVG drawn from a
 // hand-made trace_data, read back with a small parser. Every op and wait span is one
 // rectangle of its kind at the x and width the picture's declared axis gives its
 // cycles, every message one line from its sender's row at its start to its receiver's
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/run/timeline.hpp"
+#include "tessera/pictures/timeline.hpp"
 
 namespace {
 
@@ -130,7 +130,8 @@ op_span make_span(what is, std::uint32_t tile, std::uint32_t index, tessera::op_
 }
 
 tessera::harness::transfer_record message(std::uint32_t src, std::uint32_t dst, tessera::msg_kind k,
-                                      std::uint32_t step, std::uint64_t start, std::uint64_t end) {
+                                          std::uint32_t step, std::uint64_t start,
+                                          std::uint64_t end) {
   tessera::harness::transfer_record t;
   t.header.src = src;
   t.header.dst = dst;
@@ -189,10 +190,10 @@ tessera::run::trace_data ring_run(double us_per_cycle) {
   return d;
 }
 
-std::string drawn(const tessera::run::trace_data& d, const tessera::run::trace_filter& f,
-                  tessera::run::timeline_counts& n) {
+std::string drawn(const tessera::run::trace_data& d, const tessera::pictures::trace_filter& f,
+                  tessera::pictures::timeline_counts& n) {
   std::ostringstream os;
-  n = tessera::run::write_timeline_svg(os, d, f);
+  n = tessera::pictures::write_timeline_svg(os, d, f);
   return os.str();
 }
 
@@ -286,7 +287,7 @@ TEST_CASE("timeline: a rectangle per span on the declared axis, a line per messa
   for (const double us : {0.0, 0.394}) {
     INFO("us_per_cycle " << us);
     const tessera::run::trace_data d = ring_run(us);
-    tessera::run::timeline_counts n;
+    tessera::pictures::timeline_counts n;
     const std::string svg = drawn(d, {}, n);
     const std::vector<element> all = parse_svg(svg);
     const element& root = all.front();
@@ -370,7 +371,7 @@ TEST_CASE("timeline: a run without op spans still draws messages, steps and link
   tessera::run::trace_data d = ring_run(0.0);
   d.spans.clear();
   d.spans_recorded = false;
-  tessera::run::timeline_counts n;
+  tessera::pictures::timeline_counts n;
   const std::string svg = drawn(d, {}, n);
   const std::vector<element> all = parse_svg(svg);
   CHECK(all.front().attr.at("data-op-spans") == "false");
@@ -392,11 +393,11 @@ TEST_CASE("timeline: a run without op spans still draws messages, steps and link
 
 TEST_CASE("timeline: the filter's tiles and window", "[cli][timeline]") {
   const tessera::run::trace_data d = ring_run(0.0);
-  tessera::run::trace_filter f;
+  tessera::pictures::trace_filter f;
   f.tiles = {false, true, true, false};
   f.from = 300;
   f.to = 700;
-  tessera::run::timeline_counts n;
+  tessera::pictures::timeline_counts n;
   const std::string svg = drawn(d, f, n);
   const std::vector<element> all = parse_svg(svg);
   const axis a = axis_of(all);
@@ -449,7 +450,7 @@ TEST_CASE("timeline: a 512-tile run stays a bounded picture", "[cli][timeline]")
     for (std::uint32_t k = 0; k < 9; ++k)
       d.links.push_back({t, t ^ (1U << k), k, 5, 9, t, t ^ (1U << k)});
   d.cycles = 10 * ops;
-  tessera::run::timeline_counts n;
+  tessera::pictures::timeline_counts n;
   const std::string svg = drawn(d, {}, n);
   CHECK(svg.size() < 20'000'000);
   const std::vector<element> all = parse_svg(svg);
@@ -459,7 +460,7 @@ TEST_CASE("timeline: a 512-tile run stays a bounded picture", "[cli][timeline]")
     if (e.tag == "rect" && e.cls() != "band" && e.cls() != "key") ++rects;
     ++elements;
   }
-  CHECK(rects <= tessera::run::timeline_max_bars + 2);  // the background and the pattern's
+  CHECK(rects <= tessera::pictures::timeline_max_bars + 2);  // the background and the pattern's
   CHECK(elements < 200'000);
   // Messages between two of the 256 rows: every one drawn, in at most
   // timeline_max_arrows aggregate arrows whose counts add up to them.
@@ -469,7 +470,7 @@ TEST_CASE("timeline: a 512-tile run stays a bounded picture", "[cli][timeline]")
   CHECK(n.messages == between_rows);
   const auto arrows = with_class(all, "line", "msg");
   CHECK(arrows.size() == n.arrows);
-  CHECK(n.arrows <= tessera::run::timeline_max_arrows);
+  CHECK(n.arrows <= tessera::pictures::timeline_max_arrows);
   std::uint64_t counted = 0;
   for (const element* l : arrows) {
     CHECK(l->cls().find("aggregate") != std::string::npos);
@@ -492,5 +493,5 @@ TEST_CASE("timeline: a 512-tile run stays a bounded picture", "[cli][timeline]")
   std::size_t tile_rows = 0;
   for (const element& e : all)
     if (e.cls() == "row-name" && e.title.empty()) ++tile_rows;
-  CHECK(tile_rows <= 256 + tessera::run::timeline_max_step_lanes + 256);
+  CHECK(tile_rows <= 256 + tessera::pictures::timeline_max_step_lanes + 256);
 }

@@ -1,4 +1,4 @@
-// Timeline traces (tessera run --trace, tessera/run/trace.hpp, docs/visualize.md): the
+// Timeline traces (tessera run --trace, tessera/pictures/trace.hpp, docs/visualize.md): the
 // structure every trace must have (every message once as a flow, op spans in order on
 // each tile's track with the waits nested inside them, timestamps in the unit the
 // header names), checked on runs whose times follow from the model's definition:
@@ -17,8 +17,8 @@
 
 #include "cli_support.hpp"
 #include "run_configs.hpp"
+#include "tessera/pictures/trace.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/run/trace.hpp"
 
 namespace {
 
@@ -30,9 +30,9 @@ tessera::run::run_config allgather_on_cube(std::uint32_t dims, std::uint32_t byt
   return c;
 }
 
-json traced(const tessera::run::run_result& res, const tessera::run::trace_filter& f = {}) {
+json traced(const tessera::run::run_result& res, const tessera::pictures::trace_filter& f = {}) {
   std::ostringstream os;
-  tessera::run::write_trace(os, res.trace(), f);
+  tessera::pictures::write_trace(os, res.trace(), f);
   return json::parse(os.str());
 }
 
@@ -144,7 +144,7 @@ TEST_CASE("trace: every message once, op spans in order, waits nested, alpha-bet
 
 TEST_CASE("trace: --trace-tiles and --trace-window keep what they name", "[cli][trace]") {
   const auto res = tessera::run::run(allgather_on_cube(3, 64));
-  tessera::run::trace_filter f;
+  tessera::pictures::trace_filter f;
   f.tiles.assign(8, false);
   f.tiles[5] = true;
   const json t = traced(*res, f);
@@ -169,7 +169,7 @@ TEST_CASE("trace: --trace-tiles and --trace-window keep what they name", "[cli][
   CHECK(t["otherData"]["tessera"]["kept_tiles"] == json::array({5}));
 
   // Step 2 runs over cycles 228..584: a window inside it keeps step 2's spans only.
-  tessera::run::trace_filter w;
+  tessera::pictures::trace_filter w;
   w.from = 300;
   w.to = 400;
   const json u = traced(*res, w);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`tessera run --timeline FILE.svg` against `--trace FILE.json` of the same run
-(docs/visualize.md, tessera/run/timeline.hpp).
+(docs/visualize.md, tessera/pictures/timeline.hpp).
 
 Each run writes both. The SVG must parse and hold, for every op and wait span of the
 JSON trace, one rectangle of its kind on its tile's row, with the same start and end in
@@ -82,7 +82,7 @@ def tiles_of(text):
     return out
 
 
-MAX_ARROWS = 500  # tessera/run/timeline.hpp, timeline_max_arrows
+MAX_ARROWS = 500  # tessera/pictures/timeline.hpp, timeline_max_arrows
 
 
 def check_aggregates(name, root, lines, flows, starts, finishes, report):

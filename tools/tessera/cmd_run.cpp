@@ -17,10 +17,11 @@
 #include "tessera/common/input.hpp"
 #include "tessera/firmware/collective.hpp"
 #include "tessera/models/registry.hpp"
+#include "tessera/pictures/heatmap.hpp"
+#include "tessera/pictures/timeline.hpp"
+#include "tessera/pictures/trace.hpp"
 #include "tessera/run/collective_check.hpp"
-#include "tessera/run/heatmap.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/run/timeline.hpp"
 #include "tessera/schedule/json_io.hpp"
 #include "workload.hpp"
 
@@ -260,14 +261,14 @@ void parse_heatmap(const args& a, run_request& q) {
 // Writes the heat map of a finished run from its report's links (or its steps).
 nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace_data& d,
                                           const nlohmann::ordered_json& j) {
-  run::heatmap_input in;
+  pictures::heatmap_input in;
   in.f = q.config.c.f;
   in.title = d.title;
   const std::uint64_t cycles = j.value("cycles", std::uint64_t{0});
   std::size_t omitted = 0;
   if (q.heatmap_steps) {
     double top = 0;
-    in.panels = run::step_panels(in.f, d.transfers, top);
+    in.panels = pictures::step_panels(in.f, d.transfers, top);
     // A page of small multiples holds 256 panels, and 200,000 links in all (a 16 x 32
     // mesh: 97 panels); the steps past them are counted.
     const std::size_t links = std::max<std::size_t>(in.f.link_slots(), 1);
@@ -280,12 +281,12 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
     in.scale_max = std::max(top, 1.0);
     in.integer_scale = true;
   } else {
-    run::heatmap_panel p;
+    pictures::heatmap_panel p;
     p.title = "the whole run, " + std::to_string(cycles) + " cycles";
     double top = 0;
     for (const auto& l : j.value("links", nlohmann::ordered_json::array())) {
       if (l["from"] == l["to"]) continue;  // injection and ejection channels
-      run::heatmap_link x;
+      pictures::heatmap_link x;
       x.from = l["from"].get<std::uint32_t>();
       x.to = l["to"].get<std::uint32_t>();
       x.name = l["link"].get<std::string>();
@@ -321,7 +322,7 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
     }
   }
   output_file file{"--heatmap", q.heatmap_file};
-  run::write_heatmap(file.stream(), in);
+  pictures::write_heatmap(file.stream(), in);
   file.close();
   nlohmann::ordered_json info{{"file", q.heatmap_file},
                               {"metric", q.heatmap_steps ? "step load" : q.heatmap_metric},
@@ -480,16 +481,16 @@ int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   std::optional<run::trace_data> drawn;
   if (!q.trace_file.empty() || !q.timeline_file.empty() || !q.heatmap_file.empty())
     drawn = res->trace();
-  std::optional<run::trace_counts> traced;
+  std::optional<pictures::trace_counts> traced;
   if (!q.trace_file.empty()) {
     output_file file{"--trace", q.trace_file};
-    traced = run::write_trace(file.stream(), *drawn, q.trace_filter);
+    traced = pictures::write_trace(file.stream(), *drawn, q.trace_filter);
     file.close();
   }
-  std::optional<run::timeline_counts> pictured;
+  std::optional<pictures::timeline_counts> pictured;
   if (!q.timeline_file.empty()) {
     output_file file{"--timeline", q.timeline_file};
-    pictured = run::write_timeline_svg(file.stream(), *drawn, q.trace_filter);
+    pictured = pictures::write_timeline_svg(file.stream(), *drawn, q.trace_filter);
     file.close();
   }
   nlohmann::ordered_json j = res->json();

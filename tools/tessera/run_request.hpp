@@ -8,8 +8,8 @@
 #include <string>
 
 #include "args.hpp"
+#include "tessera/pictures/trace.hpp"
 #include "tessera/run/config.hpp"
-#include "tessera/run/trace.hpp"
 
 namespace tessera::cli {
 
@@ -18,7 +18,7 @@ struct run_request {
   bool json{false};
   // --trace FILE: the timeline trace (docs/visualize.md), and what of it to write.
   std::string trace_file;
-  run::trace_filter trace_filter;
+  pictures::trace_filter trace_filter;
   // --timeline FILE.svg: the same trace drawn as a picture, with the same filter.
   std::string timeline_file;
   // --heatmap FILE.svg: the links coloured by --heatmap-metric, or a panel per step.

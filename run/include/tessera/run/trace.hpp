@@ -1,23 +1,19 @@
-// Timeline traces of a run in the Chrome trace-event format, which the Perfetto UI
-// (ui.perfetto.dev) and chrome://tracing open (docs/visualize.md). One track per tile
-// holds its ops as spans, with what it waited for as spans inside them; every message
-// is a flow arrow from its sender, where the network took it, to its receiver, where it
-// was delivered; a track of its own holds the algorithm's steps.
+// What a run kept for its timeline (run_result::trace()): the tiles' op spans, every
+// message's transfer, the steps and the intervals each link was held. The run library
+// records it; the pictures library (tessera/pictures/) draws it as a Perfetto trace, a
+// timeline picture and a link heat map.
 #pragma once
 
 #include <cstdint>
-#include <limits>
-#include <ostream>
 #include <string>
 #include <vector>
 
-#include "tessera/net/engine.hpp"
 #include "tessera/harness/harness.hpp"
+#include "tessera/net/engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 
 namespace tessera::run {
 
-// What a run kept for its trace (run_result::trace()).
 struct trace_data {
   bool available{false};  // the run's model keeps these (a traffic run does not)
   fabric f{};
@@ -31,28 +27,5 @@ struct trace_data {
   std::vector<harness::step_timing> steps;
   std::vector<net::link_busy> links;  // the engines that model links one by one
 };
-
-// A directed link's name by its port, as the engines' link reports name it: E, W, S,
-// N on meshes and tori, +1 and -1 on rings, dim k on hypercubes.
-std::string port_name(const fabric& f, std::uint32_t port);
-
-// Which part to write: tiles (empty: all), and a window of cycles [from, to).
-struct trace_filter {
-  std::vector<bool> tiles;
-  std::uint64_t from{0};
-  std::uint64_t to{std::numeric_limits<std::uint64_t>::max()};
-};
-
-struct trace_counts {
-  std::uint64_t spans{0};     // op and wait spans written
-  std::uint64_t messages{0};  // messages written as flows
-  std::uint64_t steps{0};
-  std::uint64_t link_spans{0};  // intervals a link was held
-};
-
-// Writes the trace as one JSON object, event by event (a large run is never held as a
-// JSON tree). A span, message or step is written when it overlaps the window; a span
-// when its tile is kept, a message when its sender or receiver is.
-trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filter& f);
 
 }  // namespace tessera::run

@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <ostream>
 
-#include "tessera/run/trace.hpp"
+#include "tessera/pictures/trace.hpp"
 
-namespace tessera::run {
+namespace tessera::pictures {
 
 // What the picture drew (the rest was left out, and the picture says so).
 struct timeline_counts {
@@ -40,4 +40,4 @@ inline constexpr std::uint64_t timeline_max_bars = 50'000;
 // a test or a script can read the picture back.
 timeline_counts write_timeline_svg(std::ostream& os, const trace_data& d, const trace_filter& f);
 
-}  // namespace tessera::run
+}  // namespace tessera::pictures

@@ -11,7 +11,7 @@
 
 #include "tessera/harness/harness.hpp"
 
-namespace tessera::run::detail {
+namespace tessera::pictures::detail {
 
 struct message_arrow {
   std::vector<const harness::transfer_record*> messages;  // one, or the aggregate's, in order
@@ -45,4 +45,4 @@ std::string tile_ranges(const std::vector<std::uint32_t>& tiles);
 // "8 data messages from tiles 0-7 to tiles 8-15, step 3" (src and dst: tile_ranges).
 std::string aggregate_name(const message_arrow& m, const std::string& src, const std::string& dst);
 
-}  // namespace tessera::run::detail
+}  // namespace tessera::pictures::detail

@@ -1,6 +1,7 @@
-// What the JSON trace (trace.cpp) and the timeline picture (timeline.cpp) take alike from
-// a run's trace_data: which parts a filter keeps, the names of spans, messages and link
-// tracks, and the lanes that overlapping intervals go to.
+// What the JSON trace (trace.cpp), the timeline picture (timeline.cpp) and the heat map
+// (heatmap.cpp) take alike from a run's trace_data: which parts a filter keeps, the names
+// of spans, messages, links and link tracks, and the lanes that overlapping intervals go
+// to.
 #pragma once
 
 #include <cstddef>
@@ -9,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "tessera/run/trace.hpp"
+#include "tessera/pictures/trace.hpp"
 
-namespace tessera::run::detail {
+namespace tessera::pictures::detail {
 
 bool kept(const trace_filter& f, std::uint32_t tile);
 
@@ -25,6 +26,10 @@ std::pair<std::string, const char*> span_name(const harness::op_span& s);
 // The spans the filter keeps, by tile and time, an op before the waits inside it (a
 // wait may start and end with its op), so they nest as they happened.
 std::vector<const harness::op_span*> kept_spans(const trace_data& d, const trace_filter& f);
+
+// A directed link's name by its port, as the engines' link reports name it: E, W, S,
+// N on meshes and tori, +1 and -1 on rings, dim k on hypercubes.
+std::string port_name(const fabric& f, std::uint32_t port);
 
 // "data 3->7", "sync 0->1".
 std::string message_name(const harness::transfer_record& t);
@@ -46,4 +51,4 @@ std::string lane_name(const link_track& t, std::size_t lane);
 // The links the filter keeps (either end kept, an interval in the window), by link.
 std::vector<link_track> link_tracks(const trace_data& d, const trace_filter& f);
 
-}  // namespace tessera::run::detail
+}  // namespace tessera::pictures::detail

@@ -1,4 +1,4 @@
-#include "tessera/run/timeline.hpp"
+#include "tessera/pictures/timeline.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,7 +13,7 @@
 #include "tessera/common/input.hpp"
 #include "trace_parts.hpp"
 
-namespace tessera::run {
+namespace tessera::pictures {
 namespace {
 
 constexpr double page_width = 1200;
@@ -235,9 +235,10 @@ plan make_plan(const trace_data& d, const trace_filter& f) {
   std::vector<const harness::step_timing*> steps;
   for (const harness::step_timing& s : d.steps)
     if (detail::overlaps(f, s.start, s.end)) steps.push_back(&s);
-  std::sort(steps.begin(), steps.end(), [](const harness::step_timing* a, const harness::step_timing* b) {
-    return std::tie(a->start, a->step) < std::tie(b->start, b->step);
-  });
+  std::sort(steps.begin(), steps.end(),
+            [](const harness::step_timing* a, const harness::step_timing* b) {
+              return std::tie(a->start, a->step) < std::tie(b->start, b->step);
+            });
   std::vector<std::uint64_t> lane_end;
   for (const harness::step_timing* s : steps) {
     const std::size_t lane = detail::take_lane(lane_end, s->start, s->end);
@@ -889,4 +890,4 @@ timeline_counts write_timeline_svg(std::ostream& os, const trace_data& d, const 
   return picture{os, d, f}.write();
 }
 
-}  // namespace tessera::run
+}  // namespace tessera::pictures

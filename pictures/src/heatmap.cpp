@@ -1,4 +1,4 @@
-#include "tessera/run/heatmap.hpp"
+#include "tessera/pictures/heatmap.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,11 +9,11 @@
 #include <sstream>
 #include <tuple>
 
-#include "tessera/run/trace.hpp"
-#include "tessera/runtime/routing.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/runtime/routing.hpp"
+#include "trace_parts.hpp"
 
-namespace tessera::run {
+namespace tessera::pictures {
 namespace {
 
 struct pt {
@@ -192,7 +192,7 @@ void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& 
       const auto nb = neighbour(f, tile_id{t}, port);
       if (!nb) continue;
       const std::uint32_t to = nb->value();
-      const std::string name = port_name(f, port);
+      const std::string name = detail::port_name(f, port);
       const auto found = given.find(std::make_tuple(t, to, name));
       const heatmap_link* x = found == given.end() ? nullptr : found->second;
       const double v = x != nullptr ? x->value : 0.0;
@@ -341,7 +341,7 @@ std::vector<heatmap_panel> step_panels(const fabric& f,
       heatmap_link x;
       x.from = e.from.value();
       x.to = e.to.value();
-      x.name = port_name(f, port);
+      x.name = detail::port_name(f, port);
       x.value = n;
       x.detail = std::to_string(n) + (n == 1 ? " message" : " messages") + " of step " +
                  std::to_string(step);
@@ -355,4 +355,4 @@ std::vector<heatmap_panel> step_panels(const fabric& f,
   return out;
 }
 
-}  // namespace tessera::run
+}  // namespace tessera::pictures

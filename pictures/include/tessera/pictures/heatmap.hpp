@@ -12,7 +12,7 @@
 #include "tessera/harness/harness.hpp"
 #include "tessera/runtime/fabric.hpp"
 
-namespace tessera::run {
+namespace tessera::pictures {
 
 struct heatmap_link {
   std::uint32_t from{0};
@@ -46,4 +46,4 @@ std::vector<heatmap_panel> step_panels(const fabric& f,
                                        const std::vector<harness::transfer_record>& transfers,
                                        double& max_load);
 
-}  // namespace tessera::run
+}  // namespace tessera::pictures

@@ -4,7 +4,7 @@
 #include <map>
 #include <tuple>
 
-namespace tessera::run::detail {
+namespace tessera::pictures::detail {
 namespace {
 
 // An aggregate's key: kind (data first), when, sender block, receiver block. A data
@@ -134,4 +134,4 @@ std::string aggregate_name(const message_arrow& m, const std::string& src, const
   return out + ", steps " + std::to_string(m.first_step) + " to " + std::to_string(m.last_step);
 }
 
-}  // namespace tessera::run::detail
+}  // namespace tessera::pictures::detail

@@ -1,4 +1,4 @@
-#include "tessera/run/trace.hpp"
+#include "tessera/pictures/trace.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -7,7 +7,7 @@
 
 #include "trace_parts.hpp"
 
-namespace tessera::run {
+namespace tessera::pictures {
 namespace {
 
 // Process ids of the trace's two groups of tracks.
@@ -118,6 +118,17 @@ std::string lane_name(const link_track& t, std::size_t lane) {
   return lane == 0 ? t.name : t.name + " (" + std::to_string(lane + 1) + ")";
 }
 
+std::string port_name(const fabric& f, std::uint32_t port) {
+  switch (f.kind) {
+    case fabric_kind::hypercube:
+      return "dim " + std::to_string(port);
+    case fabric_kind::ring:
+      return port == 0 ? "+1" : "-1";
+    default:
+      return std::string(1, "EWSN"[port % 4]);
+  }
+}
+
 std::vector<link_track> link_tracks(const trace_data& d, const trace_filter& f) {
   std::vector<const net::link_busy*> busy;
   for (const net::link_busy& b : d.links) {
@@ -143,17 +154,6 @@ std::vector<link_track> link_tracks(const trace_data& d, const trace_filter& f) 
 }
 
 }  // namespace detail
-
-std::string port_name(const fabric& f, std::uint32_t port) {
-  switch (f.kind) {
-    case fabric_kind::hypercube:
-      return "dim " + std::to_string(port);
-    case fabric_kind::ring:
-      return port == 0 ? "+1" : "-1";
-    default:
-      return std::string(1, "EWSN"[port % 4]);
-  }
-}
 
 trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filter& f) {
   trace_counts n;
@@ -304,4 +304,4 @@ trace_counts write_trace(std::ostream& os, const trace_data& d, const trace_filt
   return n;
 }
 
-}  // namespace tessera::run
+}  // namespace tessera::pictures
