@@ -6,10 +6,9 @@
 #include <cstdio>
 #include <map>
 #include <numbers>
-#include <sstream>
 #include <tuple>
 
-#include "tessera/common/input.hpp"
+#include "tessera/pictures/svg.hpp"
 #include "tessera/runtime/routing.hpp"
 #include "trace_parts.hpp"
 
@@ -69,13 +68,6 @@ std::string colour(double v) {  // v in [0, 1]
   return buf;
 }
 
-std::string num(double v) {
-  std::ostringstream os;
-  os.precision(6);
-  os << v;
-  return os.str();
-}
-
 // Where each tile sits, in cells, and the panel's size.
 struct layout {
   std::vector<pt> at;
@@ -130,59 +122,72 @@ pt port_dir(const std::string& name) {
   return {0, -1};
 }
 
-class svg_writer {
+// Links drawn as arrows, `scale` pixels a cell; dashed when the link carried nothing.
+class link_painter {
  public:
-  explicit svg_writer(std::ostream& os) : os_{os} {}
+  explicit link_painter(svg_writer& w) : w_{w} {}
 
   void arrow_line(pt a, pt b, const std::string& col, bool dashed, double scale) {
     const pt d = unit(b - a);
-    const pt tip = b;
     const pt base = b - d * (0.16 * scale);
-    os_ << "<line x1=\"" << num(a.x) << "\" y1=\"" << num(a.y) << "\" x2=\"" << num(base.x)
-        << "\" y2=\"" << num(base.y) << "\" stroke=\"" << col << "\" stroke-width=\""
-        << num(stroke * scale) << "\"" << (dashed ? " stroke-dasharray=\"3 3\"" : "") << "/>";
-    head(tip, d, col, scale);
+    w_.tag("line").attr("x1", a.x).attr("y1", a.y).attr("x2", base.x).attr("y2", base.y);
+    stroked(col, dashed, scale);
+    head(b, d, col, scale);
   }
 
   void arrow_curve(pt a, pt ctl, pt b, const std::string& col, bool dashed, double scale) {
     const pt d = unit(b - ctl);
     const pt base = b - d * (0.16 * scale);
-    os_ << "<path d=\"M" << num(a.x) << ' ' << num(a.y) << " Q" << num(ctl.x) << ' ' << num(ctl.y)
-        << ' ' << num(base.x) << ' ' << num(base.y) << "\" fill=\"none\" stroke=\"" << col
-        << "\" stroke-width=\"" << num(stroke * scale) << "\""
-        << (dashed ? " stroke-dasharray=\"3 3\"" : "") << "/>";
+    w_.tag("path")
+        .attr("d", "M" + w_.num(a.x) + ' ' + w_.num(a.y) + " Q" + w_.num(ctl.x) + ' ' +
+                       w_.num(ctl.y) + ' ' + w_.num(base.x) + ' ' + w_.num(base.y))
+        .attr("fill", "none");
+    stroked(col, dashed, scale);
     head(b, d, col, scale);
   }
 
   void stub(pt a, pt b, const std::string& col, bool dashed, double scale) {
-    os_ << "<line x1=\"" << num(a.x) << "\" y1=\"" << num(a.y) << "\" x2=\"" << num(b.x)
-        << "\" y2=\"" << num(b.y) << "\" stroke=\"" << col << "\" stroke-width=\""
-        << num(stroke * scale) << "\"" << (dashed ? " stroke-dasharray=\"3 3\"" : "") << "/>";
+    w_.tag("line").attr("x1", a.x).attr("y1", a.y).attr("x2", b.x).attr("y2", b.y);
+    stroked(col, dashed, scale);
   }
 
  private:
+  void stroked(const std::string& col, bool dashed, double scale) {
+    w_.attr("stroke", col).attr("stroke-width", stroke * scale);
+    if (dashed) w_.attr("stroke-dasharray", "3 3");
+    w_.leaf();
+  }
+
   void head(pt tip, pt d, const std::string& col, double scale) {
     const pt n = right_of(d);
     const pt base = tip - d * (0.18 * scale);
     const pt l = base + n * (0.09 * scale);
     const pt r = base - n * (0.09 * scale);
-    os_ << "<polygon points=\"" << num(tip.x) << ',' << num(tip.y) << ' ' << num(l.x) << ','
-        << num(l.y) << ' ' << num(r.x) << ',' << num(r.y) << "\" fill=\"" << col << "\"/>";
+    w_.tag("polygon")
+        .attr("points", w_.num(tip.x) + ',' + w_.num(tip.y) + ' ' + w_.num(l.x) + ',' +
+                            w_.num(l.y) + ' ' + w_.num(r.x) + ',' + w_.num(r.y))
+        .attr("fill", col)
+        .leaf();
   }
 
-  std::ostream& os_;
+  svg_writer& w_;
 };
 
 // One panel at (ox, oy) pixels, `scale` pixels a cell.
-void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& p,
-                std::size_t index, const layout& l, double ox, double oy, double scale) {
+void draw_panel(svg_writer& w, const heatmap_input& in, const heatmap_panel& p, std::size_t index,
+                const layout& l, double ox, double oy, double scale) {
   const fabric& f = in.f;
-  svg_writer w{os};
+  link_painter paint{w};
   auto px = [&](pt c) { return pt{ox + (c.x + 0.5) * scale, oy + (c.y + 0.5) * scale}; };
-  os << "<g class=\"panel\" data-panel=\"" << index << "\">";
-  os << "<text x=\"" << num(ox + 2) << "\" y=\"" << num(oy - 6) << "\" font-size=\""
-     << num(std::max(9.0, 0.22 * scale)) << "\" font-family=\"sans-serif\">"
-     << escape_markup(p.title) << "</text>";
+  w.tag("g").attr("class", "panel").attr("data-panel", index).open();
+  w.tag("text")
+      .attr("x", ox + 2)
+      .attr("y", oy - 6)
+      .attr("font-size", std::max(9.0, 0.22 * scale))
+      .attr("font-family", "sans-serif")
+      .open()
+      .text(p.title)
+      .close("text");
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, const heatmap_link*> given;
   for (const heatmap_link& x : p.links)
     given[std::make_tuple(x.from, x.to, x.name)] = &x;
@@ -199,10 +204,16 @@ void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& 
       const bool unused = v <= 0.0;
       const std::string col = unused ? "#c8c8c8" : colour(v / in.scale_max);
       std::string tip = std::to_string(t) + "->" + std::to_string(to) + " " + name + ": ";
-      tip += x != nullptr && !x->detail.empty() ? x->detail : (unused ? "unused" : num(v));
-      os << "<g class=\"link\" data-from=\"" << t << "\" data-to=\"" << to << "\" data-name=\""
-         << name << "\" data-value=\"" << num(v) << "\" data-colour=\"" << col << "\"><title>"
-         << escape_markup(tip) << "</title>";
+      tip += x != nullptr && !x->detail.empty() ? x->detail : (unused ? "unused" : w.num(v));
+      w.tag("g")
+          .attr("class", "link")
+          .attr("data-from", t)
+          .attr("data-to", to)
+          .attr("data-name", name)
+          .attr("data-value", v)
+          .attr("data-colour", col)
+          .open()
+          .title(tip);
       const pt a = l.at[t];
       const pt b = l.at[to];
       const bool grid = f.kind == fabric_kind::mesh || f.kind == fabric_kind::torus;
@@ -211,13 +222,14 @@ void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& 
         const pt side = right_of(d) * offset;
         const bool wrap = norm(b - a) > 1.5 || (a.x + d.x != b.x || a.y + d.y != b.y);
         if (!wrap) {
-          w.arrow_line(px(a + d * (box / 2 + 0.06) + side), px(b - d * (box / 2 + 0.06) + side),
-                       col, unused, scale);
+          paint.arrow_line(px(a + d * (box / 2 + 0.06) + side), px(b - d * (box / 2 + 0.06) + side),
+                           col, unused, scale);
         } else {
           // A wrap link: out of the grid's edge at a, back in at b's opposite edge.
-          w.stub(px(a + d * (box / 2 + 0.06) + side), px(a + d * 0.75 + side), col, unused, scale);
-          w.arrow_line(px(b - d * 0.75 + side), px(b - d * (box / 2 + 0.06) + side), col, unused,
-                       scale);
+          paint.stub(px(a + d * (box / 2 + 0.06) + side), px(a + d * 0.75 + side), col, unused,
+                     scale);
+          paint.arrow_line(px(b - d * 0.75 + side), px(b - d * (box / 2 + 0.06) + side), col,
+                           unused, scale);
         }
       } else {
         const pt d = unit(b - a);
@@ -228,28 +240,41 @@ void draw_panel(std::ostream& os, const heatmap_input& in, const heatmap_panel& 
         if (f.kind == fabric_kind::hypercube && span > 1.01) {
           // Long hypercube links bow out to the right of travel, more the longer they are.
           const pt ctl = (from + end) * 0.5 + right_of(d) * (0.22 * span);
-          w.arrow_curve(px(from), px(ctl), px(end), col, unused, scale);
+          paint.arrow_curve(px(from), px(ctl), px(end), col, unused, scale);
         } else {
-          w.arrow_line(px(from), px(end), col, unused, scale);
+          paint.arrow_line(px(from), px(end), col, unused, scale);
         }
       }
-      os << "</g>";
+      w.close("g");
     }
   }
   for (std::uint32_t t = 0; t < f.tiles(); ++t) {
     const pt c = px(l.at[t]);
     const double s = box * scale;
-    os << "<g class=\"tile\" data-tile=\"" << t << "\"><rect x=\"" << num(c.x - s / 2) << "\" y=\""
-       << num(c.y - s / 2) << "\" width=\"" << num(s) << "\" height=\"" << num(s) << "\" rx=\""
-       << num(s / 6) << "\" fill=\"#ffffff\" stroke=\"#555555\"/>";
+    w.tag("g").attr("class", "tile").attr("data-tile", t).open();
+    w.tag("rect")
+        .attr("x", c.x - s / 2)
+        .attr("y", c.y - s / 2)
+        .attr("width", s)
+        .attr("height", s)
+        .attr("rx", s / 6)
+        .attr("fill", "#ffffff")
+        .attr("stroke", "#555555")
+        .leaf();
     if (scale >= 28) {
-      os << "<text x=\"" << num(c.x) << "\" y=\"" << num(c.y + 0.09 * scale)
-         << "\" text-anchor=\"middle\" font-size=\"" << num(0.22 * scale)
-         << "\" font-family=\"sans-serif\">" << t << "</text>";
+      w.tag("text")
+          .attr("x", c.x)
+          .attr("y", c.y + 0.09 * scale)
+          .attr("text-anchor", "middle")
+          .attr("font-size", 0.22 * scale)
+          .attr("font-family", "sans-serif")
+          .open()
+          .text(std::to_string(t))
+          .close("text");
     }
-    os << "</g>";
+    w.close("g");
   }
-  os << "</g>\n";
+  w.close("g").raw("\n");
 }
 
 }  // namespace
@@ -272,31 +297,60 @@ void write_heatmap(std::ostream& os, const heatmap_input& in) {
   const double bar = 70;
   const double width = std::max(margin * 2 + across_d * pw, 680.0);
   const double height = top + down_d * ph + bar;
-  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
-     << num(height) << "\" viewBox=\"0 0 " << num(width) << ' ' << num(height) << "\">\n";
-  os << "<title>" << escape_markup(in.title + ": " + in.metric) << "</title>\n";
-  os << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  os << "<text x=\"" << margin << "\" y=\"22\" font-size=\"15\" font-family=\"sans-serif\">"
-     << escape_markup(in.title) << "</text>\n";
-  os << "<text x=\"" << margin << "\" y=\"40\" font-size=\"12\" font-family=\"sans-serif\" "
-     << "fill=\"#444444\">" << escape_markup(in.metric) << "</text>\n";
+  svg_writer w{os, numbers::general6};
+  w.root(w.num(width), w.num(height)).open().raw("\n");
+  w.title(in.title + ": " + in.metric).raw("\n");
+  w.background("#ffffff").raw("\n");
+  w.tag("text")
+      .attr("x", margin)
+      .attr("y", 22)
+      .attr("font-size", 15)
+      .attr("font-family", "sans-serif")
+      .open()
+      .text(in.title)
+      .close("text")
+      .raw("\n");
+  w.tag("text")
+      .attr("x", margin)
+      .attr("y", 40)
+      .attr("font-size", 12)
+      .attr("font-family", "sans-serif")
+      .attr("fill", "#444444")
+      .open()
+      .text(in.metric)
+      .close("text")
+      .raw("\n");
   for (std::size_t i = 0; i < in.panels.size(); ++i) {
     const double ox = margin + static_cast<double>(i % across) * pw;
     const double oy = top + 18 + static_cast<double>(i / across) * ph;
-    draw_panel(os, in, in.panels[i], i, l, ox, oy, scale);
+    draw_panel(w, in, in.panels[i], i, l, ox, oy, scale);
   }
   // The scale: the colour ramp from 0 to scale_max with its ticks.
   const double bx = margin;
   const double by = top + down_d * ph + 16;
   const double bw = std::min(360.0, width - 2 * margin);
-  os << "<g class=\"scale\" data-max=\"" << num(in.scale_max) << "\"><defs><linearGradient "
-     << "id=\"ramp\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">";
+  w.tag("g").attr("class", "scale").attr("data-max", in.scale_max).open();
+  w.tag("defs").open();
+  w.tag("linearGradient")
+      .attr("id", "ramp")
+      .attr("x1", 0)
+      .attr("x2", 1)
+      .attr("y1", 0)
+      .attr("y2", 0)
+      .open();
   for (std::size_t i = 0; i < viridis.size(); ++i) {
     const double t = static_cast<double>(i) / (viridis.size() - 1);
-    os << "<stop offset=\"" << num(t) << "\" stop-color=\"" << colour(t) << "\"/>";
+    w.tag("stop").attr("offset", t).attr("stop-color", colour(t)).leaf();
   }
-  os << "</linearGradient></defs><rect x=\"" << num(bx) << "\" y=\"" << num(by) << "\" width=\""
-     << num(bw) << "\" height=\"14\" fill=\"url(#ramp)\" stroke=\"#555555\"/>";
+  w.close("linearGradient").close("defs");
+  w.tag("rect")
+      .attr("x", bx)
+      .attr("y", by)
+      .attr("width", bw)
+      .attr("height", 14)
+      .attr("fill", "url(#ramp)")
+      .attr("stroke", "#555555")
+      .leaf();
   std::vector<double> ticks;
   if (in.integer_scale && in.scale_max <= 8) {
     for (int k = 0; k <= static_cast<int>(in.scale_max); ++k)
@@ -307,17 +361,42 @@ void write_heatmap(std::ostream& os, const heatmap_input& in) {
   }
   for (const double t : ticks) {
     const double x = bx + bw * (in.scale_max > 0 ? t / in.scale_max : 0);
-    os << "<line x1=\"" << num(x) << "\" y1=\"" << num(by + 14) << "\" x2=\"" << num(x)
-       << "\" y2=\"" << num(by + 19) << "\" stroke=\"#555555\"/><text x=\"" << num(x) << "\" y=\""
-       << num(by + 31) << "\" text-anchor=\"middle\" font-size=\"11\" "
-       << "font-family=\"sans-serif\">" << num(in.integer_scale ? std::round(t) : t) << "</text>";
+    w.tag("line")
+        .attr("x1", x)
+        .attr("y1", by + 14)
+        .attr("x2", x)
+        .attr("y2", by + 19)
+        .attr("stroke", "#555555")
+        .leaf();
+    w.tag("text")
+        .attr("x", x)
+        .attr("y", by + 31)
+        .attr("text-anchor", "middle")
+        .attr("font-size", 11)
+        .attr("font-family", "sans-serif")
+        .open()
+        .text(w.num(in.integer_scale ? std::round(t) : t))
+        .close("text");
   }
-  os << "<line x1=\"" << num(bx + bw + 16) << "\" y1=\"" << num(by + 7) << "\" x2=\""
-     << num(bx + bw + 40) << "\" y2=\"" << num(by + 7)
-     << "\" stroke=\"#c8c8c8\" stroke-width=\"4\" stroke-dasharray=\"3 3\"/><text x=\""
-     << num(bx + bw + 46) << "\" y=\"" << num(by + 11)
-     << "\" font-size=\"11\" font-family=\"sans-serif\">unused</text></g>\n";
-  os << "</svg>\n";
+  w.tag("line")
+      .attr("x1", bx + bw + 16)
+      .attr("y1", by + 7)
+      .attr("x2", bx + bw + 40)
+      .attr("y2", by + 7)
+      .attr("stroke", "#c8c8c8")
+      .attr("stroke-width", 4)
+      .attr("stroke-dasharray", "3 3")
+      .leaf();
+  w.tag("text")
+      .attr("x", bx + bw + 46)
+      .attr("y", by + 11)
+      .attr("font-size", 11)
+      .attr("font-family", "sans-serif")
+      .open()
+      .text("unused")
+      .close("text");
+  w.close("g").raw("\n");
+  w.close("svg").raw("\n");
 }
 
 std::vector<heatmap_panel> step_panels(const fabric& f,

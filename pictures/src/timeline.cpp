@@ -3,30 +3,18 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
-#include <numbers>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "message_arrows.hpp"
-#include "tessera/common/input.hpp"
+#include "tessera/pictures/svg.hpp"
+#include "timeline_plan.hpp"
 #include "trace_parts.hpp"
 
 namespace tessera::pictures {
 namespace {
 
-constexpr double page_width = 1200;
-constexpr double margin = 20;
-constexpr double label_width = 150;  // the rows' names, left of the plot
-constexpr double plot_x = margin + label_width;
-constexpr double plot_width = page_width - plot_x - margin;
-constexpr double row_height = 16;
-constexpr double bar_height = 12;
-constexpr double bar_top = (row_height - bar_height) / 2;
-constexpr double wait_inset = 3;  // a wait's band leaves this much of its op's bar showing
-constexpr double section_gap = 22;
-constexpr std::uint32_t no_row = 0xffffffffU;
+using namespace detail;
 
 // The op kinds' colours: Tableau 10, a categorical palette whose colours stay apart.
 enum class look : std::uint8_t { exchange, sendrecv, send, recv, idle, sync, compute, drain };
@@ -75,285 +63,6 @@ look look_of(const harness::op_span& s) {
   return look::idle;
 }
 
-std::string formatted(const char* format, double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-// Pixels, to a hundredth (the files stay small; a reader finds each time to 0.01 px).
-std::string px(double v) {
-  std::string s = formatted("%.2f", v);
-  while (s.back() == '0')
-    s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s == "-0" ? "0" : s;
-}
-
-// Times in data attributes, exact enough to compare with the JSON trace's.
-std::string exact(double v) {
-  return formatted("%.12g", v);
-}
-
-std::string brief(double v) {
-  return formatted("%.6g", v);
-}
-
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// The x axis: cycles [from, to) across the plot, labelled in the trace's unit.
-struct time_axis {
-  std::uint64_t from{0};
-  std::uint64_t to{1};
-  double us_per_cycle{0};
-  double k{1};  // pixels a cycle
-
-  [[nodiscard]] bool micros() const { return us_per_cycle > 0; }
-  [[nodiscard]] double unit(std::uint64_t c) const {
-    return micros() ? static_cast<double>(c) * us_per_cycle : static_cast<double>(c);
-  }
-  [[nodiscard]] double x(std::uint64_t c) const {
-    return plot_x + static_cast<double>(std::clamp(c, from, to) - from) * k;
-  }
-  [[nodiscard]] std::string when(std::uint64_t c) const {
-    if (!micros()) return "cycle " + std::to_string(c);
-    return brief(unit(c)) + " µs (cycle " + std::to_string(c) + ")";
-  }
-  [[nodiscard]] std::string interval(std::uint64_t a, std::uint64_t b) const {
-    std::string s = micros() ? brief(unit(a)) + " to " + brief(unit(b)) + " µs"
-                             : "cycles " + std::to_string(a) + " to " + std::to_string(b);
-    s += ", " + (micros() ? brief(unit(b) - unit(a)) + " µs" : plural(b - a, "cycle", "cycles"));
-    if (micros()) s += " (cycles " + std::to_string(a) + " to " + std::to_string(b) + ")";
-    return s;
-  }
-  // The times of a rectangle or line, for a reader of the file.
-  [[nodiscard]] std::string data_times(std::uint64_t a, std::uint64_t b) const {
-    return " data-start=\"" + exact(unit(a)) + "\" data-end=\"" + exact(unit(b)) + "\"";
-  }
-};
-
-// Lays out a lane of intervals in time order: each as a bar of its own, or, when
-// narrower than min_px, merged with the narrow intervals around it into one bar (so
-// a lane holds at most a bar per min_px of the plot, plus its wide intervals).
-// many(first, count, end) gets lane[first, first + count) and the end of the last.
-template <typename T, typename One, typename Many>
-void lay_out(const std::vector<const T*>& lane, const time_axis& a, double min_px, One&& one,
-             Many&& many) {
-  std::size_t first = 0;
-  std::size_t count = 0;
-  std::uint64_t run_end = 0;
-  auto flush = [&] {
-    if (count == 1) one(*lane[first]);
-    if (count > 1) many(first, count, run_end);
-    count = 0;
-  };
-  for (std::size_t i = 0; i < lane.size(); ++i) {
-    const T& t = *lane[i];
-    if (a.x(t.end) - a.x(t.start) >= min_px) {
-      flush();
-      one(t);
-      continue;
-    }
-    if (count > 0 && a.x(t.start) - a.x(run_end) > min_px) flush();
-    if (count == 0) {
-      first = i;
-      run_end = t.end;
-    }
-    ++count;
-    run_end = std::max(run_end, t.end);
-  }
-  flush();
-}
-
-struct tile_row {
-  std::uint32_t tile{0};
-  std::vector<const harness::op_span*> ops;  // op, prologue and drain spans, in time order
-  std::vector<const harness::op_span*> waits;
-};
-
-struct link_row {
-  std::string name;
-  std::vector<const net::link_busy*> held;
-};
-
-// What the picture holds, row by row, before any of it is drawn.
-struct plan {
-  time_axis axis;
-  std::vector<std::uint32_t> row_of;  // a tile's row, or no_row
-  std::vector<tile_row> tiles;
-  std::uint64_t tiles_kept{0};
-  std::uint64_t spans_without_row{0};
-  std::vector<std::vector<const harness::step_timing*>> step_lanes;
-  std::uint64_t steps_left_out{0};
-  std::vector<link_row> links;
-  std::uint64_t link_rows_left_out{0};
-  std::uint64_t link_spans_left_out{0};
-};
-
-plan make_plan(const trace_data& d, const trace_filter& f) {
-  plan p;
-  // The window: to the filter's end, else to the run's end (or the last thing drawn,
-  // for a run that stopped early).
-  p.axis.from = f.from;
-  std::uint64_t end = d.cycles;
-  if (f.to == trace_filter{}.to) {
-    for (const harness::op_span& s : d.spans)
-      end = std::max(end, s.end);
-    for (const harness::transfer_record& t : d.transfers)
-      end = std::max(end, t.end);
-    for (const harness::step_timing& s : d.steps)
-      end = std::max(end, s.end);
-    for (const net::link_busy& b : d.links)
-      end = std::max<std::uint64_t>(end, b.end);
-  } else {
-    end = f.to;
-  }
-  p.axis.to = std::max(end, f.from + 1);
-  p.axis.us_per_cycle = d.us_per_cycle;
-  p.axis.k = plot_width / static_cast<double>(p.axis.to - p.axis.from);
-
-  p.row_of.assign(d.f.tiles(), no_row);
-  for (std::uint32_t t = 0; t < d.f.tiles(); ++t) {
-    if (!detail::kept(f, t)) continue;
-    ++p.tiles_kept;
-    if (p.tiles.size() == timeline_max_tile_rows) continue;
-    p.row_of[t] = static_cast<std::uint32_t>(p.tiles.size());
-    p.tiles.push_back({t, {}, {}});
-  }
-  for (const harness::op_span* s : detail::kept_spans(d, f)) {
-    const std::uint32_t row = s->tile < p.row_of.size() ? p.row_of[s->tile] : no_row;
-    if (row == no_row) {
-      ++p.spans_without_row;
-      continue;
-    }
-    (s->is == harness::op_span::what::wait ? p.tiles[row].waits : p.tiles[row].ops).push_back(s);
-  }
-
-  // Steps overlap (some tiles start a step while others finish the last): lanes.
-  std::vector<const harness::step_timing*> steps;
-  for (const harness::step_timing& s : d.steps)
-    if (detail::overlaps(f, s.start, s.end)) steps.push_back(&s);
-  std::sort(steps.begin(), steps.end(),
-            [](const harness::step_timing* a, const harness::step_timing* b) {
-              return std::tie(a->start, a->step) < std::tie(b->start, b->step);
-            });
-  std::vector<std::uint64_t> lane_end;
-  for (const harness::step_timing* s : steps) {
-    const std::size_t lane = detail::take_lane(lane_end, s->start, s->end);
-    if (lane >= timeline_max_step_lanes) {
-      ++p.steps_left_out;
-      continue;
-    }
-    if (lane == p.step_lanes.size()) p.step_lanes.emplace_back();
-    p.step_lanes[lane].push_back(s);
-  }
-
-  for (const detail::link_track& track : detail::link_tracks(d, f)) {
-    if (p.links.size() + track.lanes > timeline_max_link_rows) {
-      p.link_rows_left_out += track.lanes;
-      p.link_spans_left_out += track.held.size();
-      continue;
-    }
-    const std::size_t base = p.links.size();
-    for (std::size_t lane = 0; lane < track.lanes; ++lane)
-      p.links.push_back({detail::lane_name(track, lane), {}});
-    for (const auto& [b, lane] : track.held)
-      p.links[base + lane].held.push_back(b);
-  }
-  return p;
-}
-
-// How many rectangles the plan takes when intervals narrower than min_px are merged.
-struct bar_tally {
-  std::uint64_t bars{0};
-  std::uint64_t merged{0};         // merged bars
-  std::uint64_t merged_in{0};      // intervals in them
-  std::uint64_t waits_dropped{0};  // narrower than min_px: not drawn
-};
-
-bar_tally tally_bars(const plan& p, double min_px) {
-  bar_tally t;
-  auto one = [&](const auto&) { ++t.bars; };
-  auto many = [&](std::size_t, std::size_t n, std::uint64_t) {
-    ++t.bars;
-    ++t.merged;
-    t.merged_in += n;
-  };
-  for (const tile_row& r : p.tiles) {
-    lay_out(r.ops, p.axis, min_px, one, many);
-    for (const harness::op_span* w : r.waits) {
-      if (p.axis.x(w->end) - p.axis.x(w->start) >= min_px) {
-        ++t.bars;
-      } else {
-        ++t.waits_dropped;
-      }
-    }
-  }
-  for (const auto& lane : p.step_lanes)
-    lay_out(lane, p.axis, min_px, one, many);
-  for (const link_row& r : p.links)
-    lay_out(r.held, p.axis, min_px, one, many);
-  return t;
-}
-
-// The smallest width below which intervals are merged that keeps the picture within
-// timeline_max_bars: 0 (none merged) for all but the largest runs. Past the plot's
-// width every lane is at most one bar, so the search ends.
-double merge_width(const plan& p) {
-  double min_px = 0;
-  while (tally_bars(p, min_px).bars > timeline_max_bars)
-    min_px = min_px == 0 ? 0.5 : min_px * std::numbers::sqrt2;
-  return min_px;
-}
-
-// Tick marks in the trace's unit: 1, 2 or 5 times a power of ten, about eight of them.
-std::vector<double> ticks(const time_axis& a) {
-  const double lo = a.unit(a.from);
-  const double hi = a.unit(a.to);
-  const double raw = (hi - lo) / 8;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = 10 * mag;
-  for (const double m : {1.0, 2.0, 5.0}) {
-    if (m * mag >= raw) {
-      step = m * mag;
-      break;
-    }
-  }
-  std::vector<double> out;
-  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + 1e-9 * step; k += 1)
-    out.push_back(k == 0 ? 0.0 : k * step);  // never "-0"
-  return out;
-}
-
-double tick_x(const time_axis& a, double v) {
-  return plot_x + (v - a.unit(a.from)) * (plot_width / (a.unit(a.to) - a.unit(a.from)));
-}
-
-class svg_writer {
- public:
-  svg_writer(std::ostream& os, const time_axis& a) : os_{os}, a_{a} {}
-
-  void text(double x, double y, const std::string& s, const char* extra = "") {
-    os_ << "<text x=\"" << px(x) << "\" y=\"" << px(y) << "\"" << extra << ">" << escape_markup(s)
-        << "</text>\n";
-  }
-
-  // A rectangle over cycles [a, b) in the row whose top is y.
-  void bar(const std::string& cls, std::uint64_t a, std::uint64_t b, double y, double h,
-           const char* fill, const std::string& attrs, const std::string& title) {
-    const double xa = a_.x(a);
-    os_ << "<rect class=\"" << cls << "\" x=\"" << px(xa) << "\" y=\"" << px(y) << "\" width=\""
-        << px(a_.x(b) - xa) << "\" height=\"" << px(h) << "\" fill=\"" << fill << "\"" << attrs
-        << a_.data_times(a, b) << "><title>" << escape_markup(title) << "</title></rect>\n";
-  }
-
- private:
-  std::ostream& os_;
-  const time_axis& a_;
-};
-
 // A line from (xa, ya) to (xb, yb), cut to the plot's x range [lo, hi].
 struct segment {
   double xa, ya, xb, yb;
@@ -387,7 +96,7 @@ struct legend_key {
 class picture {
  public:
   picture(std::ostream& os, const trace_data& d, const trace_filter& f)
-      : os_{os}, d_{d}, f_{f}, p_{make_plan(d, f)}, a_{p_.axis}, w_{os, p_.axis} {
+      : w_{os, numbers::trimmed2}, d_{d}, f_{f}, p_{make_plan(d, f)}, a_{p_.axis} {
     min_px_ = merge_width(p_);
     bars_ = tally_bars(p_, min_px_);
     choose_messages();
@@ -403,7 +112,7 @@ class picture {
     write_steps();
     write_links();
     write_messages();
-    os_ << "</svg>\n";
+    w_.close("svg").raw("\n");
     return n_;
   }
 
@@ -420,9 +129,7 @@ class picture {
     for (const harness::transfer_record& t : d_.transfers) {
       const std::uint32_t src = t.header.src;
       const std::uint32_t dst = t.header.dst;
-      if ((!detail::kept(f_, src) && !detail::kept(f_, dst)) ||
-          !detail::overlaps(f_, t.start, t.end))
-        continue;
+      if ((!kept(f_, src) && !kept(f_, dst)) || !overlaps(f_, t.start, t.end)) continue;
       if (row_of(src) == no_row || row_of(dst) == no_row) {
         ++off_rows_;
         continue;
@@ -430,8 +137,8 @@ class picture {
       (t.header.kind == msg_kind::data ? data : control).push_back(&t);
     }
     data.insert(data.end(), control.begin(), control.end());
-    arrows_ = detail::plan_arrows(data, p_.row_of, static_cast<std::uint32_t>(p_.tiles.size()),
-                                  timeline_max_arrows);
+    arrows_ = plan_arrows(data, p_.row_of, static_cast<std::uint32_t>(p_.tiles.size()),
+                          timeline_max_arrows);
     messages_ = data.size();
   }
 
@@ -486,7 +193,7 @@ class picture {
                     " to or from tiles without a row left out.");
     }
     if (bars_.merged > 0 || bars_.waits_dropped > 0) {
-      out.push_back("Intervals narrower than " + formatted("%.3g", min_px_) +
+      out.push_back("Intervals narrower than " + significant(min_px_, 3) +
                     " px: " + std::to_string(bars_.merged_in) + " merged into " +
                     plural(bars_.merged, "hatched bar", "hatched bars") +
                     " (each in the colour of most of its time), " +
@@ -544,23 +251,40 @@ class picture {
 
   void write_head() {
     const double height = rows_bottom_ + 40;
-    os_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(page_width) << "\" height=\""
-        << px(height) << "\" viewBox=\"0 0 " << px(page_width) << ' ' << px(height)
-        << "\" font-family=\"sans-serif\" data-unit=\"" << (a_.micros() ? "us" : "cycle")
-        << "\" data-us-per-cycle=\"" << exact(d_.us_per_cycle) << "\" data-from-cycle=\"" << a_.from
-        << "\" data-to-cycle=\"" << a_.to << "\" data-x0=\"" << px(plot_x)
-        << "\" data-plot-width=\"" << px(plot_width) << "\" data-px-per-cycle=\"" << exact(a_.k)
-        << "\" data-op-spans=\"" << (d_.spans_recorded ? "true" : "false") << "\">\n";
-    os_ << "<title>"
-        << escape_markup((d_.title.empty() ? std::string("run") : d_.title) + ": timeline")
-        << "</title>\n";
+    w_.root(w_.num(page_width), w_.num(height))
+        .attr("font-family", "sans-serif")
+        .attr("data-unit", a_.micros() ? "us" : "cycle")
+        .attr("data-us-per-cycle", exact(d_.us_per_cycle))
+        .attr("data-from-cycle", a_.from)
+        .attr("data-to-cycle", a_.to)
+        .attr("data-x0", plot_x)
+        .attr("data-plot-width", plot_width)
+        .attr("data-px-per-cycle", exact(a_.k))
+        .attr("data-op-spans", d_.spans_recorded ? "true" : "false")
+        .open()
+        .raw("\n");
+    w_.title((d_.title.empty() ? std::string("run") : d_.title) + ": timeline").raw("\n");
     // Merged bars: hatched, over the colour of what most of their time was.
-    os_ << "<defs>";
+    w_.tag("defs").open();
     auto hatch = [this](const std::string& id, const char* fill) {
-      os_ << "<pattern id=\"merged-" << id << "\" width=\"4\" height=\"4\" "
-          << "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"4\" "
-          << "height=\"4\" fill=\"" << fill << "\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"4\" "
-          << "stroke=\"#ffffff\" stroke-width=\"1.6\" stroke-opacity=\"0.7\"/></pattern>";
+      w_.tag("pattern")
+          .attr("id", "merged-" + id)
+          .attr("width", 4)
+          .attr("height", 4)
+          .attr("patternUnits", "userSpaceOnUse")
+          .attr("patternTransform", "rotate(45)")
+          .open();
+      w_.tag("rect").attr("width", 4).attr("height", 4).attr("fill", fill).leaf();
+      w_.tag("line")
+          .attr("x1", 0)
+          .attr("y1", 0)
+          .attr("x2", 0)
+          .attr("y2", 4)
+          .attr("stroke", "#ffffff")
+          .attr("stroke-width", "1.6")
+          .attr("stroke-opacity", "0.7")
+          .leaf();
+      w_.close("pattern");
     };
     for (const look_style& l : looks)
       hatch(l.name, l.fill);
@@ -568,65 +292,103 @@ class picture {
     hatch("link", link_fill);
     for (const auto& [id, col] :
          {std::pair{"arrow-data", data_stroke}, std::pair{"arrow-control", control_stroke}}) {
-      os_ << "<marker id=\"" << id << "\" viewBox=\"0 0 6 6\" refX=\"6\" refY=\"3\" "
-          << "markerWidth=\"5\" markerHeight=\"5\" markerUnits=\"userSpaceOnUse\" orient=\"auto\">"
-          << "<path d=\"M0,0 L6,3 L0,6 z\" fill=\"" << col << "\"/></marker>";
+      w_.tag("marker")
+          .attr("id", id)
+          .attr("viewBox", "0 0 6 6")
+          .attr("refX", 6)
+          .attr("refY", 3)
+          .attr("markerWidth", 5)
+          .attr("markerHeight", 5)
+          .attr("markerUnits", "userSpaceOnUse")
+          .attr("orient", "auto")
+          .open();
+      w_.tag("path").attr("d", "M0,0 L6,3 L0,6 z").attr("fill", col).leaf().close("marker");
     }
-    os_ << "</defs>\n";
-    os_ << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-    w_.text(margin, 22, d_.title.empty() ? "timeline" : d_.title, " font-size=\"15\"");
-    w_.text(margin, 40, subtitle(), " font-size=\"12\" fill=\"#444444\"");
+    w_.close("defs").raw("\n");
+    w_.background("#ffffff").raw("\n");
+    w_.tag("text").attr("x", margin).attr("y", 22).attr("font-size", 15).open();
+    w_.text(d_.title.empty() ? "timeline" : d_.title).close("text").raw("\n");
+    w_.tag("text").attr("x", margin).attr("y", 40).attr("font-size", 12).attr("fill", "#444444");
+    w_.open().text(subtitle()).close("text").raw("\n");
 
-    os_ << "<g class=\"legend\" font-size=\"11\">";
+    w_.tag("g").attr("class", "legend").attr("font-size", 11).open();
     for (const legend_key& k : keys_) {
-      const std::string at = "x=\"" + px(k.x) + "\" y=\"" + px(k.y) + "\" width=\"20\" ";
+      auto key = [&](double y, double h, const std::string& fill) -> svg_writer& {
+        return w_.tag("rect")
+            .attr("class", "key")
+            .attr("x", k.x)
+            .attr("y", y)
+            .attr("width", 20)
+            .attr("height", h)
+            .attr("fill", fill);
+      };
       switch (k.shows) {
         case legend_key::swatch::op:
-          os_ << "<rect class=\"key\" " << at << "height=\"10\" fill=\"" << looks[k.look].fill
-              << "\"/>";
+          key(k.y, 10, looks[k.look].fill).leaf();
           break;
         case legend_key::swatch::wait:
-          os_ << "<rect class=\"key\" " << at << "height=\"10\" fill=\"" << looks[0].fill
-              << "\"/><rect class=\"key\" x=\"" << px(k.x) << "\" y=\"" << px(k.y + 2.5)
-              << "\" width=\"20\" height=\"5\" fill=\"" << wait_fill << "\" fill-opacity=\""
-              << wait_opacity << "\"/>";
+          key(k.y, 10, looks[0].fill).leaf();
+          key(k.y + 2.5, 5, wait_fill).attr("fill-opacity", wait_opacity).leaf();
           break;
         case legend_key::swatch::data:
         case legend_key::swatch::control: {
           const bool data = k.shows == legend_key::swatch::data;
-          os_ << "<line x1=\"" << px(k.x) << "\" y1=\"" << px(k.y + 5) << "\" x2=\"" << px(k.x + 20)
-              << "\" y2=\"" << px(k.y + 5) << "\" stroke=\""
-              << (data ? data_stroke : control_stroke)
-              << "\" stroke-width=\"1.2\" marker-end=\"url(#"
-              << (data ? "arrow-data" : "arrow-control") << ")\"/>";
+          w_.tag("line")
+              .attr("x1", k.x)
+              .attr("y1", k.y + 5)
+              .attr("x2", k.x + 20)
+              .attr("y2", k.y + 5)
+              .attr("stroke", data ? data_stroke : control_stroke)
+              .attr("stroke-width", "1.2")
+              .attr("marker-end", data ? "url(#arrow-data)" : "url(#arrow-control)")
+              .leaf();
           break;
         }
         case legend_key::swatch::merged:
-          os_ << "<rect class=\"key\" " << at << "height=\"10\" fill=\"url(#merged-exchange)\"/>";
+          key(k.y, 10, "url(#merged-exchange)").leaf();
           break;
       }
-      os_ << "<text x=\"" << px(k.x + 26) << "\" y=\"" << px(k.y + 9) << "\">"
-          << escape_markup(k.label) << "</text>";
+      w_.tag("text").attr("x", k.x + 26).attr("y", k.y + 9).open().text(k.label).close("text");
     }
-    os_ << "</g>\n";
+    w_.close("g").raw("\n");
     for (std::size_t i = 0; i < notes_.size(); ++i) {
-      os_ << "<text class=\"note\" x=\"" << px(margin) << "\" y=\""
-          << px(notes_top_ + 11 + 15 * static_cast<double>(i)) << "\" font-size=\"11\" "
-          << "fill=\"#9c3d00\">" << escape_markup(notes_[i]) << "</text>\n";
+      w_.tag("text")
+          .attr("class", "note")
+          .attr("x", margin)
+          .attr("y", notes_top_ + 11 + 15 * static_cast<double>(i))
+          .attr("font-size", 11)
+          .attr("fill", "#9c3d00")
+          .open()
+          .text(notes_[i])
+          .close("text")
+          .raw("\n");
     }
   }
 
   // Rows: a light band behind every other one, the row's name left of the plot.
   void write_rows() {
-    os_ << "<g class=\"rows\" font-size=\"11\">";
+    w_.tag("g").attr("class", "rows").attr("font-size", 11).open();
     auto row = [this](double top, std::size_t i, const std::string& name) {
       if (i % 2 == 0) {
-        os_ << "<rect class=\"band\" x=\"" << px(plot_x) << "\" y=\"" << px(top) << "\" width=\""
-            << px(plot_width) << "\" height=\"" << px(row_height) << "\" fill=\"#f3f3f3\"/>";
+        w_.tag("rect")
+            .attr("class", "band")
+            .attr("x", plot_x)
+            .attr("y", top)
+            .attr("width", plot_width)
+            .attr("height", row_height)
+            .attr("fill", "#f3f3f3")
+            .leaf();
       }
-      os_ << "<text class=\"row-name\" x=\"" << px(plot_x - 6) << "\" y=\""
-          << px(top + row_height - 4) << "\" text-anchor=\"end\" data-mid=\""
-          << px(top + row_height / 2) << "\">" << escape_markup(name) << "</text>\n";
+      w_.tag("text")
+          .attr("class", "row-name")
+          .attr("x", plot_x - 6)
+          .attr("y", top + row_height - 4)
+          .attr("text-anchor", "end")
+          .attr("data-mid", top + row_height / 2)
+          .open()
+          .text(name)
+          .close("text")
+          .raw("\n");
     };
     for (std::size_t i = 0; i < p_.tiles.size(); ++i)
       row(tiles_top_ + row_height * static_cast<double>(i), i,
@@ -635,56 +397,86 @@ class picture {
       row(steps_top_ + row_height * static_cast<double>(i), i,
           i == 0 ? "steps" : "steps (" + std::to_string(i + 1) + ")");
     if (!p_.links.empty()) {
-      os_ << "<text x=\"" << px(margin) << "\" y=\"" << px(links_top_ - 6)
-          << "\" font-weight=\"bold\">links held</text>\n";
+      w_.tag("text").attr("x", margin).attr("y", links_top_ - 6).attr("font-weight", "bold");
+      w_.open().text("links held").close("text").raw("\n");
     }
     for (std::size_t i = 0; i < p_.links.size(); ++i)
       row(links_top_ + row_height * static_cast<double>(i), i, p_.links[i].name);
-    os_ << "</g>\n";
+    w_.close("g").raw("\n");
   }
 
   // The axis above the rows and again below them, with a grid line at every tick.
   void write_axis() {
-    os_ << "<g class=\"axis\" font-size=\"11\" fill=\"#333333\">";
+    w_.tag("g").attr("class", "axis").attr("font-size", 11).attr("fill", "#333333").open();
+    auto line = [this](double x1, double y1, double x2, double y2) -> svg_writer& {
+      return w_.tag("line").attr("x1", x1).attr("y1", y1).attr("x2", x2).attr("y2", y2);
+    };
     for (const double v : ticks(a_)) {
       const double x = tick_x(a_, v);
-      const std::string label = formatted("%.10g", v);
-      os_ << "<line class=\"grid\" x1=\"" << px(x) << "\" y1=\"" << px(axis_y_) << "\" x2=\""
-          << px(x) << "\" y2=\"" << px(rows_bottom_) << "\" stroke=\"#dddddd\"/>";
-      os_ << "<line x1=\"" << px(x) << "\" y1=\"" << px(axis_y_ - 5) << "\" x2=\"" << px(x)
-          << "\" y2=\"" << px(axis_y_) << "\" stroke=\"#555555\"/>";
-      os_ << "<text class=\"tick\" x=\"" << px(x) << "\" y=\"" << px(axis_y_ - 8)
-          << "\" text-anchor=\"middle\">" << label << "</text>";
-      os_ << "<text x=\"" << px(x) << "\" y=\"" << px(rows_bottom_ + 14)
-          << "\" text-anchor=\"middle\">" << label << "</text>\n";
+      const std::string label = significant(v, 10);
+      w_.tag("line").attr("class", "grid").attr("x1", x).attr("y1", axis_y_).attr("x2", x);
+      w_.attr("y2", rows_bottom_).attr("stroke", "#dddddd").leaf();
+      line(x, axis_y_ - 5, x, axis_y_).attr("stroke", "#555555").leaf();
+      w_.tag("text").attr("class", "tick").attr("x", x).attr("y", axis_y_ - 8);
+      w_.attr("text-anchor", "middle").open().text(label).close("text");
+      w_.tag("text").attr("x", x).attr("y", rows_bottom_ + 14).attr("text-anchor", "middle");
+      w_.open().text(label).close("text").raw("\n");
     }
-    for (const double y : {axis_y_, rows_bottom_}) {
-      os_ << "<line x1=\"" << px(plot_x) << "\" y1=\"" << px(y) << "\" x2=\""
-          << px(plot_x + plot_width) << "\" y2=\"" << px(y) << "\" stroke=\"#555555\"/>";
-    }
+    for (const double y : {axis_y_, rows_bottom_})
+      line(plot_x, y, plot_x + plot_width, y).attr("stroke", "#555555").leaf();
     const std::string title = std::string("time (") + (a_.micros() ? "µs" : "cycles") + ")";
-    os_ << "<text class=\"axis-title\" x=\"" << px(margin) << "\" y=\"" << px(axis_y_ - 8) << "\">"
-        << escape_markup(title) << "</text>";
-    os_ << "<text x=\"" << px(plot_x + plot_width / 2) << "\" y=\"" << px(rows_bottom_ + 30)
-        << "\" text-anchor=\"middle\">" << escape_markup(title) << "</text></g>\n";
+    w_.tag("text").attr("class", "axis-title").attr("x", margin).attr("y", axis_y_ - 8);
+    w_.open().text(title).close("text");
+    w_.tag("text")
+        .attr("x", plot_x + plot_width / 2)
+        .attr("y", rows_bottom_ + 30)
+        .attr("text-anchor", "middle")
+        .open()
+        .text(title)
+        .close("text")
+        .close("g")
+        .raw("\n");
+  }
+
+  // A rectangle over cycles [a, b) in the row whose top is y, its own attributes written
+  // by `extra`, its times and its tooltip.
+  template <typename Extra>
+  void bar(const std::string& cls, std::uint64_t a, std::uint64_t b, double y, double h,
+           const std::string& fill, Extra&& extra, const std::string& title) {
+    const double xa = a_.x(a);
+    w_.tag("rect")
+        .attr("class", cls)
+        .attr("x", xa)
+        .attr("y", y)
+        .attr("width", a_.x(b) - xa)
+        .attr("height", h)
+        .attr("fill", fill);
+    extra();
+    times(a, b);
+    w_.open().title(title).close("rect").raw("\n");
+  }
+
+  // The times of a rectangle or line, for a reader of the file.
+  void times(std::uint64_t a, std::uint64_t b) {
+    w_.attr("data-start", exact(a_.unit(a))).attr("data-end", exact(a_.unit(b)));
   }
 
   // A bar of `count` narrow intervals merged, hatched over the colour `fill` names.
   void merged(double top, std::uint64_t from, std::uint64_t to, std::size_t count, const char* what,
               const std::string& fill, const std::string& detail) {
-    w_.bar("merged", from, to, top + bar_top, bar_height, ("url(#merged-" + fill + ")").c_str(),
-           std::string(" data-what=\"") + what + "\" data-count=\"" + std::to_string(count) + "\"",
-           std::to_string(count) + " " + what + " merged, each narrower than " +
-               formatted("%.3g", min_px_) + " px" + detail + "\n" + a_.interval(from, to));
+    bar(
+        "merged", from, to, top + bar_top, bar_height, "url(#merged-" + fill + ")",
+        [&] { w_.attr("data-what", what).attr("data-count", count); },
+        std::to_string(count) + " " + what + " merged, each narrower than " +
+            significant(min_px_, 3) + " px" + detail + "\n" + a_.interval(from, to));
   }
 
   // Op spans coloured by kind, their waits as darker bands inside them.
   void write_spans() {
-    os_ << "<g class=\"spans\">\n";
+    w_.tag("g").attr("class", "spans").open().raw("\n");
     for (std::size_t i = 0; i < p_.tiles.size(); ++i) {
       const tile_row& r = p_.tiles[i];
       const double top = tiles_top_ + row_height * static_cast<double>(i);
-      const std::string tile_attr = " data-tile=\"" + std::to_string(r.tile) + "\"";
       auto where = [](const harness::op_span& s) {
         std::string t = "tile " + std::to_string(s.tile);
         if (s.index > 0) t += ", op " + std::to_string(s.index - 1);
@@ -696,10 +488,13 @@ class picture {
           [&](const harness::op_span& s) {
             const look_style& l = looks[static_cast<std::size_t>(look_of(s))];
             // A thin white edge sets apart ops of one kind that follow one another.
-            w_.bar(
+            bar(
                 std::string("op ") + l.name, s.start, s.end, top + bar_top, bar_height, l.fill,
-                tile_attr + " stroke=\"#ffffff\" stroke-width=\"0.5\"",
-                detail::span_name(s).first + "\n" + where(s) + "\n" + a_.interval(s.start, s.end));
+                [&] {
+                  w_.attr("data-tile", r.tile).attr("stroke", "#ffffff");
+                  w_.attr("stroke-width", "0.5");
+                },
+                span_name(s).first + "\n" + where(s) + "\n" + a_.interval(s.start, s.end));
             ++n_.spans;
           },
           [&](std::size_t first, std::size_t count, std::uint64_t end) {
@@ -720,34 +515,41 @@ class picture {
           });
       for (const harness::op_span* s : r.waits) {
         if (a_.x(s->end) - a_.x(s->start) < min_px_) continue;
-        w_.bar(
+        bar(
             "wait", s->start, s->end, top + bar_top + wait_inset, bar_height - 2 * wait_inset,
-            wait_fill, tile_attr + " fill-opacity=\"" + wait_opacity + "\"",
-            detail::span_name(*s).first + "\n" + where(*s) + "\n" + a_.interval(s->start, s->end));
+            wait_fill, [&] { w_.attr("data-tile", r.tile).attr("fill-opacity", wait_opacity); },
+            span_name(*s).first + "\n" + where(*s) + "\n" + a_.interval(s->start, s->end));
         ++n_.spans;
       }
     }
-    os_ << "</g>\n";
+    w_.close("g").raw("\n");
   }
 
   void write_steps() {
-    os_ << "<g class=\"steps\" font-size=\"10\">\n";
+    w_.tag("g").attr("class", "steps").attr("font-size", 10).open().raw("\n");
     for (std::size_t i = 0; i < p_.step_lanes.size(); ++i) {
       const double top = steps_top_ + row_height * static_cast<double>(i);
       const auto& lane = p_.step_lanes[i];
       lay_out(
           lane, a_, min_px_,
           [&](const harness::step_timing& s) {
-            w_.bar("step", s.start, s.end, top + bar_top, bar_height, step_fills[s.step % 2],
-                   " data-step=\"" + std::to_string(s.step) + "\"",
-                   "step " + std::to_string(s.step) + ": " +
-                       plural(s.messages, "message", "messages") + ", " +
-                       plural(s.bytes, "byte", "bytes") + "\n" + a_.interval(s.start, s.end));
+            bar(
+                "step", s.start, s.end, top + bar_top, bar_height, step_fills[s.step % 2],
+                [&] { w_.attr("data-step", s.step); },
+                "step " + std::to_string(s.step) + ": " +
+                    plural(s.messages, "message", "messages") + ", " +
+                    plural(s.bytes, "byte", "bytes") + "\n" + a_.interval(s.start, s.end));
             const std::string label = std::to_string(s.step);
             if (a_.x(s.end) - a_.x(s.start) > 6.5 * static_cast<double>(label.size()) + 4) {
-              os_ << "<text x=\"" << px((a_.x(s.start) + a_.x(s.end)) / 2) << "\" y=\""
-                  << px(top + row_height - 4.5) << "\" text-anchor=\"middle\" "
-                  << "pointer-events=\"none\">" << label << "</text>\n";
+              w_.tag("text")
+                  .attr("x", (a_.x(s.start) + a_.x(s.end)) / 2)
+                  .attr("y", top + row_height - 4.5)
+                  .attr("text-anchor", "middle")
+                  .attr("pointer-events", "none")
+                  .open()
+                  .text(label)
+                  .close("text")
+                  .raw("\n");
             }
             ++n_.steps;
           },
@@ -755,36 +557,37 @@ class picture {
             merged(top, lane[first]->start, end, count, "steps", "step", "");
           });
     }
-    os_ << "</g>\n";
+    w_.close("g").raw("\n");
   }
 
   void write_links() {
-    os_ << "<g class=\"links\">\n";
+    w_.tag("g").attr("class", "links").open().raw("\n");
     for (std::size_t i = 0; i < p_.links.size(); ++i) {
       const double top = links_top_ + row_height * static_cast<double>(i);
       const link_row& r = p_.links[i];
       lay_out(
           r.held, a_, min_px_,
           [&](const net::link_busy& b) {
-            w_.bar("link", b.start, b.end, top + bar_top, bar_height, link_fill,
-                   " data-link=\"" + escape_markup(r.name) + "\"",
-                   std::to_string(b.src) + "->" + std::to_string(b.dst) + " on " + r.name + "\n" +
-                       a_.interval(b.start, b.end));
+            bar(
+                "link", b.start, b.end, top + bar_top, bar_height, link_fill,
+                [&] { w_.attr("data-link", r.name); },
+                std::to_string(b.src) + "->" + std::to_string(b.dst) + " on " + r.name + "\n" +
+                    a_.interval(b.start, b.end));
             ++n_.link_spans;
           },
           [&](std::size_t first, std::size_t count, std::uint64_t end) {
             merged(top, r.held[first]->start, end, count, "link intervals", "link", "");
           });
     }
-    os_ << "</g>\n";
+    w_.close("g").raw("\n");
   }
 
   // Messages last, over the bars: sender's row at its start, receiver's row at its end;
   // an aggregate from its senders' block at the first start to its receivers' block at
   // the last delivery.
   void write_messages() {
-    os_ << "<g class=\"messages\" fill=\"none\">\n";
-    for (const detail::message_arrow& m : arrows_.arrows) {
+    w_.tag("g").attr("class", "messages").attr("fill", "none").open().raw("\n");
+    for (const message_arrow& m : arrows_.arrows) {
       if (arrows_.aggregated) {
         write_aggregate(m);
       } else {
@@ -793,12 +596,23 @@ class picture {
       n_.messages += m.messages.size();
       ++n_.arrows;
     }
-    os_ << "</g>\n";
+    w_.close("g").raw("\n");
   }
 
   // The JSON trace's flow id: 1-based, in record order.
   [[nodiscard]] std::uint64_t flow_id(const harness::transfer_record& t) const {
     return static_cast<std::uint64_t>(&t - d_.transfers.data()) + 1;
+  }
+
+  // A message's line from s's start to its end, in the style of its kind.
+  void message_line(const char* cls, const segment& s, bool data) {
+    w_.tag("line")
+        .attr("class", cls)
+        .attr("x1", s.xa)
+        .attr("y1", s.ya)
+        .attr("x2", s.xb)
+        .attr("y2", s.yb)
+        .attr("stroke", data ? data_stroke : control_stroke);
   }
 
   void write_message(const harness::transfer_record& t, bool data) {
@@ -807,17 +621,20 @@ class picture {
     };
     const segment s = clipped({a_.x(t.start), mid(t.header.src), a_.x(t.end), mid(t.header.dst)},
                               plot_x, plot_x + plot_width);
-    os_ << "<line class=\"msg " << (data ? "data" : "control") << "\" x1=\"" << px(s.xa)
-        << "\" y1=\"" << px(s.ya) << "\" x2=\"" << px(s.xb) << "\" y2=\"" << px(s.yb)
-        << "\" stroke=\"" << (data ? data_stroke : control_stroke) << "\" stroke-width=\""
-        << (data ? "0.9" : "0.7") << "\" stroke-opacity=\"0.75\" marker-end=\"url(#"
-        << (data ? "arrow-data" : "arrow-control") << ")\" data-id=\"" << flow_id(t)
-        << "\" data-src=\"" << t.header.src << "\" data-dst=\"" << t.header.dst << "\""
-        << a_.data_times(t.start, t.end) << "><title>"
-        << escape_markup(detail::message_name(t) + ": " + plural(t.header.bytes, "byte", "bytes") +
-                         ", step " + std::to_string(t.header.tag) + "\nsent " + a_.when(t.start) +
-                         ", delivered " + a_.when(t.end))
-        << "</title></line>\n";
+    message_line(data ? "msg data" : "msg control", s, data);
+    w_.attr("stroke-width", data ? "0.9" : "0.7")
+        .attr("stroke-opacity", "0.75")
+        .attr("marker-end", data ? "url(#arrow-data)" : "url(#arrow-control)")
+        .attr("data-id", flow_id(t))
+        .attr("data-src", t.header.src)
+        .attr("data-dst", t.header.dst);
+    times(t.start, t.end);
+    w_.open()
+        .title(message_name(t) + ": " + plural(t.header.bytes, "byte", "bytes") + ", step " +
+               std::to_string(t.header.tag) + "\nsent " + a_.when(t.start) + ", delivered " +
+               a_.when(t.end))
+        .close("line")
+        .raw("\n");
   }
 
   // A block's rows: [first, last] of the rows shown.
@@ -831,10 +648,10 @@ class picture {
     std::vector<std::uint32_t> tiles;
     for (std::size_t r = first; r <= last; ++r)
       tiles.push_back(p_.tiles[r].tile);
-    return detail::tile_ranges(tiles);
+    return tile_ranges(tiles);
   }
 
-  void write_aggregate(const detail::message_arrow& m) {
+  void write_aggregate(const message_arrow& m) {
     auto mid = [this](std::uint32_t block) {
       const auto [first, last] = block_rows(block);
       return tiles_top_ + row_height * static_cast<double>(first + last + 1) / 2;
@@ -849,28 +666,31 @@ class picture {
       ids += (ids.empty() ? "" : " ") + std::to_string(flow_id(*t));
     const std::string src = block_tiles(m.src_block);
     const std::string dst = block_tiles(m.dst_block);
-    os_ << "<line class=\"msg " << (m.data ? "data" : "control") << " aggregate\" x1=\"" << px(s.xa)
-        << "\" y1=\"" << px(s.ya) << "\" x2=\"" << px(s.xb) << "\" y2=\"" << px(s.yb)
-        << "\" stroke=\"" << (m.data ? data_stroke : control_stroke) << "\" stroke-width=\""
-        << px(width) << "\" stroke-opacity=\"0.6\" marker-end=\"url(#"
-        << (m.data ? "arrow-data" : "arrow-control") << ")\" data-count=\"" << n
-        << "\" data-src-tiles=\"" << src << "\" data-dst-tiles=\"" << dst << "\" data-ids=\"" << ids
-        << "\"" << a_.data_times(m.start, m.end) << "><title>"
-        << escape_markup(detail::aggregate_name(m, src, dst) + "\nfirst sent " + a_.when(m.start) +
-                         ", last delivered " + a_.when(m.end))
-        << "</title></line>\n";
+    message_line(m.data ? "msg data aggregate" : "msg control aggregate", s, m.data);
+    w_.attr("stroke-width", width)
+        .attr("stroke-opacity", "0.6")
+        .attr("marker-end", m.data ? "url(#arrow-data)" : "url(#arrow-control)")
+        .attr("data-count", n)
+        .attr("data-src-tiles", src)
+        .attr("data-dst-tiles", dst)
+        .attr("data-ids", ids);
+    times(m.start, m.end);
+    w_.open()
+        .title(aggregate_name(m, src, dst) + "\nfirst sent " + a_.when(m.start) +
+               ", last delivered " + a_.when(m.end))
+        .close("line")
+        .raw("\n");
   }
 
-  std::ostream& os_;
+  svg_writer w_;
   const trace_data& d_;
   const trace_filter& f_;
   const plan p_;
   const time_axis& a_;
-  svg_writer w_;
   timeline_counts n_;
   double min_px_{0};
   bar_tally bars_;
-  detail::arrow_plan arrows_;
+  arrow_plan arrows_;
   std::uint64_t messages_{0};  // with both ends on a row
   std::uint64_t off_rows_{0};  // messages to or from a tile without a row
   std::vector<std::string> notes_;
