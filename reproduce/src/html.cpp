@@ -6,7 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "tessera/reproduce/svg.hpp"
+#include "tessera/pictures/figure.hpp"
 
 namespace tessera::reproduce {
 namespace {
@@ -25,7 +25,7 @@ std::string value(const row& r, double v) {
 
 // The SVG of a figure, without its XML declaration, to sit inline in the page.
 std::string inline_svg(const figure& f) {
-  std::string s = to_svg(f);
+  std::string s = pictures::to_svg(f);
   if (s.rfind("<?xml", 0) == 0) s.erase(0, s.find('\n') + 1);
   return s;
 }

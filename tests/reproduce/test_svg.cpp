@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "tessera/reproduce/svg.hpp"
+#include "tessera/pictures/figure.hpp"
 
-using namespace tessera::reproduce;
+using namespace tessera::pictures;
 
 namespace {
 std::size_t count(const std::string& s, const std::string& what) {

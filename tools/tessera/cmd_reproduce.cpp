@@ -19,11 +19,11 @@
 #include "output_file.hpp"
 #include "run_request.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/models/registry.hpp"
+#include "tessera/pictures/figure.hpp"
 #include "tessera/reproduce/html.hpp"
 #include "tessera/reproduce/reproduce.hpp"
-#include "tessera/reproduce/svg.hpp"
-#include "tessera/common/errors.hpp"
 
 namespace tessera::cli {
 
@@ -134,7 +134,7 @@ void write_plots(const std::string& dir, const reproduce::paper_report& r) {
   if (ec || !std::filesystem::is_directory(dir))
     throw input_error("--plots '" + dir + "' is not a directory that can be made");
   for (const reproduce::figure& f : r.figures) {
-    write_output_file("--plots", dir + "/" + f.id + ".svg", reproduce::to_svg(f));
+    write_output_file("--plots", dir + "/" + f.id + ".svg", pictures::to_svg(f));
   }
 }
 

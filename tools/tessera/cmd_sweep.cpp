@@ -20,7 +20,7 @@
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
 #include "tessera/common/isolated.hpp"
-#include "tessera/reproduce/svg.hpp"
+#include "tessera/pictures/load_latency.hpp"
 #include "tessera/run/run.hpp"
 
 namespace tessera::cli {
@@ -252,65 +252,23 @@ std::string series_label(const std::vector<axis>& axes, const nlohmann::ordered_
   return label;
 }
 
-// The load-latency figure of a traffic sweep: per combination of the other axes, the
-// average and p99 latency of the runs below saturation against their offered load, and
-// a vertical line at the most the fabric accepted (its saturation throughput).
+// The load-latency figure of a traffic sweep (tessera/pictures/load_latency.hpp) from its
+// rows.
 void write_load_latency(const std::string& file, const std::vector<axis>& axes,
                         const std::vector<nlohmann::ordered_json>& rows) {
-  reproduce::figure fig;
-  fig.id = "load-latency";
-  fig.title = "latency against offered load";
-  fig.x_label = "offered load, packets/tile/cycle";
-  fig.y_label = "latency, cycles";
-  fig.log_y = true;
-  std::map<std::string, std::vector<const nlohmann::ordered_json*>> groups;
-  double lo = 0;
-  double hi = 0;
+  std::vector<pictures::load_run> runs;
   for (const auto& row : rows) {
-    const std::string label = series_label(axes, row);
-    groups[label].push_back(&row);
-    if (row.contains("offered")) {
-      const double o = row["offered"].get<double>();
-      lo = lo == 0 ? o : std::min(lo, o);
-      hi = std::max(hi, o);
-    }
+    pictures::load_run& r = runs.emplace_back();
+    r.series = series_label(axes, row);
+    if (!row.contains("offered")) continue;
+    r.offered = row["offered"].get<double>();
+    if (!row.contains("accepted.packets")) continue;
+    r.accepted = row["accepted.packets"].get<double>();
+    if (!row.contains("latency.average")) continue;
+    r.average = row["latency.average"].get<double>();
+    r.p99 = row["latency.p99"].get<double>();
   }
-  fig.log_x = lo > 0 && hi / lo >= 10;
-  double ymin = 0;
-  double ymax = 0;
-  for (const auto& [label, list] : groups) {
-    reproduce::series avg{label.empty() ? "average" : label + ", average", false, {}, label};
-    reproduce::series p99{label.empty() ? "p99" : label + ", p99", true, {}, label};
-    double capacity = 0;
-    for (const nlohmann::ordered_json* r : list) {
-      if (!r->contains("offered") || !r->contains("accepted.packets")) continue;
-      capacity = std::max(capacity, (*r)["accepted.packets"].get<double>());
-      if (!r->contains("latency.average")) continue;  // saturated: latency_unbounded
-      const double x = (*r)["offered"].get<double>();
-      const double y = (*r)["latency.average"].get<double>();
-      avg.points.emplace_back(x, y);
-      p99.points.emplace_back(x, (*r)["latency.p99"].get<double>());
-      ymin = ymin == 0 ? y : std::min(ymin, y);
-      ymax = std::max(ymax, (*r)["latency.p99"].get<double>());
-    }
-    fig.curves.push_back(std::move(avg));
-    fig.curves.push_back(std::move(p99));
-    if (capacity > 0) {
-      reproduce::series sat{
-          (label.empty() ? "" : label + ", ") + "saturation " + fmt_number(capacity) + " accepted",
-          false,
-          {},
-          label};
-      sat.points = {{capacity, 0}, {capacity, 0}};  // the height is set below
-      fig.curves.push_back(std::move(sat));
-    }
-  }
-  for (reproduce::series& s : fig.curves) {
-    if (s.name.find("saturation ") == std::string::npos) continue;
-    s.points[0].second = std::max(ymin, 1.0);
-    s.points[1].second = std::max(ymax, 2.0);
-  }
-  write_output_file("--plot", file, reproduce::to_svg(fig));
+  write_output_file("--plot", file, pictures::to_svg(pictures::load_latency_figure(runs)));
 }
 
 // Where each series of a load-latency sweep saturates (docs/sweeps.md): the lowest

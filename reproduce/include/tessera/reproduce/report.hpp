@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tessera/pictures/figure.hpp"
+
 namespace tessera::reproduce {
 
 // How a row's simulated value is held to the paper's.
@@ -81,27 +83,10 @@ struct row {
   [[nodiscard]] verdict judged() const;
 };
 
-// One curve or set of points of a figure; `paper` tells the published values from the
-// simulated ones (drawn as marks and as lines, respectively).
-struct series {
-  std::string name;
-  bool paper{false};
-  std::vector<std::pair<double, double>> points;
-  // Series of one group share a colour (the paper's values and the simulated ones of one
-  // case); empty: a colour of its own.
-  std::string group;
-};
-
-struct figure {
-  std::string id;  // a file name stem: "grama-bcast"
-  std::string title;
-  std::string source;  // "Figure 2", "slide 21"
-  std::string x_label;
-  std::string y_label;
-  bool log_x{false};
-  bool log_y{false};
-  std::vector<series> curves;
-};
+// A paper's figures are line and point plots (tessera/pictures/figure.hpp), built from
+// its rows.
+using pictures::figure;
+using pictures::series;
 
 struct paper_report {
   std::string paper;       // "grama"

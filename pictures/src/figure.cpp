@@ -1,16 +1,15 @@
-#include "tessera/reproduce/svg.hpp"
-#include "tessera/common/input.hpp"
+#include "tessera/pictures/figure.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <iomanip>
-#include <limits>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
-namespace tessera::reproduce {
+#include "tessera/pictures/svg.hpp"
+
+namespace tessera::pictures {
 namespace {
 
 constexpr double width = 860;
@@ -33,21 +32,9 @@ constexpr double legend_gap = 5;    // between entries
 constexpr std::array<const char*, 8> palette{"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                              "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
-std::string num(double v) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(2) << v;
-  return os.str();
-}
-
 // A tick label: short, no trailing zeros.
 std::string tick_text(double v) {
-  std::ostringstream os;
-  if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) {
-    os << std::setprecision(3) << v;
-  } else {
-    os << std::setprecision(6) << v;
-  }
-  return os.str();
+  return significant(v, v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3) ? 3 : 6);
 }
 
 // How wide a text is drawn at font size `size`, from DejaVu Sans's advance widths (in
@@ -179,43 +166,51 @@ std::string to_svg(const figure& f) {
   auto shown = [&](double x, double y) {
     return std::isfinite(x) && std::isfinite(y) && (!f.log_x || x > 0) && (!f.log_y || y > 0);
   };
+  const double mid_x = (left + width - right) / 2;
 
   // The page is written after the figure, whose legend may make it taller.
   std::ostringstream os;
-  os << R"(<text x=")" << num((left + width - right) / 2) << R"(" y="22" text-anchor="middle" )"
-     << R"(font-size="15" font-weight="bold">)" << escape_markup(f.title) << "</text>\n";
+  svg_writer w{os, numbers::fixed2};
+  w.tag("text").attr("x", mid_x).attr("y", 22).attr("text-anchor", "middle");
+  w.attr("font-size", 15).attr("font-weight", "bold").open().text(f.title).close("text").raw("\n");
   if (!f.source.empty()) {
-    os << R"(<text x=")" << num((left + width - right) / 2)
-       << R"(" y="38" text-anchor="middle" fill="#555">)" << escape_markup(f.source) << "</text>\n";
+    w.tag("text").attr("x", mid_x).attr("y", 38).attr("text-anchor", "middle").attr("fill", "#555");
+    w.open().text(f.source).close("text").raw("\n");
   }
   // Frame, grid and ticks.
-  os << R"(<g class="axes" stroke="#222" fill="none">)" << '\n';
-  os << R"(<rect x=")" << num(left) << R"(" y=")" << num(top) << R"(" width=")"
-     << num(width - right - left) << R"(" height=")" << num(height - bottom - top) << R"("/>)"
-     << '\n';
-  os << "</g>\n";
-  os << R"(<g class="ticks" font-size="11">)" << '\n';
+  w.tag("g").attr("class", "axes").attr("stroke", "#222").attr("fill", "none").open().raw("\n");
+  w.tag("rect").attr("x", left).attr("y", top).attr("width", width - right - left);
+  w.attr("height", height - bottom - top).leaf().raw("\n");
+  w.close("g").raw("\n");
+  w.tag("g").attr("class", "ticks").attr("font-size", 11).open().raw("\n");
+  auto grid = [&w](double x1, double y1, double x2, double y2) {
+    w.tag("line").attr("x1", x1).attr("y1", y1).attr("x2", x2).attr("y2", y2);
+    w.attr("stroke", "#ddd").leaf();
+  };
   for (const double t : ax.ticks()) {
     const double px = ax.pixel(t);
-    os << R"(<line x1=")" << num(px) << R"(" y1=")" << num(top) << R"(" x2=")" << num(px)
-       << R"(" y2=")" << num(height - bottom) << R"(" stroke="#ddd"/>)";
-    os << R"(<text x=")" << num(px) << R"(" y=")" << num(height - bottom + 16)
-       << R"(" text-anchor="middle">)" << tick_text(t) << "</text>\n";
+    grid(px, top, px, height - bottom);
+    w.tag("text").attr("x", px).attr("y", height - bottom + 16).attr("text-anchor", "middle");
+    w.open().text(tick_text(t)).close("text").raw("\n");
   }
   for (const double t : ay.ticks()) {
     const double py = ay.pixel(t);
-    os << R"(<line x1=")" << num(left) << R"(" y1=")" << num(py) << R"(" x2=")"
-       << num(width - right) << R"(" y2=")" << num(py) << R"(" stroke="#ddd"/>)";
-    os << R"(<text x=")" << num(left - 6) << R"(" y=")" << num(py + 4) << R"(" text-anchor="end">)"
-       << tick_text(t) << "</text>\n";
+    grid(left, py, width - right, py);
+    w.tag("text").attr("x", left - 6).attr("y", py + 4).attr("text-anchor", "end");
+    w.open().text(tick_text(t)).close("text").raw("\n");
   }
-  os << "</g>\n";
-  os << R"(<text class="x-label" x=")" << num((left + width - right) / 2) << R"(" y=")"
-     << num(height - 18) << R"(" text-anchor="middle">)" << escape_markup(f.x_label)
-     << (f.log_x ? " (log scale)" : "") << "</text>\n";
-  os << R"(<text class="y-label" transform="translate(20 )" << num((top + height - bottom) / 2)
-     << ") rotate(-90)\" text-anchor=\"middle\">" << escape_markup(f.y_label)
-     << (f.log_y ? " (log scale)" : "") << "</text>\n";
+  w.close("g").raw("\n");
+  w.tag("text").attr("class", "x-label").attr("x", mid_x).attr("y", height - 18);
+  w.attr("text-anchor", "middle").open().text(f.x_label + (f.log_x ? " (log scale)" : ""));
+  w.close("text").raw("\n");
+  w.tag("text")
+      .attr("class", "y-label")
+      .attr("transform", "translate(20 " + w.num((top + height - bottom) / 2) + ") rotate(-90)")
+      .attr("text-anchor", "middle")
+      .open()
+      .text(f.y_label + (f.log_y ? " (log scale)" : ""))
+      .close("text")
+      .raw("\n");
 
   // The series: simulated as lines, the paper's as open marks.
   std::vector<std::string> groups;  // the colour of a group is its index here
@@ -240,65 +235,80 @@ std::string to_svg(const figure& f) {
     }
     // The second and third line of a group (an envelope's average and minimum) are
     // dashed and dotted, so one colour still tells its lines apart.
-    const char* dash = "";
+    const char* dash = nullptr;
     if (!s.group.empty() && !s.paper) {
       const std::size_t g = static_cast<std::size_t>(
           std::find(groups.begin(), groups.end(), s.group) - groups.begin());
       const std::size_t k = lines[g]++;
-      dash = k == 0 ? "" : k == 1 ? R"( stroke-dasharray="7 4")" : R"( stroke-dasharray="2 3")";
+      dash = k == 0 ? nullptr : k == 1 ? "7 4" : "2 3";
     }
     const char* colour = palette[index % palette.size()];
-    os << R"(<g class="series" data-name=")" << escape_markup(s.name) << R"(" data-kind=")"
-       << (s.paper ? "paper" : "simulated") << R"(" data-points=")" << pts.size() << R"(">)"
-       << '\n';
+    auto mark = [&](double cx, double cy) {
+      w.tag("circle").attr("cx", cx).attr("cy", cy).attr("r", 4).attr("fill", "none");
+      w.attr("stroke", colour).attr("stroke-width", "1.5").leaf();
+    };
+    w.tag("g")
+        .attr("class", "series")
+        .attr("data-name", s.name)
+        .attr("data-kind", s.paper ? "paper" : "simulated")
+        .attr("data-points", pts.size())
+        .open()
+        .raw("\n");
     if (s.paper) {
       for (const auto& [px, py] : pts) {
-        os << R"(<circle cx=")" << num(px) << R"(" cy=")" << num(py) << R"(" r="4" fill="none" )"
-           << R"(stroke=")" << colour << R"(" stroke-width="1.5"/>)" << '\n';
+        mark(px, py);
+        w.raw("\n");
       }
     } else {
-      os << R"(<polyline fill="none" stroke=")" << colour << R"(" stroke-width="2")" << dash
-         << R"( points=")";
+      w.tag("polyline").attr("fill", "none").attr("stroke", colour).attr("stroke-width", 2);
+      if (dash != nullptr) w.attr("stroke-dasharray", dash);
+      std::string points;
       for (const auto& [px, py] : pts)
-        os << num(px) << ',' << num(py) << ' ';
-      os << R"("/>)" << '\n';
+        points += w.num(px) + ',' + w.num(py) + ' ';
+      w.attr("points", points).leaf().raw("\n");
     }
-    os << "</g>\n";
+    w.close("g").raw("\n");
     // Its legend entry: the swatch beside the name's first line, the name whole, wrapped
     // to the legend's column.
     const double lx = legend_x;
-    os << R"(<g class="legend-entry">)";
+    w.tag("g").attr("class", "legend-entry").open();
     if (s.paper) {
-      os << R"(<circle cx=")" << num(lx + 10) << R"(" cy=")" << num(legend_y) << R"(" r="4" )"
-         << R"(fill="none" stroke=")" << colour << R"(" stroke-width="1.5"/>)";
+      mark(lx + 10, legend_y);
     } else {
-      os << R"(<line x1=")" << num(lx) << R"(" y1=")" << num(legend_y) << R"(" x2=")"
-         << num(lx + 20) << R"(" y2=")" << num(legend_y) << R"(" stroke=")" << colour
-         << R"(" stroke-width="2")" << dash << "/>";
+      w.tag("line").attr("x1", lx).attr("y1", legend_y).attr("x2", lx + 20).attr("y2", legend_y);
+      w.attr("stroke", colour).attr("stroke-width", 2);
+      if (dash != nullptr) w.attr("stroke-dasharray", dash);
+      w.leaf();
     }
     const std::vector<std::string> name_lines =
         wrap_name(s.name, width - legend_margin - legend_text_x);
-    os << R"(<text x=")" << num(legend_text_x) << R"(" y=")" << num(legend_y + 4)
-       << R"(" font-size=")" << legend_font << R"(">)";
+    w.tag("text").attr("x", legend_text_x).attr("y", legend_y + 4);
+    w.attr("font-size", significant(legend_font, 6)).open();
     for (std::size_t i = 0; i < name_lines.size(); ++i) {
-      os << R"(<tspan x=")" << num(legend_text_x) << R"(" y=")"
-         << num(legend_y + 4 + legend_line * static_cast<double>(i)) << R"(">)"
-         << escape_markup(name_lines[i]) << "</tspan>";
+      w.tag("tspan")
+          .attr("x", legend_text_x)
+          .attr("y", legend_y + 4 + legend_line * static_cast<double>(i))
+          .open()
+          .text(name_lines[i])
+          .close("tspan");
     }
-    os << "</text></g>\n";
+    w.close("text").close("g").raw("\n");
     legend_y += legend_line * static_cast<double>(name_lines.size()) + legend_gap;
   }
   // The page: as tall as the plot, or as its legend where that is longer.
   const double page_height = std::max(height, legend_y + legend_margin);
   std::ostringstream page;
-  page << R"(<?xml version="1.0" encoding="UTF-8"?>)" << '\n'
-       << R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" << width << R"(" height=")"
-       << num(page_height) << R"(" viewBox="0 0 )" << width << ' ' << num(page_height)
-       << R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)" << '\n';
-  page << "<title>" << escape_markup(f.title) << "</title>\n";
-  page << R"(<rect width="100%" height="100%" fill="white"/>)" << '\n';
-  page << os.str() << "</svg>\n";
+  svg_writer p{page, numbers::fixed2};
+  p.raw(R"(<?xml version="1.0" encoding="UTF-8"?>)").raw("\n");
+  p.root(significant(width, 6), p.num(page_height))
+      .attr("font-family", "DejaVu Sans, Arial, sans-serif")
+      .attr("font-size", 12)
+      .open()
+      .raw("\n");
+  p.title(f.title).raw("\n");
+  p.background("white").raw("\n");
+  p.raw(os.str()).close("svg").raw("\n");
   return page.str();
 }
 
-}  // namespace tessera::reproduce
+}  // namespace tessera::pictures
