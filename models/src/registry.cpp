@@ -416,6 +416,12 @@ const model_info* find_model(std::string_view name) {
   return nullptr;
 }
 
+const model_info& default_model(model_kind k) {
+  for (const model_info& m : model_table())
+    if (m.kind == k) return m;
+  throw std::logic_error("no model of the kind is registered");
+}
+
 std::string model_names(std::initializer_list<model_kind> kinds, std::string_view last) {
   std::vector<std::string_view> names;  // by kind in the order asked, then as registered
   for (const model_kind k : kinds)

@@ -258,7 +258,7 @@ std::string implied_model(const args& a, std::string& why) {
       continue;  // an engine the default model drives (ideal)
     }
     why = name;
-    return "tlm";
+    return std::string(models::default_model(models::model_kind::platform).name);
   }
   return defaults.model;
 }

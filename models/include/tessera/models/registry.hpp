@@ -176,6 +176,10 @@ std::span<const param> cpu_params_table();
 std::span<const model_info> models();
 // nullptr when there is no such model.
 const model_info* find_model(std::string_view name);
+// The first model of the kind as registered: the platform model whose engines are the
+// engines' own (tlm), the host network (alphabeta). What a run takes when its options
+// need a kind of model and none is named.
+const model_info& default_model(model_kind k);
 // The names of the models of these kinds, kind by kind in the order given, for messages:
 // "alphabeta, tlm, rtl", or with last = " or ": "tlm or rtl".
 std::string model_names(std::initializer_list<model_kind> kinds, std::string_view last = ", ");

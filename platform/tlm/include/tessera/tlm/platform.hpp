@@ -10,15 +10,15 @@
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/harness/faults.hpp"
+#include "tessera/harness/harness.hpp"
+#include "tessera/harness/schedule_run.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/net/alphabeta_engine.hpp"
 #include "tessera/net/circuit_engine.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/torus_engine.hpp"
 #include "tessera/net/wormhole_engine.hpp"
-#include "tessera/harness/faults.hpp"
-#include "tessera/harness/harness.hpp"
-#include "tessera/harness/schedule_run.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/message.hpp"
 
@@ -44,10 +44,12 @@ struct platform_options : models::engine_params {
   std::uint64_t memory_limit{std::uint64_t{4} << 30};
   std::vector<harness::fault_spec> faults;  // docs/faults.md
   // The model behind the fabric (the registry's row: tlm, rtl): the platform asks the
-  // registry for its engine (models::make_engine). nullptr: each engine's own, as --model
-  // tlm runs it.
+  // registry for its engine (models::make_engine). nullptr: the registry's default
+  // platform model, each engine's own factory.
   const models::model_info* model{nullptr};
-  [[nodiscard]] std::string_view model_name() const { return model != nullptr ? model->name : "tlm"; }
+  [[nodiscard]] std::string_view model_name() const {
+    return (model != nullptr ? *model : models::default_model(models::model_kind::platform)).name;
+  }
 };
 
 // What a tile's processor did, for tiles that model one (--tiles cortex-m4).
