@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "report.hpp"
-#include "tessera/analytic/estimate.hpp"
+#include "tessera/models/estimate.hpp"
 #include "tessera/analytic/link_load.hpp"
 #include "tessera/analytic/transfers.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
@@ -70,7 +70,7 @@ algorithm_choice choose_algorithm(const run_config& config) {
       }
     }
     if (same) continue;
-    const analytic::engine_estimate e = analytic::estimate_on_engine(s, f, tm.sw, tm.params);
+    const models::engine_estimate e = models::estimate_on_engine(s, f, tm.sw, tm.params);
     if (!e.complete) continue;  // not reached: every catalog schedule completes
     out.ranked.push_back({std::string(a.name), e.cycles, {}});
     // Equal estimates (the ideal network has no links to contend for) go to the

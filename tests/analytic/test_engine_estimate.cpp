@@ -1,4 +1,4 @@
-// The estimate --algorithm auto ranks by (tessera/analytic/estimate.hpp). Each expected
+// The estimate --algorithm auto ranks by (tessera/models/estimate.hpp). Each expected
 // time is derived here from the engine's cost rules as the papers and docs state them:
 // Grama's ts + tw m, Boppana's xi + i tau + i + k - 1 with Bokhari's serialized edge,
 // Bermond's beta + tau L a hop, and the half-duplex rule of docs/delta.md. How close
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "tessera/analytic/estimate.hpp"
+#include "tessera/models/estimate.hpp"
 #include "tessera/schedule/build.hpp"
 
 using namespace tessera;
@@ -57,7 +57,7 @@ TEST_CASE("estimate: the ideal network is Grama's ts + tw m per message, one at 
   for (std::uint32_t d = 1; d <= 5; ++d) {
     const fabric f = fabric::hypercube(d);
     const schedule s = build_alltoall(fw::a2a_algorithm::pairwise, f, 100);
-    const auto e = analytic::estimate_on_engine(s, f, switching::ideal, p);
+    const auto e = models::estimate_on_engine(s, f, switching::ideal, p);
     CHECK(e.complete);
     CHECK(e.messages == std::uint64_t{f.tiles()} * (f.tiles() - 1));
     CHECK(e.cycles == Approx((40.0 + 3.0 * 100) * (f.tiles() - 1)));
@@ -83,7 +83,7 @@ TEST_CASE("estimate: circuits through one edge are set up one after another", "[
     ops[s].push_back({op_kind::send, 1, no_tile, k, 1});
     ops[1].push_back({op_kind::recv, no_tile, s, k, 1});
   }
-  const auto e = analytic::estimate_on_engine(make(8, ops), f, switching::circuit, p);
+  const auto e = models::estimate_on_engine(make(8, ops), f, switching::circuit, p);
   CHECK(e.complete);
   // Hops from 0, 2, 4, 6 to 1: 1, 2, 2, 3. Each starts when the one before ends (the
   // edge into 1 and tile 1's port are held): the sum of their lone times.
@@ -95,7 +95,7 @@ TEST_CASE("estimate: circuits through one edge are set up one after another", "[
   // With none of xi held, the start-ups run before the paths are held and overlap:
   // the turns hold the edge only for i (tau + 1) + k - 1 each, after one xi.
   p.circuit.xi_held = 0;
-  const auto free_xi = analytic::estimate_on_engine(make(8, ops), f, switching::circuit, p);
+  const auto free_xi = models::estimate_on_engine(make(8, ops), f, switching::circuit, p);
   CHECK(free_xi.cycles == Approx(sum - 3 * 50.0));
 }
 
@@ -116,14 +116,14 @@ TEST_CASE("estimate: store-and-forward packets share a link only at the same tim
   ops[1].push_back({op_kind::send, 2, no_tile, 10, 1});
   ops[2].push_back({op_kind::recv, no_tile, 0, 10, 1});
   ops[2].push_back({op_kind::recv, no_tile, 1, 10, 1});
-  auto e = analytic::estimate_on_engine(make(4, ops), f, switching::store_forward, p);
+  auto e = models::estimate_on_engine(make(4, ops), f, switching::store_forward, p);
   CHECK(e.cycles == Approx(2 * hop));
   CHECK(e.waited == Approx(0));
   // Tile 1 starting one hop later (after an exchange-free receive from 3) meets tile
   // 0's packet on 1->2 at the same time: one waits a hop.
   ops[3].push_back({op_kind::send, 1, no_tile, 10, 1});
   ops[1].insert(ops[1].begin(), {op_kind::recv, no_tile, 3, 10, 1});
-  e = analytic::estimate_on_engine(make(4, ops), f, switching::store_forward, p);
+  e = models::estimate_on_engine(make(4, ops), f, switching::store_forward, p);
   // 3 -> 1 is two hops (3->0->1) on the ring of 4: tile 1 sends at 2 hop times, over
   // 1->2, free after tile 0's packet left it at 2 hop times: delivered at 3.
   CHECK(e.cycles == Approx(3 * hop));
@@ -148,7 +148,7 @@ TEST_CASE("estimate: wormhole worms share a link through its lanes", "[estimate]
   ops[2].push_back({op_kind::recv, no_tile, 1, bytes, 1});
   const double far = static_cast<double>(w.zero_load(p, bytes, 3));
   const double near = static_cast<double>(w.zero_load(p, bytes, 1));
-  auto e = analytic::estimate_on_engine(make(4, ops), f, switching::wormhole, p);
+  auto e = models::estimate_on_engine(make(4, ops), f, switching::wormhole, p);
   // Both post at 0 and are ready after alpha (100). A header takes router_delay + 1 = 2
   // cycles a channel: tile 0's worm (posted first) reaches link 1->2, its third channel
   // after its injection and 0->1, at 100 + 4, and holds it until its tail has passed:
@@ -162,7 +162,7 @@ TEST_CASE("estimate: wormhole worms share a link through its lanes", "[estimate]
   const double freed = std::min(far, 100 + 2 * hop + std::max(stream, (far - 100) - 4 * hop));
   CHECK(e.cycles == Approx(std::max(100.0, freed - hop) + (near - 100)));
   p.wormhole.vcs = 2;  // the zero-load time depends on it (docs/wormhole.md)
-  e = analytic::estimate_on_engine(make(4, ops), f, switching::wormhole, p);
+  e = models::estimate_on_engine(make(4, ops), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(static_cast<double>(w.zero_load(p, bytes, 3))));
   CHECK(e.waited == Approx(0));
 }
@@ -186,7 +186,7 @@ TEST_CASE("estimate: a half-duplex NIC serializes a late receive", "[estimate]")
   std::vector<std::vector<op_spec>> ops(3);
   ops[0].push_back({op_kind::exchange, 1, 1, bytes, 1});
   ops[1].push_back({op_kind::exchange, 0, 0, bytes, 1});
-  auto e = analytic::estimate_on_engine(make(3, ops), f, switching::wormhole, p);
+  auto e = models::estimate_on_engine(make(3, ops), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(lone));
 
   // A receive that begins long after its tile's transmit began waits for it. Tile 1
@@ -202,16 +202,16 @@ TEST_CASE("estimate: a half-duplex NIC serializes a late receive", "[estimate]")
   late[0].push_back({op_kind::recv, no_tile, 2, 50, 1});
   late[0].push_back({op_kind::send, 1, no_tile, 100, 2});
   const double long_one = static_cast<double>(w.zero_load(p, 2000, 1));
-  e = analytic::estimate_on_engine(make(3, late), f, switching::wormhole, p);
+  e = models::estimate_on_engine(make(3, late), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(long_one + 100));
   // Without the hold the data drains, and the receive still completes then.
   p.wormhole.duplex_hold = false;
-  e = analytic::estimate_on_engine(make(3, late), f, switching::wormhole, p);
+  e = models::estimate_on_engine(make(3, late), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(long_one + 100));
   // Full duplex: tile 0's 100 bytes arrive long before; tile 2's receive of the 2000
   // bytes ends the run.
   p.wormhole.half_duplex = false;
-  e = analytic::estimate_on_engine(make(3, late), f, switching::wormhole, p);
+  e = models::estimate_on_engine(make(3, late), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(long_one));
 }
 
@@ -220,6 +220,6 @@ TEST_CASE("estimate: a receive with no send is reported incomplete", "[estimate]
   std::vector<std::vector<op_spec>> ops(2);
   ops[0].push_back({op_kind::recv, no_tile, 1, 8, 1});
   const auto e =
-      analytic::estimate_on_engine(make(2, ops), fabric::mesh(1, 2), switching::ideal, p);
+      models::estimate_on_engine(make(2, ops), fabric::mesh(1, 2), switching::ideal, p);
   CHECK_FALSE(e.complete);
 }

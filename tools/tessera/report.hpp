@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tessera/analytic/analysis.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/schedule/check.hpp"
 #include "tessera/schedule/verdict.hpp"
 #include "workload.hpp"

@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "tessera/analytic/analysis.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/schedule/schedule.hpp"
 

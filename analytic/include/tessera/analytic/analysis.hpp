@@ -10,15 +10,13 @@
 #include "tessera/analytic/link_load.hpp"
 #include "tessera/analytic/slots.hpp"
 #include "tessera/analytic/transfers.hpp"
-#include "tessera/models/registry.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/schedule/schedule.hpp"
 
 namespace tessera::analytic {
 
-// The switching modes are the registry's (tessera/models/registry.hpp); the closed
-// forms here cover wormhole, circuit and store-forward.
-using models::switching;
+// The closed forms here cover wormhole, circuit and store-forward switching.
+using ::tessera::switching;
 
 // Model parameters in cycles (docs/analysis.md gives the defaults' derivation).
 struct model_params {

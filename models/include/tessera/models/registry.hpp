@@ -27,8 +27,8 @@
 
 namespace tessera::models {
 
-// How a fabric moves a message: the timing engine.
-enum class switching : std::uint8_t { ideal, circuit, store_forward, wormhole };
+// How a fabric moves a message: the timing engine (tessera/runtime/fabric.hpp).
+using switching = ::tessera::switching;
 
 // Every engine's parameters and the ones every timed model reads, as a run carries
 // them. The defaults are the member initializers of the engines' parameter structs:

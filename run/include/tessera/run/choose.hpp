@@ -1,7 +1,7 @@
 // --algorithm auto: the algorithm of a collective chosen for the fabric, the size and
 // the model from estimates, before the run (docs/algorithms.md, "Choosing an
 // algorithm"). Complete exchange only: its algorithms are schedules the estimate of
-// tessera/analytic/estimate.hpp can time on the run's engine with its parameters
+// tessera/models/estimate.hpp can time on the run's engine with its parameters
 // (the machine preset's, --param's), without simulating them.
 #pragma once
 

@@ -9,6 +9,10 @@ namespace tessera {
 
 enum class fabric_kind : std::uint8_t { mesh, torus, hypercube, ring };
 
+// How a fabric moves a message: its timing engine's switching. The four built in; the
+// registry (tessera/models/registry.hpp) numbers engines registered later after them.
+enum class switching : std::uint8_t { ideal, circuit, store_forward, wormhole };
+
 // Largest fabric accepted anywhere; larger requests are input errors, not OOMs.
 inline constexpr std::uint32_t max_tiles = 65536;
 inline constexpr std::uint32_t max_hypercube_dim = 16;

@@ -1,4 +1,4 @@
-#include "tessera/analytic/estimate.hpp"
+#include "tessera/models/estimate.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -11,7 +11,7 @@
 #include "tessera/analytic/transfers.hpp"
 #include "tessera/runtime/routing.hpp"
 
-namespace tessera::analytic {
+namespace tessera::models {
 namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
@@ -29,16 +29,16 @@ struct stream {
 // channels, how long its data stream is.
 class network {
  public:
-  network(const fabric& f, models::switching sw, const models::engine_params& p)
+  network(const fabric& f, switching sw, const models::engine_params& p)
       : f_(f), sw_(sw), p_(p), eng_(models::engine(sw)), links_(f.link_slots()) {
     lanes_ = 1;
-    if (sw == models::switching::wormhole) {
+    if (sw == switching::wormhole) {
       lanes_ = std::max<std::uint32_t>(1, std::min(p.wormhole.vcs, p.wormhole.inject_gap));
       half_ = p.wormhole.half_duplex;
       window_ = static_cast<double>(p.wormhole.duplex_window);
       exchange_ = p.wormhole.duplex_exchange;
       hold_ = p.wormhole.duplex_hold;
-    } else if (sw == models::switching::circuit) {
+    } else if (sw == switching::circuit) {
       half_ = p.circuit.half_duplex;
       window_ = static_cast<double>(p.circuit.duplex_window);
       exchange_ = p.circuit.duplex_exchange;
@@ -56,19 +56,19 @@ class network {
     for_each_hop(f_, tile_id{src}, tile_id{dst}, [&](link_id l) { path_.push_back(l.value()); });
     const auto hops = static_cast<std::uint32_t>(path_.size());
     const double zero = static_cast<double>(eng_.zero_load(p_, bytes, hops));
-    if (sw_ == models::switching::store_forward) return store_forward(bytes, hops, now);
+    if (sw_ == switching::store_forward) return store_forward(bytes, hops, now);
     // Before the channels are held: the start-up (wormhole alpha, circuit xi - xi_held).
     double before = 0;
     double copy = 0;
     double data = 0;  // the stream's length
-    if (sw_ == models::switching::wormhole) {
+    if (sw_ == switching::wormhole) {
       const net::wormhole_params& w = p_.wormhole;
       const bool eager = w.eager_bytes != 0 && bytes <= w.eager_bytes;
       before = static_cast<double>(eager ? w.alpha_eager : w.alpha);
       copy = eager ? static_cast<double>(ceil_div(bytes * w.eager_copy, 1024)) : 0.0;
       data =
           static_cast<double>(std::max<std::uint64_t>(1, ceil_div(bytes, w.width)) * w.inject_gap);
-    } else if (sw_ == models::switching::ideal) {
+    } else if (sw_ == switching::ideal) {
       // Grama's network: the message holds its sender's output port and its receiver's
       // input port for all of ts + tw m (alphabeta_engine.hpp), and no link.
       data = zero;
@@ -88,7 +88,7 @@ class network {
     path_.push_back(links_ + f_.tiles() + dst);
     offset_.assign(path_.size(), 0.0);
     double span = held;  // a channel's hold, from its header to the tail
-    if (sw_ == models::switching::wormhole) {
+    if (sw_ == switching::wormhole) {
       const double hop = static_cast<double>(p_.wormhole.router_delay) + 1;
       for (std::size_t k = 0; k < path_.size(); ++k)
         offset_[k] = std::min(held, hop * static_cast<double>(k));
@@ -181,7 +181,7 @@ class network {
   }
 
   const fabric& f_;
-  models::switching sw_;
+  switching sw_;
   const models::engine_params& p_;
   const models::engine_info& eng_;
   std::uint32_t links_;
@@ -201,7 +201,7 @@ class network {
 
 }  // namespace
 
-engine_estimate estimate_on_engine(const schedule& s, const fabric& f, models::switching sw,
+engine_estimate estimate_on_engine(const schedule& s, const fabric& f, switching sw,
                                    const models::engine_params& p) {
   engine_estimate out;
   const std::uint32_t tiles =
@@ -265,4 +265,4 @@ engine_estimate estimate_on_engine(const schedule& s, const fabric& f, models::s
   return out;
 }
 
-}  // namespace tessera::analytic
+}  // namespace tessera::models

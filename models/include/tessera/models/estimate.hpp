@@ -32,7 +32,7 @@
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/schedule/schedule.hpp"
 
-namespace tessera::analytic {
+namespace tessera::models {
 
 struct engine_estimate {
   double cycles{0};
@@ -42,7 +42,7 @@ struct engine_estimate {
                         // would deadlock); cycles is then the time reached
 };
 
-engine_estimate estimate_on_engine(const schedule& s, const fabric& f, models::switching sw,
-                                   const models::engine_params& p);
+engine_estimate estimate_on_engine(const schedule& s, const fabric& f, switching sw,
+                                   const engine_params& p);
 
-}  // namespace tessera::analytic
+}  // namespace tessera::models
