@@ -190,14 +190,14 @@ paper_report bermond(const bermond_options& o) {
   if (rtl) return r;  // the figures need n up to 16 and L up to 64 KB
 
   // Figure 13: the time against L for several sizes, the optimal trees.
-  figure fig;
-  fig.id = "bermond-figure13";
-  fig.title = "Bermond et al.: broadcast on n x n wraparound meshes (MegaNode)";
-  fig.source = "Figure 13 axes; b(L, n, 2) of section 3.2 against the simulated optimal trees";
-  fig.x_label = "L, bytes";
-  fig.y_label = "time, us";
-  fig.log_x = true;
-  fig.log_y = true;
+  figure fig{
+      .id = "bermond-figure13",
+      .title = "Bermond et al.: broadcast on n x n wraparound meshes (MegaNode)",
+      .source = "Figure 13 axes; b(L, n, 2) of section 3.2 against the simulated optimal trees",
+      .x_label = "L, bytes",
+      .y_label = "time, us",
+      .log_x = true,
+      .log_y = true};
   for (const std::uint32_t n : o.figure_sizes) {
     const std::string name = std::to_string(n) + "x" + std::to_string(n);
     series paper_s{name + ", b(L, n, 2)", true, {}, name};
@@ -213,15 +213,14 @@ paper_report bermond(const bermond_options& o) {
   r.figures.push_back(std::move(fig));
 
   // The five families on the largest size.
-  figure fam;
-  fam.id = "bermond-families";
-  fam.title = "Bermond et al.: the five tree families on a " + std::to_string(o.n_max) + "x" +
-              std::to_string(o.n_max) + " torus";
-  fam.source = "b(L, h, d) with each family's depth, sections 2.2-3.2";
-  fam.x_label = "L, bytes";
-  fam.y_label = "time, us";
-  fam.log_x = true;
-  fam.log_y = true;
+  figure fam{.id = "bermond-families",
+             .title = "Bermond et al.: the five tree families on a " + std::to_string(o.n_max) +
+                      "x" + std::to_string(o.n_max) + " torus",
+             .source = "b(L, h, d) with each family's depth, sections 2.2-3.2",
+             .x_label = "L, bytes",
+             .y_label = "time, us",
+             .log_x = true,
+             .log_y = true};
   for (const family& f : families) {
     const double h = paper_depth(f, o.n_max);
     const double D = 2.0 * (o.n_max / 2);

@@ -361,15 +361,15 @@ void implementations(const bokhari_options& o, paper_report& r) {
 
   // The figures: one per cube for Figures 10-11, log-log as the paper draws them.
   for (std::uint32_t d = 1; d <= o.d_max; ++d) {
-    figure f;
-    f.id = std::string(d >= 5 ? "bokhari-figure10-d" : "bokhari-figure11-d") + std::to_string(d);
-    f.title = "Bokhari: the six implementations, d = " + std::to_string(d) + " (maximum of " +
-              runs + " runs)";
-    f.source = std::string(d >= 5 ? "Figure 10" : "Figure 11") + " and section 6";
-    f.x_label = "block, bytes";
-    f.y_label = "time, us";
-    f.log_x = true;
-    f.log_y = true;
+    figure f{
+        .id = std::string(d >= 5 ? "bokhari-figure10-d" : "bokhari-figure11-d") + std::to_string(d),
+        .title = "Bokhari: the six implementations, d = " + std::to_string(d) + " (maximum of " +
+                 runs + " runs)",
+        .source = std::string(d >= 5 ? "Figure 10" : "Figure 11") + " and section 6",
+        .x_label = "block, bytes",
+        .y_label = "time, us",
+        .log_x = true,
+        .log_y = true};
     for (const implementation* im : six) {
       series sr{im->name, false, {}, ""};
       for (const std::uint32_t b : blocks)
@@ -392,23 +392,22 @@ void implementations(const bokhari_options& o, paper_report& r) {
     f.curves.push_back(std::move(mean));
     f.curves.push_back(std::move(mn));
   };
-  figure f12;
-  f12.id = "bokhari-figure12";
-  f12.title = "Bokhari: linear, stable and pairwise_F, " + cube(env_d) + " (" + env_runs + " runs)";
-  f12.source = "Figure 12 and section 6.3";
-  f12.x_label = "block, bytes";
-  f12.y_label = "time, us";
+  figure f12{.id = "bokhari-figure12",
+             .title = "Bokhari: linear, stable and pairwise_F, " + cube(env_d) + " (" + env_runs +
+                      " runs)",
+             .source = "Figure 12 and section 6.3",
+             .x_label = "block, bytes",
+             .y_label = "time, us"};
   envelopes(f12, linear_i, lin);
   envelopes(f12, stable_i, stab);
   envelopes(f12, pairwise_f, pf);
   r.figures.push_back(std::move(f12));
-  figure f13;
-  f13.id = "bokhari-figure13";
-  f13.title = "Bokhari: pairwise_F with and without pairwise synchronization, " + cube(env_d) +
-              " (" + env_runs + " runs)";
-  f13.source = "Figure 13 and section 6.4";
-  f13.x_label = "block, bytes";
-  f13.y_label = "time, us";
+  figure f13{.id = "bokhari-figure13",
+             .title = "Bokhari: pairwise_F with and without pairwise synchronization, " +
+                      cube(env_d) + " (" + env_runs + " runs)",
+             .source = "Figure 13 and section 6.4",
+             .x_label = "block, bytes",
+             .y_label = "time, us"};
   envelopes(f13, pairwise_f, pf);
   envelopes(f13, pairwise_nosync, nosync);
   r.figures.push_back(std::move(f13));
@@ -524,12 +523,11 @@ paper_report bokhari(const bokhari_options& o) {
 
   // Figure 2: one message over d = 1..7 hops (node 0 to node 2^d - 1), FORCED and
   // UNFORCED, m over 0..1000 bytes.
-  figure fig2;
-  fig2.id = "bokhari-figure2";
-  fig2.title = "Bokhari: the iPSC-860's message time by path length";
-  fig2.source = "Figure 2 and section 2.2: t = 95 + 0.394m + 10.3d us (FORCED)";
-  fig2.x_label = "m, bytes";
-  fig2.y_label = "time, us";
+  figure fig2{.id = "bokhari-figure2",
+              .title = "Bokhari: the iPSC-860's message time by path length",
+              .source = "Figure 2 and section 2.2: t = 95 + 0.394m + 10.3d us (FORCED)",
+              .x_label = "m, bytes",
+              .y_label = "time, us"};
   for (const bool unforced : {false, true}) {
     for (std::uint32_t d = 1; d <= 7; ++d) {
       const std::string proto = unforced ? "UNFORCED" : "FORCED";
@@ -577,12 +575,11 @@ paper_report bokhari(const bokhari_options& o) {
 
   // Figure 4: paths (1)..(j) at once, FORCED, m = 1000: each added path adds time, and
   // the eight take more than seven times one ("more than seven times", §2.3).
-  figure fig4;
-  fig4.id = "bokhari-figure4";
-  fig4.title = "Bokhari: eight paths through one edge";
-  fig4.source = "Figure 4 and section 2.3: paths (1)..(j) of the 7-cube, FORCED";
-  fig4.x_label = "m, bytes";
-  fig4.y_label = "time, us";
+  figure fig4{.id = "bokhari-figure4",
+              .title = "Bokhari: eight paths through one edge",
+              .source = "Figure 4 and section 2.3: paths (1)..(j) of the 7-cube, FORCED",
+              .x_label = "m, bytes",
+              .y_label = "time, us"};
   std::vector<double> at_1000(9, 0);
   for (std::uint32_t j = 1; j <= 8; ++j) {
     series sim_s{std::to_string(j) + (j == 1 ? " path" : " paths"), false, {}, ""};

@@ -49,14 +49,13 @@ paper_report boppana(const boppana_options& o) {
   // (exact) and on the paper's (within what rounding them moves).
   const double k = o.k;
   double aap7 = 0;
-  figure fig;
-  fig.id = "boppana-aap";
-  fig.title = "Boppana, Raghavendra: all-to-all personalized on the iPSC/860";
-  fig.source = "T_aap (k = " + std::to_string(o.k) +
-               ") and T_aap' (k = " + std::to_string(o.k_prime) + "), sections 3.2-3.3";
-  fig.x_label = "n, hypercube dimension";
-  fig.y_label = "time, us";
-  fig.log_y = true;
+  figure fig{.id = "boppana-aap",
+             .title = "Boppana, Raghavendra: all-to-all personalized on the iPSC/860",
+             .source = "T_aap (k = " + std::to_string(o.k) +
+                       ") and T_aap' (k = " + std::to_string(o.k_prime) + "), sections 3.2-3.3",
+             .x_label = "n, hypercube dimension",
+             .y_label = "time, us",
+             .log_y = true};
   series aap_paper{"T_aap, paper's constants", true, {}, "aap"};
   series aap_sim{"AAP, simulated", false, {}, "aap"};
   series prime_paper{"T_aap', paper", true, {}, "prime"};

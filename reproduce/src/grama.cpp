@@ -149,15 +149,14 @@ paper_report grama(const grama_options& o) {
 
   // The figure: cost against m on the 64-node hypercube, the slides' formula as marks and
   // the simulated runs as lines, for one operation of each kind.
-  figure fig;
-  fig.id = "grama-hypercube";
-  fig.title = "Grama et al.: operations on a 64-node hypercube";
-  fig.source = "slides 21, 34, 45, 58, 63 (ts = " + std::to_string(o.ts) +
-               " cycles, tw = " + std::to_string(o.tw) + " cycles/byte)";
-  fig.x_label = "m, bytes per message";
-  fig.y_label = "time, cycles";
-  fig.log_x = true;
-  fig.log_y = true;
+  figure fig{.id = "grama-hypercube",
+             .title = "Grama et al.: operations on a 64-node hypercube",
+             .source = "slides 21, 34, 45, 58, 63 (ts = " + std::to_string(o.ts) +
+                       " cycles, tw = " + std::to_string(o.tw) + " cycles/byte)",
+             .x_label = "m, bytes per message",
+             .y_label = "time, cycles",
+             .log_x = true,
+             .log_y = true};
   struct op {
     fw::collective coll;
     const char* alg;

@@ -23,9 +23,9 @@
 #include "tessera/analytic/link_load.hpp"
 #include "tessera/analytic/thakur_delta.hpp"
 #include "tessera/analytic/transfers.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/schedule/build.hpp"
-#include "tessera/common/errors.hpp"
 
 namespace tessera::reproduce {
 namespace {
@@ -404,15 +404,14 @@ paper_report thakur(const thakur_options& o) {
   // Figures: each table, measured against simulated; then f(i) on 8 x 8.
   for (const analytic::thakur_table& t : analytic::thakur_tables()) {
     if (!o.tables.empty() && o.tables.count(t.number) == 0) continue;
-    figure fig;
-    fig.id = "thakur-table" + std::to_string(t.number) + (closed ? "" : "-" + o.model);
-    fig.title = "Thakur Table " + std::to_string(t.number) + ": " + alg_name(t.alg) +
-                " on the Touchstone Delta (" + o.model + ")";
-    fig.source = "Table " + std::to_string(t.number);
-    fig.x_label = "block, bytes";
-    fig.y_label = "time, s";
-    fig.log_x = true;
-    fig.log_y = true;
+    figure fig{.id = "thakur-table" + std::to_string(t.number) + (closed ? "" : "-" + o.model),
+               .title = "Thakur Table " + std::to_string(t.number) + ": " + alg_name(t.alg) +
+                        " on the Touchstone Delta (" + o.model + ")",
+               .source = "Table " + std::to_string(t.number),
+               .x_label = "block, bytes",
+               .y_label = "time, s",
+               .log_x = true,
+               .log_y = true};
     for (const auto& m : t.meshes) {
       const std::string mn = mesh_name(m[0], m[1]);
       series paper_s{mn + ", measured", true, {}, mn};
@@ -428,12 +427,11 @@ paper_report thakur(const thakur_options& o) {
     r.figures.push_back(std::move(fig));
   }
   {
-    figure fig;
-    fig.id = "thakur-contention";
-    fig.title = "Thakur: f(i) on 8 x 8 against the exact link loads";
-    fig.source = "§3.1 and §3.4";
-    fig.x_label = "step i";
-    fig.y_label = "messages on the busiest link";
+    figure fig{.id = "thakur-contention",
+               .title = "Thakur: f(i) on 8 x 8 against the exact link loads",
+               .source = "§3.1 and §3.4",
+               .x_label = "step i",
+               .y_label = "messages on the busiest link"};
     const fabric f = fabric::mesh(8, 8);
     for (const fw::a2a_algorithm alg : {fw::a2a_algorithm::pex, fw::a2a_algorithm::gen}) {
       const auto loads =

@@ -29,7 +29,7 @@ struct figure {
   std::string y_label;
   bool log_x{false};
   bool log_y{false};
-  std::vector<series> curves;
+  std::vector<series> curves{};
 };
 
 // The SVG text of f (UTF-8, no external references). A series with no points is left
