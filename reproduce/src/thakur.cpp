@@ -97,12 +97,12 @@ std::vector<cell> table_cells(const thakur_options& o) {
   return out;
 }
 
-run::run_config cell_config(const cell& c, const delta_platform_fit& f) {
+run::run_config cell_config(const cell& c, const delta_platform_fit& f, std::string_view model) {
   const std::string spec = "mesh:" + mesh_name(c.rows, c.cols);
   run::run_config cfg =
       collective_config(spec, fabric::mesh(c.rows, c.cols), fw::collective::alltoall,
                         std::string(fw::info(c.alg).name), c.bytes);
-  cfg.model = "tlm";
+  cfg.model = model;
   cfg.machine = "delta";
   // A verified 64-byte sample of every block, the wire charged for all of it.
   cfg.payload_bytes = std::min<std::uint32_t>(c.bytes, 64);
@@ -127,7 +127,9 @@ delta_platform_fit fit_delta_platform(unsigned jobs) {
     c.rows = 4;
     c.cols = 4;
     c.bytes = t2.bytes[i];
-    cfgs.push_back(cell_config(c, delta_platform_fit{}));  // alpha 0, one protocol
+    // alpha 0, one protocol; on the platform model that runs each engine as it is
+    cfgs.push_back(cell_config(c, delta_platform_fit{},
+                               models::default_model(models::model_kind::platform).name));
   }
   const std::vector<double> x = simulate_cycles_all(cfgs, jobs);
   const double s = 15;  // PEX steps on 4 x 4
@@ -229,7 +231,7 @@ paper_report thakur(const thakur_options& o) {
     fit = fit_delta_platform(o.jobs);
     std::vector<run::run_config> cfgs;
     for (const cell& c : cells)
-      cfgs.push_back(cell_config(c, fit));
+      cfgs.push_back(cell_config(c, fit, o.model));
     const std::vector<nlohmann::json> runs = simulate_all(cfgs, {"time_us", "machine"}, o.jobs);
     for (std::size_t i = 0; i < cells.size(); ++i) {
       // The preset's cycle converts; a cell that did not verify has no time (NaN).
