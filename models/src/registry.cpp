@@ -276,14 +276,24 @@ void set_torus_routes(net::engine& e, const std::vector<net::forwarding_entry>& 
 }
 
 const std::array<model_info, 3> builtin_models{{
-    {"alphabeta", "Grama's ideal network on the host: ts + tw m a message, no contention",
-     model_kind::host_network, alphabeta_engines, {}},
-    {"tlm", "the SystemC TLM-2.0 platform: tiles and NICs over a timing engine (docs/tlm.md)",
-     model_kind::platform, tlm_engines, {}, nullptr, true},
+    {"alphabeta",
+     "Grama's ideal network on the host: ts + tw m a message, no contention",
+     model_kind::host_network,
+     alphabeta_engines,
+     {}},
+    {"tlm",
+     "the SystemC TLM-2.0 platform: tiles and NICs over a timing engine (docs/tlm.md)",
+     model_kind::platform,
+     tlm_engines,
+     {},
+     nullptr,
+     true},
     {"analytic",
      "the papers' closed forms: times computed, nothing moved (tessera analyze, reproduce "
      "--model analytic)",
-     model_kind::closed_form, {}, {}},
+     model_kind::closed_form,
+     {},
+     {}},
 }};
 
 // The tables grow by registration; a reserved vector keeps every engine_info and
@@ -459,12 +469,64 @@ void add_model(const model_info& m) {
 
 std::unique_ptr<net::engine> make_engine(const model_info& m, switching sw, const fabric& f,
                                          const engine_params& p) {
+  check_limits(m, sw, p);
   if (m.make_engine != nullptr) return m.make_engine(sw, f, p);
   return engine(sw).make(f, p);
 }
 
 bool drives(const model_info& m, switching sw) {
   return m.every_engine || std::find(m.engines.begin(), m.engines.end(), sw) != m.engines.end();
+}
+
+const model_limit* find_limit(const model_info& m, switching sw, std::string_view key) {
+  for (const model_limit& l : m.limits)
+    if (l.sw == sw && l.key == key) return &l;
+  return nullptr;
+}
+
+namespace {
+
+bool within(const model_limit& l, std::uint64_t v) {
+  if (l.choices != 0) return v < 64 && (l.choices >> v & 1U) != 0;
+  return v >= l.min && v <= l.max;
+}
+
+}  // namespace
+
+bool takes(const model_info& m, switching sw, std::string_view key, std::uint64_t v) {
+  if (const model_limit* l = find_limit(m, sw, key); l != nullptr) return within(*l, v);
+  const param* q = find_param(sw, key);
+  if (q == nullptr) throw std::logic_error("no parameter " + std::string(key));
+  return v >= q->min && v <= q->max;
+}
+
+void check_limits(const model_info& m, switching sw, const engine_params& p) {
+  for (const model_limit& l : m.limits) {
+    if (l.sw != sw) continue;
+    const param* q = find_param(sw, l.key);
+    if (q == nullptr) throw std::logic_error("model table: no parameter " + std::string(l.key));
+    const std::uint64_t v = q->get(p);
+    if (within(l, v)) continue;
+    const std::string hw = std::string(m.hardware) + "'s ";
+    std::string what =
+        "--model " + std::string(m.name) + ": param " + std::string(l.key) + " " + q->text(v);
+    if (l.choices != 0) {
+      std::string names;
+      for (std::size_t i = 0; i < q->choices.size(); ++i)
+        if ((l.choices >> i & 1U) != 0)
+          names += (names.empty() ? "" : ", ") + std::string(q->choices[i]);
+      what += " is not " + hw + "(" + names + ")";
+    } else if (l.min == l.max && !l.why.empty()) {
+      what += ": " + std::string(l.why) + " (--param " + std::string(l.key) + "=" + q->text(l.min) +
+              ")";
+    } else if (l.min == l.max) {
+      what += " is not " + hw + q->text(l.min);
+    } else {
+      what += " is not " + std::to_string(l.min) + ".." + std::to_string(l.max);
+    }
+    if (m.built != nullptr) what += "; built: " + m.built(sw);
+    throw input_error(what);
+  }
 }
 
 void apply_model_defaults(engine_params& p, switching sw, const model_info& m) {

@@ -4,6 +4,7 @@
 // through the same steps.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -62,7 +63,13 @@ std::uint64_t delay_of(const models::engine_params& p) {
 }
 
 const std::vector<models::param> crossbar_params{
-    {"delay", models::param_kind::count, 1, 1000, "cycles", "every message's fixed latency", {},
+    {"delay",
+     models::param_kind::count,
+     1,
+     1000,
+     "cycles",
+     "every message's fixed latency",
+     {},
      [](const models::engine_params& p) { return delay_of(p); },
      [](models::engine_params& p, std::uint64_t v) { p.more["crossbar.delay"] = v; }},
 };
@@ -138,4 +145,73 @@ TEST_CASE("registry: the platform runs a collective on an engine from the test t
   is >> cycles >> verified;
   CHECK(verified == 1);
   CHECK(cycles == (p - 1) * (delay + m));
+}
+
+namespace {
+
+// A model from the test tree whose hardware narrows two of the wormhole engine's
+// parameters and one of the circuit engine's, as the Verilated tops narrow rtl's.
+const std::array<models::switching, 2> toy_engines{models::switching::wormhole,
+                                                   models::switching::circuit};
+constexpr std::uint64_t choice_bit(net::circuit_arbitration a) {
+  return std::uint64_t{1} << static_cast<unsigned>(a);
+}
+const std::array<models::model_limit, 4> toy_limits{{
+    {models::switching::wormhole, "buffer", 1, 8},
+    {models::switching::wormhole, "half_duplex", 0, 0, 0, "the toy's interface is full duplex"},
+    {models::switching::wormhole, "credit_delay", 1, 1},
+    {models::switching::circuit, "arbitration", 0, 0,
+     choice_bit(net::circuit_arbitration::lowest_id) |
+         choice_bit(net::circuit_arbitration::round_robin)},
+}};
+const models::model_registrar toy_model{
+    {"toyhw",
+     "a toy hardware model: the engines' own, within its limits",
+     models::model_kind::platform,
+     toy_engines,
+     {},
+     nullptr,
+     false,
+     toy_limits,
+     "the toy",
+     [](models::switching) { return std::string("a toy 4x4"); }}};
+
+}  // namespace
+
+TEST_CASE("registry: a model's limits refuse what its hardware does not take", "[tlm][registry]") {
+  const models::model_info& m = *models::find_model("toyhw");
+  const auto wh = models::switching::wormhole;
+  const auto cs = models::switching::circuit;
+  const tessera::fabric mesh = tessera::parse_fabric("mesh:4x4").value;
+  const tessera::fabric cube = tessera::parse_fabric("hypercube:3").value;
+  models::engine_params p;
+  models::set_param(p, wh, "buffer", "8");
+  models::set_param(p, wh, "credit_delay", "1");
+  CHECK(models::make_engine(m, wh, mesh, p) != nullptr);
+  // Each row's refusal: the range, the one value with its reason, the one value, the choices.
+  models::set_param(p, wh, "buffer", "9");
+  CHECK_THROWS_WITH(models::make_engine(m, wh, mesh, p),
+                    "--model toyhw: param buffer 9 is not 1..8; built: a toy 4x4");
+  models::set_param(p, wh, "buffer", "8");
+  models::set_param(p, wh, "half_duplex", "1");
+  CHECK_THROWS_WITH(models::make_engine(m, wh, mesh, p),
+                    "--model toyhw: param half_duplex 1: the toy's interface is full duplex "
+                    "(--param half_duplex=0); built: a toy 4x4");
+  models::set_param(p, wh, "half_duplex", "0");
+  models::set_param(p, wh, "credit_delay", "0");
+  CHECK_THROWS_WITH(models::make_engine(m, wh, mesh, p),
+                    "--model toyhw: param credit_delay 0 is not the toy's 1; built: a toy 4x4");
+  models::set_param(p, cs, "arbitration", "fifo");
+  CHECK_THROWS_WITH(models::make_engine(m, cs, cube, p),
+                    "--model toyhw: param arbitration fifo is not the toy's (lowest-id, "
+                    "round-robin); built: a toy 4x4");
+  models::set_param(p, cs, "arbitration", "round-robin");
+  CHECK(models::make_engine(m, cs, cube, p) != nullptr);
+  // takes(): the limit where the model has one, the engine's row elsewhere.
+  CHECK(models::takes(m, wh, "buffer", 8));
+  CHECK_FALSE(models::takes(m, wh, "buffer", 9));
+  CHECK_FALSE(models::takes(m, wh, "half_duplex", 1));
+  CHECK(models::takes(m, cs, "half_duplex", 1));
+  CHECK(models::takes(*models::find_model("tlm"), wh, "buffer", 9));
+  CHECK(models::find_limit(m, wh, "vcs") == nullptr);
 }

@@ -116,6 +116,21 @@ struct model_default {
   std::string_view why;  // a few words for --help and docs/cli.md
 };
 
+// A model's own range of an engine parameter, inside the engine's row: the values its
+// hardware takes (the RTL's, from the Verilated tops' limits). make_engine refuses a value
+// outside it before the model's factory runs, and front ends ask takes() what a model
+// runs (reproduce turns the iPSC/860's half-duplex interface off on a full-duplex model).
+struct model_limit {
+  switching sw;
+  std::string_view key;
+  std::uint64_t min;
+  std::uint64_t max;
+  // A choice parameter: the choices taken, bit i for choice i (min and max unused).
+  std::uint64_t choices{0};
+  // A single value: why the model has no other, for the refusal.
+  std::string_view why{};
+};
+
 // What a model is, which says what runs it: a closed form computes times without moving
 // data (tessera analyze, reproduce); a host network runs the tiles' runtime on the host
 // (the alpha-beta network); a platform runs tiles and NICs on the SystemC platform over
@@ -137,6 +152,11 @@ struct model_info {
   // It drives every engine of the registry, those registered later too (the TLM platform
   // takes any engine); `engines` then lists the built-in ones it is known for.
   bool every_engine{false};
+  // Its own ranges of engine parameters; whose they are in a refusal ("the RTL"); and
+  // what it has built for an engine, which a refusal ends with ("; built: ...").
+  std::span<const model_limit> limits{};
+  std::string_view hardware{};
+  std::string (*built)(switching sw){nullptr};
 };
 
 // Runs tiles on the SystemC platform (tlm, rtl).
@@ -188,6 +208,13 @@ std::string model_names(std::initializer_list<model_kind> kinds, std::string_vie
 std::unique_ptr<net::engine> make_engine(const model_info& m, switching sw, const fabric& f,
                                          const engine_params& p);
 bool drives(const model_info& m, switching sw);
+// The model's limit of parameter `key` of the engine; nullptr: the engine's row is its range.
+const model_limit* find_limit(const model_info& m, switching sw, std::string_view key);
+// Whether the model takes value v of the engine's parameter `key` (its limit, else the row).
+bool takes(const model_info& m, switching sw, std::string_view key, std::uint64_t v);
+// Refuses (input_error, one line) the first parameter of p outside the model's limits for
+// the engine: "--model rtl: param buffer 9 is not 1..8; built: ...".
+void check_limits(const model_info& m, switching sw, const engine_params& p);
 // Sets the model's own defaults of the engine's parameters in `p` (a machine preset and
 // --param, applied after, override them). A crosscheck applies both models' so that
 // both cut messages alike.
