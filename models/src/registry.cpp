@@ -500,6 +500,11 @@ bool takes(const model_info& m, switching sw, std::string_view key, std::uint64_
   return v >= q->min && v <= q->max;
 }
 
+bool runs_on(const model_info& m, switching sw, const fabric& f) {
+  if (!drives(m, sw) || !engine(sw).supports(f.kind)) return false;
+  return m.has_fabric == nullptr || m.has_fabric(sw, f);
+}
+
 void check_limits(const model_info& m, switching sw, const engine_params& p) {
   for (const model_limit& l : m.limits) {
     if (l.sw != sw) continue;

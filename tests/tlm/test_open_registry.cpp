@@ -174,7 +174,8 @@ const models::model_registrar toy_model{
      false,
      toy_limits,
      "the toy",
-     [](models::switching) { return std::string("a toy 4x4"); }}};
+     [](models::switching) { return std::string("a toy 4x4"); },
+     [](models::switching, const tessera::fabric& f) { return f.tiles() <= 16; }}};
 
 }  // namespace
 
@@ -214,4 +215,10 @@ TEST_CASE("registry: a model's limits refuse what its hardware does not take", "
   CHECK(models::takes(m, cs, "half_duplex", 1));
   CHECK(models::takes(*models::find_model("tlm"), wh, "buffer", 9));
   CHECK(models::find_limit(m, wh, "vcs") == nullptr);
+  // runs_on(): the fabrics the model built, within those its engines run.
+  CHECK(models::runs_on(m, wh, mesh));
+  CHECK_FALSE(models::runs_on(m, wh, tessera::parse_fabric("mesh:8x8").value));
+  CHECK_FALSE(models::runs_on(m, wh, cube));  // wormhole runs on meshes
+  CHECK_FALSE(models::runs_on(m, models::switching::store_forward, mesh));  // not driven
+  CHECK(models::runs_on(*models::find_model("tlm"), wh, tessera::parse_fabric("mesh:8x8").value));
 }

@@ -157,6 +157,9 @@ struct model_info {
   std::span<const model_limit> limits{};
   std::string_view hardware{};
   std::string (*built)(switching sw){nullptr};
+  // The fabrics it has built for an engine (the Verilated sizes); nullptr: every fabric
+  // the engine runs.
+  bool (*has_fabric)(switching sw, const fabric& f){nullptr};
 };
 
 // Runs tiles on the SystemC platform (tlm, rtl).
@@ -212,6 +215,8 @@ bool drives(const model_info& m, switching sw);
 const model_limit* find_limit(const model_info& m, switching sw, std::string_view key);
 // Whether the model takes value v of the engine's parameter `key` (its limit, else the row).
 bool takes(const model_info& m, switching sw, std::string_view key, std::uint64_t v);
+// Whether the model runs the engine on fabric f (its built fabrics, else the engine's).
+bool runs_on(const model_info& m, switching sw, const fabric& f);
 // Refuses (input_error, one line) the first parameter of p outside the model's limits for
 // the engine: "--model rtl: param buffer 9 is not 1..8; built: ...".
 void check_limits(const model_info& m, switching sw, const engine_params& p);
