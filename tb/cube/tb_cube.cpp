@@ -28,7 +28,7 @@
 //               failure).
 // Every scenario checks that each message arrives exactly once, in order per source and
 // destination, with every element intact. Without bubbles every message's t0, every hop's
-// grant cycle, S and E must also equal the reference model (cube_reference.hpp), an
+// grant cycle, S and E must also equal the reference model (tb/reference/cube_reference.hpp), an
 // independent cycle-level computation of the same rules.
 // Exit 0 on pass, 1 on a failed check, a deadlock or a timeout, 2 on bad arguments.
 #include <algorithm>
@@ -50,10 +50,10 @@
 #include "../common/run_loop.hpp"
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
+#include "../reference/cube_reference.hpp"
 #include "cube_driver.hpp"
 #include "cube_dut.hpp"
 #include "cube_monitor.hpp"
-#include "cube_reference.hpp"
 #include "cube_scoreboard.hpp"
 
 namespace {

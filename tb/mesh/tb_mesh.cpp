@@ -61,7 +61,7 @@
 //                source with one VC, every word intact, before the timeout.
 //   agree:       random messages (posted over --window cycles, 1..--flits flits, cut
 //                into packets of --packet-flits) through the RTL and through the
-//                cycle-by-cycle reference tests/net/flit_reference.hpp in the same
+//                cycle-by-cycle reference tb/reference/flit_reference.hpp in the same
 //                settings (the real round-robin VC router, credits back after one cycle,
 //                one byte per flit): every message must start and be delivered in the
 //                same cycle in both.
@@ -87,7 +87,7 @@
 #include "../common/run_loop.hpp"
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
-#include "flit_reference.hpp"
+#include "../reference/flit_reference.hpp"
 #include "mesh_driver.hpp"
 #include "mesh_dut.hpp"
 #include "mesh_monitor.hpp"
@@ -113,7 +113,8 @@ constexpr const char* usage =
     "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8\n"
     "Run-time settings: --router-delay (default 1), --inject-gap (1), --vcs (1), --depth (4,\n"
     "flits per VC FIFO), --alpha (0). Golden counts are derived in tb_mesh.cpp's header from\n"
-    "docs/wormhole.md; --scenario agree compares every message with tests/net/flit_reference.hpp.\n"
+    "docs/wormhole.md; --scenario agree compares every message with\n"
+    "tb/reference/flit_reference.hpp.\n"
     "The watchdog reports a deadlock when no flit moves and no message is taken for\n"
     "2000 cycles while messages are owed.\n";
 

@@ -6,7 +6,7 @@
 // element stream starts at S' (S + xi_held); the resource at hop position j frees at
 // S' + k + j; the source's interface takes its next message at S' + k. Every expected
 // value is derived in the test from those rules, and the engine is run against the
-// testbench's independent reference model (tb/cube/cube_reference.hpp).
+// testbench's independent reference model (tb/reference/cube_reference.hpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "cube/cube_reference.hpp"
+#include "reference/cube_reference.hpp"
 
 #include "tessera/net/circuit_engine.hpp"
 #include "tessera/net/replay.hpp"
@@ -770,7 +770,7 @@ TEST_CASE("circuit: three headers for one link, round robin (rtl.tb_cube.content
 namespace {
 
 // Runs msgs on the engine and on the testbench's reference model of the RTL cube
-// (tb/cube/cube_reference.hpp) with the same parameters, and requires the same t0, S
+// (tb/reference/cube_reference.hpp) with the same parameters, and requires the same t0, S
 // and E for every message, and the same number of grants after a wait. Returns that
 // number.
 std::uint64_t against_reference(const std::vector<net::timed_xfer>& msgs, cycle_t xi, cycle_t tau,

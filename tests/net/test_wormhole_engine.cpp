@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "flit_reference.hpp"
+#include "reference/flit_reference.hpp"
 #include "tessera/net/replay.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/routing.hpp"
