@@ -13,6 +13,8 @@
 #include <verilated_fst_c.h>
 #endif
 
+#include "tessera/rtl_tops/pins.hpp"
+
 namespace tessera::tb {
 
 template <class Model>
@@ -36,16 +38,10 @@ class sim_control {
   }
 #endif
 
-  // Holds rst_ni low for `cycles` clock cycles, then releases it with the clock low and
-  // restarts the count: cycle 0 is the first in which the DUT may move data.
-  void reset(unsigned cycles = 3) {
-    model_.clk_i = 0;
-    model_.rst_ni = 0;
-    model_.eval();
-    for (unsigned i = 0; i < cycles; ++i)
-      edge();
-    model_.rst_ni = 1;
-    model_.eval();
+  // The tops' reset (rtl_tops::reset), traced, and restarts the count: cycle 0 is the
+  // first in which the DUT may move data.
+  void reset(unsigned cycles = rtl_tops::reset_cycles) {
+    rtl_tops::reset(model_, cycles, [this] { edge(); });
     now_ = 0;
   }
   // Re-evaluates after the testbench changed inputs, without a clock edge.

@@ -12,9 +12,11 @@
 #include <random>
 #include <vector>
 
-#include "cube_dut.hpp"
+#include "tessera/rtl_tops/cube_top.hpp"
 
 namespace tessera::tb {
+
+using namespace rtl_tops;
 
 struct cube_message {
   unsigned src = 0;

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "cube_dut.hpp"
+#include "tessera/rtl_tops/cube_top.hpp"
 
 namespace tessera::tb {
+
+using namespace rtl_tops;
 
 // A message as one tile received it.
 struct cube_delivery {

@@ -52,13 +52,14 @@
 #include "../common/tb_main.hpp"
 #include "../reference/cube_reference.hpp"
 #include "cube_driver.hpp"
-#include "cube_dut.hpp"
 #include "cube_monitor.hpp"
 #include "cube_scoreboard.hpp"
+#include "tessera/rtl_tops/cube_top.hpp"
 
 namespace {
 
 using namespace tessera::tb;
+using namespace tessera::rtl_tops;
 
 struct options : common_options {
   std::string scenario = "setup";
@@ -91,10 +92,12 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
   } else if (!num) {
     return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
   } else if (a == "--xi") {
-    if (n > cube_max_xi) return "--xi " + std::string(v) + " is not 0..65535";
+    if (n > cube_7.max_xi)
+      return "--xi " + std::string(v) + " is not 0.." + std::to_string(cube_7.max_xi);
     o.xi = n;
   } else if (a == "--xi-held") {
-    if (n > cube_max_xi) return "--xi-held " + std::string(v) + " is not 0..65535";
+    if (n > cube_7.max_xi)
+      return "--xi-held " + std::string(v) + " is not 0.." + std::to_string(cube_7.max_xi);
     o.xi_held = n;
   } else if (a == "--xi-draw") {
     if (n > 1) return "--xi-draw " + std::string(v) + " is not 0 or 1";
@@ -103,10 +106,13 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
     if (n > 1) return "--presetup " + std::string(v) + " is not 0 or 1";
     o.presetup = n == 1;
   } else if (a == "--tau") {
-    if (n < 1 || n > cube_max_tau) return "--tau " + std::string(v) + " is not 1..255";
+    if (n < cube_7.min_tau || n > cube_7.max_tau)
+      return "--tau " + std::string(v) + " is not " + std::to_string(cube_7.min_tau) + ".." +
+             std::to_string(cube_7.max_tau);
     o.tau = n;
   } else if (a == "--elements") {
-    if (n < 1 || n > cube_max_len) return "--elements " + std::string(v) + " is not 1..65535";
+    if (n < 1 || n > cube_7.max_elements)
+      return "--elements " + std::string(v) + " is not 1.." + std::to_string(cube_7.max_elements);
     o.elements = n;
   } else if (a == "--count") {
     if (n < 1 || n > 100000) return "--count " + std::string(v) + " is not 1..100000";

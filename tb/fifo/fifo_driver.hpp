@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "fifo_dut.hpp"
+#include "tessera/rtl_tops/fifo_top.hpp"
 
 namespace tessera::tb {
 
@@ -15,7 +15,7 @@ namespace tessera::tb {
 // it is taken, as valid/ready requires.
 class fifo_driver {
  public:
-  fifo_driver(fifo_pins& pins, const std::vector<std::uint32_t>& words, double in_idle,
+  fifo_driver(rtl_tops::fifo_pins& pins, const std::vector<std::uint32_t>& words, double in_idle,
               double out_stall, std::uint64_t seed)
       : pins_(pins), words_(words), rng_(seed), in_idle_(in_idle), out_stall_(out_stall) {}
 
@@ -44,7 +44,7 @@ class fifo_driver {
   }
 
  private:
-  fifo_pins& pins_;
+  rtl_tops::fifo_pins& pins_;
   const std::vector<std::uint32_t>& words_;
   std::mt19937_64 rng_;
   std::bernoulli_distribution in_idle_;

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "fifo_dut.hpp"
+#include "tessera/rtl_tops/fifo_top.hpp"
 
 namespace tessera::tb {
 
@@ -19,7 +19,7 @@ struct fifo_sample {
 
 class fifo_monitor {
  public:
-  explicit fifo_monitor(const fifo_pins& pins) : pins_(pins) {}
+  explicit fifo_monitor(const rtl_tops::fifo_pins& pins) : pins_(pins) {}
 
   // Call after the inputs have settled and before the edge.
   fifo_sample sample() const {
@@ -33,7 +33,7 @@ class fifo_monitor {
   }
 
  private:
-  const fifo_pins& pins_;
+  const rtl_tops::fifo_pins& pins_;
 };
 
 }  // namespace tessera::tb

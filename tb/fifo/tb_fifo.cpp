@@ -20,13 +20,14 @@
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "fifo_driver.hpp"
-#include "fifo_dut.hpp"
 #include "fifo_monitor.hpp"
 #include "fifo_scoreboard.hpp"
+#include "tessera/rtl_tops/fifo_top.hpp"
 
 namespace {
 
 using namespace tessera::tb;
+using namespace tessera::rtl_tops;
 
 struct options : common_options {
   unsigned depth = 4;
@@ -93,9 +94,9 @@ std::string own_option(options& opts, std::string_view arg, std::string_view val
 }
 
 // sim_control clocks a Verilated model's clk_i and rst_ni. The FIFO's model class depends
-// on its depth and sits behind fifo_dut, so this shows fifo_dut as such a model.
+// on its depth and sits behind rtl_tops::fifo_top, so this shows it as such a model.
 struct fifo_clocked {
-  fifo_dut& dut;
+  fifo_top& dut;
   CData& clk_i;
   CData& rst_ni;
   void eval() { dut.eval(); }
@@ -186,7 +187,7 @@ int main(int argc, char* argv[]) {
   context->randSeed(static_cast<int>(opts.seed & 0x7fffffff));
   context->traceEverOn(!opts.trace_path.empty());
 
-  const std::unique_ptr<fifo_dut> dut = make_fifo_dut(opts.depth, *context);
+  const std::unique_ptr<fifo_top> dut = make_fifo_top(opts.depth, *context);
   if (!dut) {
     std::cerr << "tb_fifo: no model for --depth " << opts.depth << "; built depths are "
               << join(fifo_depths()) << '\n';

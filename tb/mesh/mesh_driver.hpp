@@ -9,9 +9,11 @@
 #include <random>
 #include <vector>
 
-#include "mesh_dut.hpp"
+#include "tessera/rtl_tops/mesh_top.hpp"
 
 namespace tessera::tb {
+
+using namespace rtl_tops;
 
 struct mesh_message {
   unsigned src = 0;  // tile ids of the shape

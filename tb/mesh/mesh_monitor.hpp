@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "mesh_dut.hpp"
+#include "tessera/rtl_tops/mesh_top.hpp"
 
 namespace tessera::tb {
+
+using namespace rtl_tops;
 
 struct mesh_packet {
   unsigned tile = 0;

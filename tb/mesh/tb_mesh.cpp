@@ -1,6 +1,6 @@
 // tb_mesh: Verilator testbench for rtl_models/rtl/tsr_mesh_top.sv, the wormhole mesh
 // with XY routing and virtual channels, in its two Verilated configurations
-// (mesh_dut.hpp): --model 8x8 (the default), 8 x 8 with one VC, the plain wormhole
+// (rtl_models/tops mesh_top.hpp): --model 8x8 (the default), 8 x 8 with one VC, the plain wormhole
 // router, and --model 4x4_vc4, 4 x 4 with four VCs. A test runs on an R x C mesh in the
 // model's top-left corner (--mesh, default 4x4); the other tiles stay idle. The timing
 // settings are the model's run-time inputs: --router-delay r (default 1), --inject-gap g
@@ -89,13 +89,14 @@
 #include "../common/tb_main.hpp"
 #include "../reference/flit_reference.hpp"
 #include "mesh_driver.hpp"
-#include "mesh_dut.hpp"
 #include "mesh_monitor.hpp"
 #include "mesh_scoreboard.hpp"
+#include "tessera/rtl_tops/mesh_top.hpp"
 
 namespace {
 
 using namespace tessera::tb;
+using namespace tessera::rtl_tops;
 namespace ref = tessera::net::reference;
 
 constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
@@ -191,7 +192,7 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
   } else if (a == "--alpha") {
     return in_range(a, n, 0, 10000, o.set.alpha);
   } else if (a == "--router-delay") {
-    return in_range(a, n, 0, 255, o.set.router_delay);
+    return in_range(a, n, 0, mesh_8x8.max_router_delay, o.set.router_delay);
   } else if (a == "--inject-gap") {
     return in_range(a, n, 1, 1024, o.set.inject_gap);
   } else if (a == "--vcs") {
@@ -205,7 +206,7 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
   } else if (a == "--packet-flits") {
     return in_range(a, n, 0, 4096, o.packet_flits);
   } else if (a == "--src") {
-    return in_range(a, n, 0, mesh_max_tiles - 1, o.src);
+    return in_range(a, n, 0, mesh_max_side * mesh_max_side - 1, o.src);
   } else if (a == "--count") {
     return in_range(a, n, 1, 100000, o.count);
   } else if (a == "--window") {
@@ -777,5 +778,5 @@ int main(int argc, char* argv[]) {
     std::cerr << "tb_mesh: " << e << '\n';
     return exit_usage;
   }
-  return o.model == "4x4_vc4" ? run<mesh_dut_4x4_vc4>(o) : run<mesh_dut_8x8>(o);
+  return o.model == "4x4_vc4" ? run<mesh_top_4x4_vc4>(o) : run<mesh_top_8x8>(o);
 }

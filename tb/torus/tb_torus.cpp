@@ -56,15 +56,16 @@
 #include "../common/tb_main.hpp"
 #include "tessera/firmware/trees.hpp"
 #include "tessera/net/torus_engine.hpp"
+#include "tessera/rtl_tops/torus_top.hpp"
 #include "tessera/runtime/routing.hpp"
 #include "torus_driver.hpp"
-#include "torus_dut.hpp"
 #include "torus_monitor.hpp"
 #include "torus_scoreboard.hpp"
 
 namespace {
 
 using namespace tessera::tb;
+using namespace tessera::rtl_tops;
 namespace fw = tessera::fw;
 namespace net = tessera::net;
 
@@ -121,11 +122,14 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
 // What the options say together, once all are read.
 std::string consistent(const options& o) {
   if (o.size != "4x4" && o.size != "8x8") return "--size must be 4x4 or 8x8";
-  if (o.bytes < 1 || o.bytes > torus_max_bytes) return "--bytes must be 1..256";
+  const torus_top_limits& l = torus_4x4;  // every torus top's ranges (torus_top.hpp)
+  const std::string bytes = "1.." + std::to_string(torus_max_bytes);
+  if (o.bytes < 1 || o.bytes > torus_max_bytes) return "--bytes must be " + bytes;
   if (o.packet_bytes < 1 || o.packet_bytes > torus_max_bytes)
-    return "--packet-bytes must be 1..256";
-  if (o.beta < 1 || o.beta > 65535 || o.tau < 1 || o.tau > 255)
-    return "--beta must be 1..65535 and --tau 1..255";
+    return "--packet-bytes must be " + bytes;
+  if (o.beta < l.min_beta || o.beta > l.max_beta || o.tau < l.min_tau || o.tau > l.max_tau)
+    return "--beta must be " + std::to_string(l.min_beta) + ".." + std::to_string(l.max_beta) +
+           " and --tau " + std::to_string(l.min_tau) + ".." + std::to_string(l.max_tau);
   if (o.packets < 1) return "--packets must be at least 1";
   return {};
 }
@@ -219,7 +223,7 @@ struct builder {
 
   explicit builder(const options& opt)
       : o(opt),
-        f(tessera::parse_fabric("torus:" + std::string(Dut::name)).value),
+        f(tessera::parse_fabric("torus:" + std::string(Dut::size)).value),
         P(o.beta + std::uint64_t{o.tau} * o.bytes) {}
 
   unsigned distance(unsigned a, unsigned b) const {
@@ -352,7 +356,7 @@ struct builder {
     for (const auto& i : fw::tree_families)
       if (i.name == o.family) fam = &i;
     if (fam == nullptr || fw::tree_support(fam->family, f, o.root) != fw::tree_error::none)
-      return "no " + o.family + " trees on " + Dut::name + " from root " + std::to_string(o.root);
+      return "no " + o.family + " trees on " + Dut::size + " from root " + std::to_string(o.root);
     const unsigned d = fam->trees;
     for (unsigned k = 0; k < d; ++k) {
       parent.emplace_back(Dut::tiles);
@@ -621,7 +625,7 @@ int run(const options& o) {
   const std::uint64_t P = b.P;
 
   if (!Dut::traced && !o.trace_path.empty()) {
-    std::cerr << "tb_torus: the " << Dut::name << " model is built without tracing\n";
+    std::cerr << "tb_torus: the " << Dut::size << " model is built without tracing\n";
     return exit_usage;
   }
   const auto ctx = std::make_unique<VerilatedContext>();
@@ -808,7 +812,7 @@ int run(const options& o) {
       ok = false;
     }
   }
-  std::cout << "tb_torus " << Dut::name << ' ' << o.scenario
+  std::cout << "tb_torus " << Dut::size << ' ' << o.scenario
             << (o.scenario == "bcast" || o.scenario == "forward" ? " " + o.family : "") << ": "
             << sb.delivered_count() << " packets delivered, beta " << o.beta << " tau " << o.tau
             << " L " << o.bytes << ", P = " << P << "; " << sc.checks.size()
@@ -857,7 +861,7 @@ int run(const options& o) {
       ++messages;
     }
   }
-  std::cout << "tb_torus " << Dut::name << ' ' << o.scenario << " engine agreement: " << messages
+  std::cout << "tb_torus " << Dut::size << ' ' << o.scenario << " engine agreement: " << messages
             << " message deliveries (" << rtl.size() << " packet arrivals) compared, last at cycle "
             << last_delivery << ", " << stalls << " credit stalls in the engine: "
             << (differ == 0 ? "identical" : std::to_string(differ) + " differ") << '\n';
@@ -893,15 +897,15 @@ int main(int argc, char* argv[]) {
     return exit_usage;
   }
   try {
-#if TESSERA_TB_TORUS_8X8
-    if (o.size == "8x8") return run<torus_8x8>(o);
+#if TESSERA_RTL_TORUS_8X8
+    if (o.size == "8x8") return run<torus_top_8x8>(o);
 #else
     if (o.size == "8x8") {
       std::cerr << "tb_torus: this build has no 8x8 model (TESSERA_RTL_ONLY)\n";
       return exit_usage;
     }
 #endif
-    return run<torus_4x4>(o);
+    return run<torus_top_4x4>(o);
   } catch (const std::exception& e) {
     std::cerr << "tb_torus: " << e.what() << '\n';
     return exit_fail;

@@ -13,9 +13,25 @@
 #include <type_traits>
 #include <vector>
 
-#include "torus_dut.hpp"
+#include "tessera/rtl_tops/torus_top.hpp"
 
 namespace tessera::tb {
+
+using namespace rtl_tops;
+
+// A packet's payload into data_i: bytes[first .. first + n), the rest zero.
+template <class Wide>
+void set_payload(Wide& w, const std::vector<std::uint8_t>& bytes, std::size_t first,
+                 std::size_t n) {
+  for (unsigned word = 0; word < torus_max_bytes / 4; ++word) {
+    std::uint32_t v = 0;
+    for (unsigned k = 0; k < 4; ++k) {
+      const std::size_t b = word * 4 + k;
+      if (b < n) v |= static_cast<std::uint32_t>(bytes[first + b]) << (8 * k);
+    }
+    w[word] = v;
+  }
+}
 
 struct torus_message {
   torus_hdr hdr;  // dst, multicast, tree and the first packet's seq (src: the tile)

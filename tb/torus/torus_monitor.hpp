@@ -9,9 +9,11 @@
 #include <functional>
 #include <vector>
 
-#include "torus_dut.hpp"
+#include "tessera/rtl_tops/torus_top.hpp"
 
 namespace tessera::tb {
+
+using namespace rtl_tops;
 
 struct torus_arrival {
   unsigned tile = 0;

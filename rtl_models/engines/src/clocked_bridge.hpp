@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tessera/net/engine.hpp"
+#include "tessera/rtl_tops/pins.hpp"
 
 namespace tessera::rtl_engines {
 
@@ -57,21 +58,15 @@ class clocked_bridge : public net::engine {
   virtual void deliver(std::uint64_t id, net::cycle_t t) = 0;
   [[nodiscard]] virtual bool failed() const { return !failure_.empty(); }
 
-  // Reset as tb::sim_control does: three cycles with rst_ni low, released with the clock
-  // low; cycle 0 is the first that may move data.
+  // The tops' reset (rtl_tops::reset); cycle 0 is the first that may move data.
   template <class Model>
   static void reset(Model& m) {
-    m.clk_i = 0;
-    m.rst_ni = 0;
-    m.eval();
-    for (int i = 0; i < 3; ++i) {
+    rtl_tops::reset(m, rtl_tops::reset_cycles, [&m] {
       m.clk_i = 1;
       m.eval();
       m.clk_i = 0;
       m.eval();
-    }
-    m.rst_ni = 1;
-    m.eval();
+    });
   }
 
   // The rising edge that ends a cycle. The clock goes low without an evaluation: the

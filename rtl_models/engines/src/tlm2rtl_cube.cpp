@@ -40,9 +40,9 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
-#include "cube/cube_dut.hpp"
-#include "tessera/rtl_engines/tlm2rtl.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/cube_top.hpp"
 #include "tlm2rtl_internal.hpp"
 
 namespace tessera::rtl_engines {
@@ -50,7 +50,7 @@ namespace {
 
 using net::cycle_t;
 
-constexpr unsigned cube_eject = tb::cube_local;  // the ejection port's output index
+constexpr unsigned cube_eject = rtl_tops::cube_local;  // the ejection port's output index
 
 // Element e of the message numbered seq from tile src: what the bridge hands the NI and
 // expects at the destination.
@@ -62,7 +62,7 @@ std::uint32_t element_word(unsigned src, unsigned seq, unsigned e) {
 }
 
 class rtl_cube_engine final : public clocked_bridge {
-  using model_t = tb::cube_model;
+  using model_t = rtl_tops::cube_model;
 
  public:
   rtl_cube_engine(const fabric& f, const net::circuit_params& p)
@@ -76,11 +76,11 @@ class rtl_cube_engine final : public clocked_bridge {
         next_seq_(tiles_, 0),
         rx_(tiles_),
         res_(std::size_t{tiles_} * (dims_ + 1)),
-        wait_run_(std::size_t{tiles_} * tb::cube_inputs, 0) {
+        wait_run_(std::size_t{tiles_} * rtl_tops::cube_inputs, 0) {
     ctx_->randReset(0);
     model_ = std::make_unique<model_t>(ctx_.get(), "cube");
     model_t& m = *model_;
-    for (unsigned t = 0; t < tb::cube_tiles; ++t) {
+    for (unsigned t = 0; t < rtl_tops::cube_tiles; ++t) {
       m.req_valid_i[t] = 0;
       m.tx_valid_i[t] = 0;
       m.xi_i[t] = static_cast<std::uint16_t>(p.xi);
@@ -89,8 +89,8 @@ class rtl_cube_engine final : public clocked_bridge {
     m.tau_i = static_cast<std::uint8_t>(p.tau);
     m.presetup_i = p.presetup ? 1 : 0;
     m.arb_i = static_cast<std::uint8_t>(p.arbitration == net::circuit_arbitration::round_robin
-                                            ? tb::cube_arb::round_robin
-                                            : tb::cube_arb::lowest_id);
+                                            ? rtl_tops::cube_arb::round_robin
+                                            : rtl_tops::cube_arb::lowest_id);
     reset(m);
     // The longest stretch in which nothing visible moves while messages are owed: a
     // start-up before the header, a header hop, or the held part of a start-up.
@@ -114,10 +114,11 @@ class rtl_cube_engine final : public clocked_bridge {
                         std::to_string(x.tree) + "; the bridge carries unicast messages");
     }
     const std::uint64_t k = (x.control || x.bytes == 0) ? 1 : (x.bytes + p_.width - 1) / p_.width;
-    if (k > tb::cube_max_len) {
+    if (k > rtl_tops::cube_7.max_elements) {
       throw input_error("rtl cube: a message of " + std::to_string(x.bytes) + " bytes is " +
                         std::to_string(k) + " elements of " + std::to_string(p_.width) +
-                        " bytes; the RTL NI takes at most " + std::to_string(tb::cube_max_len) +
+                        " bytes; the RTL NI takes at most " +
+                        std::to_string(rtl_tops::cube_7.max_elements) +
                         " elements a message: give a larger --param width");
     }
     message m;
@@ -164,11 +165,11 @@ class rtl_cube_engine final : public clocked_bridge {
     // Where the RTL's headers wait: the output each wants and the circuit holding it.
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles_ && out.size() < 32; ++t) {
-      for (unsigned in = 0; in < tb::cube_inputs; ++in) {
+      for (unsigned in = 0; in < rtl_tops::cube_inputs; ++in) {
         if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
-        const tb::cube_hdr h = tb::unpack_hdr(mm.want_hdr_o[t][in]);
+        const rtl_tops::cube_hdr h = rtl_tops::unpack_hdr(mm.want_hdr_o[t][in]);
         const unsigned o = mm.want_o[t][in];
-        const tb::cube_hdr by = tb::unpack_hdr(mm.hold_hdr_o[t][o]);
+        const rtl_tops::cube_hdr by = rtl_tops::unpack_hdr(mm.hold_hdr_o[t][o]);
         out.push_back("node " + std::to_string(t) + " input " + port_name(in) + ": header " +
                       std::to_string(h.src) + "->" + std::to_string(h.dst) + " seq " +
                       std::to_string(h.seq) + " waits for " + output_name(t, o) + ", held by " +
@@ -218,8 +219,8 @@ class rtl_cube_engine final : public clocked_bridge {
     return (static_cast<std::uint32_t>(src) << 16) | (seq & 0xffffU);
   }
   [[nodiscard]] std::string port_name(unsigned p) const {
-    return p >= tb::cube_local ? "local " + std::to_string(p - tb::cube_local)
-                               : "dim " + std::to_string(p);
+    return p >= rtl_tops::cube_local ? "local " + std::to_string(p - rtl_tops::cube_local)
+                                     : "dim " + std::to_string(p);
   }
   [[nodiscard]] std::string output_name(unsigned node, unsigned o) const {
     if (o == cube_eject) return "the ejection port of tile " + std::to_string(node);
@@ -239,8 +240,8 @@ class rtl_cube_engine final : public clocked_bridge {
       if (offer && !queue_[t].empty() && (!sending || p_.presetup)) {
         const message& next = msgs_.at(queue_[t].front());
         m.req_valid_i[t] = 1;
-        m.req_i[t] = tb::pack_req(static_cast<std::uint16_t>(next.dst), next.seq,
-                                  static_cast<std::uint16_t>(next.k));
+        m.req_i[t] = rtl_tops::pack_req(static_cast<std::uint16_t>(next.dst), next.seq,
+                                        static_cast<std::uint16_t>(next.k));
         m.xi_i[t] = static_cast<std::uint16_t>(next.layer_control ? p_.control_xi : p_.xi);
         m.xi_held_i[t] = static_cast<std::uint16_t>(next.layer_control ? 0 : p_.xi_held);
         if (!sending) {
@@ -300,7 +301,7 @@ class rtl_cube_engine final : public clocked_bridge {
     rising_edge(m);
     for (unsigned t = 0; t < tiles_; ++t) {
       if (m.rx_valid_o[t] == 0 || m.rx_last_o[t] == 0) continue;
-      const tb::cube_hdr h = tb::unpack_hdr(m.rx_hdr_o[t]);
+      const rtl_tops::cube_hdr h = rtl_tops::unpack_hdr(m.rx_hdr_o[t]);
       if (h.src == t) continue;  // to itself: through the local input, this cycle's inputs
       const auto it = by_key_.find(key(h.src, h.seq));
       if (it == by_key_.end()) continue;  // step() of the next cycle reports it
@@ -325,9 +326,9 @@ class rtl_cube_engine final : public clocked_bridge {
       const unsigned wait = m.wait_o[t];
       if ((grant | busy | wait) == 0 && !recording_) continue;
       if (grant != 0) moved = true;
-      unsigned asking[tb::cube_ports] = {};
-      for (unsigned in = 0; in < tb::cube_inputs; ++in) {
-        std::uint64_t& run = wait_run_[std::size_t{t} * tb::cube_inputs + in];
+      unsigned asking[rtl_tops::cube_ports] = {};
+      for (unsigned in = 0; in < rtl_tops::cube_inputs; ++in) {
+        std::uint64_t& run = wait_run_[std::size_t{t} * rtl_tops::cube_inputs + in];
         if (((wait >> in) & 1U) == 0) {
           if (run != 0) {
             ++contention_.blocked;
@@ -339,9 +340,9 @@ class rtl_cube_engine final : public clocked_bridge {
         }
         ++run;
         const unsigned o = m.want_o[t][in];
-        if (o < tb::cube_ports) ++asking[o];
+        if (o < rtl_tops::cube_ports) ++asking[o];
       }
-      for (unsigned o = 0; o < tb::cube_ports; ++o) {
+      for (unsigned o = 0; o < rtl_tops::cube_ports; ++o) {
         const unsigned r = o == cube_eject ? dims_ : o;
         if (o != cube_eject && o >= dims_) continue;  // outside the sub-cube
         resource_stat& s = res_[std::size_t{t} * (dims_ + 1) + r];
@@ -372,7 +373,7 @@ class rtl_cube_engine final : public clocked_bridge {
       h.open = false;
     }
     if (granted) {
-      const tb::cube_hdr by = tb::unpack_hdr(model_->hold_hdr_o[t][o]);
+      const rtl_tops::cube_hdr by = rtl_tops::unpack_hdr(model_->hold_hdr_o[t][o]);
       h.open = true;
       h.start = now;
       h.x.src = by.src;
@@ -389,7 +390,7 @@ class rtl_cube_engine final : public clocked_bridge {
     rx_state& r = rx_[t];
     if (m.rx_start_o[t] != 0) {
       moved = true;
-      const tb::cube_hdr h = tb::unpack_hdr(m.rx_hdr_o[t]);
+      const rtl_tops::cube_hdr h = rtl_tops::unpack_hdr(m.rx_hdr_o[t]);
       const auto it = by_key_.find(key(h.src, h.seq));
       if (r.id) {
         fail(where + ": a circuit from " + std::to_string(h.src) + " set up while " +
@@ -475,26 +476,39 @@ class rtl_cube_engine final : public clocked_bridge {
 }  // namespace
 
 std::string cube_configurations() {
-  return "hypercube: Vtsr_cube_7 (hypercube:1 to hypercube:7, a sub-cube of the 7-cube); xi, "
-         "xi_held and control_xi 0..65535, tau 1..255, arbitration lowest-id or round-robin, "
-         "blocking hold-wait, presetup 0 or 1, full duplex, messages up to 65535 elements";
+  static_assert(rtl_tops::cube_tops.size() == 1);
+  const rtl_tops::cube_top_limits& l = rtl_tops::cube_7;
+  const std::string xi = "0.." + std::to_string(l.max_xi);
+  return "hypercube: " + std::string(l.model) +
+         " (hypercube:1 to hypercube:" + std::to_string(l.dims) + ", a sub-cube of the " +
+         std::to_string(l.dims) + "-cube); xi, xi_held and control_xi " + xi + ", tau " +
+         std::to_string(l.min_tau) + ".." + std::to_string(l.max_tau) +
+         ", arbitration lowest-id or round-robin, blocking hold-wait, presetup 0 or 1, full "
+         "duplex, messages up to " +
+         std::to_string(l.max_elements) + " elements";
 }
 
 std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p) {
   net::validate(p);
   const std::string built = cube_configurations();
+  const rtl_tops::cube_top_limits& l = rtl_tops::cube_7;
   if (f.kind != fabric_kind::hypercube) {
     refuse("circuit switching runs on a hypercube, not a " + std::string(kind_name(f.kind)), built);
   }
-  if (f.ports() > tb::cube_dims) {
-    refuse("hypercube:" + std::to_string(f.ports()) + " is larger than the 7-cube", built);
+  if (f.ports() > l.dims) {
+    refuse("hypercube:" + std::to_string(f.ports()) + " is larger than the " +
+               std::to_string(l.dims) + "-cube",
+           built);
   }
-  if (p.xi > tb::cube_max_xi)
-    refuse("param xi " + std::to_string(p.xi) + " is not 0..65535", built);
-  if (p.control_xi > tb::cube_max_xi)
-    refuse("param control_xi " + std::to_string(p.control_xi) + " is not 0..65535", built);
-  if (p.tau < 1 || p.tau > tb::cube_max_tau)
-    refuse("param tau " + std::to_string(p.tau) + " is not 1..255", built);
+  const std::string xi = " is not 0.." + std::to_string(l.max_xi);
+  if (p.xi > l.max_xi) refuse("param xi " + std::to_string(p.xi) + xi, built);
+  if (p.control_xi > l.max_xi)
+    refuse("param control_xi " + std::to_string(p.control_xi) + xi, built);
+  if (p.tau < l.min_tau || p.tau > l.max_tau) {
+    refuse("param tau " + std::to_string(p.tau) + " is not " + std::to_string(l.min_tau) + ".." +
+               std::to_string(l.max_tau),
+           built);
+  }
   if (p.arbitration == net::circuit_arbitration::fifo)
     refuse("param arbitration fifo is not the RTL's (lowest-id, round-robin)", built);
   if (p.blocking != net::circuit_blocking::hold_wait)

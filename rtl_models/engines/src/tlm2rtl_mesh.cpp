@@ -20,50 +20,48 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
-#include "mesh/mesh_dut.hpp"
 #include "mesh_flit_check.hpp"
-#include "tessera/rtl_engines/tlm2rtl.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/mesh_top.hpp"
 #include "tlm2rtl_internal.hpp"
 
 namespace tessera::rtl_engines {
 namespace {
 
 using net::cycle_t;
-using tb::mesh_shape;
+using rtl_tops::mesh_shape;
 
-constexpr std::uint32_t mesh_max_field = 65535;  // the NI's 16-bit alpha, gap, flits
-
-template <class Dut>
+template <class Top>
 class rtl_mesh_engine final : public clocked_bridge {
-  using model_t = typename Dut::model;
-  static constexpr unsigned in_vcs = tb::mesh_ports * Dut::vcs;
+  using model_t = typename Top::model;
+  static constexpr unsigned in_vcs = rtl_tops::mesh_ports * Top::vcs;
 
  public:
   rtl_mesh_engine(const fabric& f, const net::wormhole_params& p)
-      : shape_{f.rows, f.cols, Dut::cols},
+      : shape_{f.rows, f.cols, Top::cols},
         ctx_(std::make_unique<VerilatedContext>()),
         queue_(shape_.tiles()),
         sending_(shape_.tiles()),
         next_k_(shape_.tiles(), 0),
-        check_(shape_.tiles(), Dut::vcs),
-        flits_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
-        heads_(std::size_t{shape_.tiles()} * tb::mesh_ports, 0),
+        check_(shape_.tiles(), Top::vcs),
+        flits_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
+        heads_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
         injected_(shape_.tiles(), 0),
         taken_(shape_.tiles(), 0),
         stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0) {
     ctx_->randReset(0);
     model_ = std::make_unique<model_t>(ctx_.get(), "mesh");
-    tb::mesh_settings s;
+    rtl_tops::mesh_settings s;
     s.alpha = static_cast<unsigned>(p.alpha);
     s.inject_gap = p.inject_gap;
     s.router_delay = p.router_delay;
     s.vcs = p.vcs;
     s.depth = p.buffer;
-    tb::apply(*model_, s);
-    tb::set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ejection never refused
-    tb::set_mask(model_->msg_valid_i, 0);
-    tb::set_mask(model_->data_valid_i, 0);
+    rtl_tops::apply(*model_, s);
+    rtl_tops::set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ejection never refused
+    rtl_tops::set_mask(model_->msg_valid_i, 0);
+    rtl_tops::set_mask(model_->data_valid_i, 0);
     reset(*model_);
     // An idle RTL is unchanged once the last credit is back and the NIs' gap counters
     // have run out: after r + g + 16 quiet cycles.
@@ -84,10 +82,10 @@ class rtl_mesh_engine final : public clocked_bridge {
     // A flit stands for `width` bytes, as in the wormhole engine; the RTL's 32-bit flit
     // carries the bridge's check word (the NICs carry and check the bytes themselves).
     const std::uint64_t flits = x.bytes == 0 ? 1 : (x.bytes + width_ - 1) / width_;
-    if (flits > mesh_max_field) {
+    if (flits > Top::limits.max_flits) {
       throw input_error("rtl mesh: a message of " + std::to_string(x.bytes) + " bytes is " +
-                        std::to_string(flits) +
-                        " flits; the RTL NI takes at most 65535 flits a message");
+                        std::to_string(flits) + " flits; the RTL NI takes at most " +
+                        std::to_string(Top::limits.max_flits) + " flits a message");
     }
     message m;
     m.id = x.id;
@@ -106,7 +104,7 @@ class rtl_mesh_engine final : public clocked_bridge {
     std::vector<net::link_stat> out;
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       for (unsigned port = 0; port < 4; ++port) {
-        const std::size_t k = std::size_t{t} * tb::mesh_ports + port;
+        const std::size_t k = std::size_t{t} * rtl_tops::mesh_ports + port;
         if (flits_[k] == 0) continue;
         net::link_stat s;
         s.from = t;
@@ -126,7 +124,7 @@ class rtl_mesh_engine final : public clocked_bridge {
         s.messages = taken_per_tile(t);
         out.push_back(s);
       }
-      const std::size_t k = std::size_t{t} * tb::mesh_ports + tb::mesh_local;
+      const std::size_t k = std::size_t{t} * rtl_tops::mesh_ports + rtl_tops::mesh_local;
       if (flits_[k] != 0) {
         net::link_stat s;
         s.from = s.to = t;
@@ -202,7 +200,7 @@ class rtl_mesh_engine final : public clocked_bridge {
   void record_links(bool on) override {
     recording_ = on;
     clocked_bridge::record_links(on);
-    if (on) worms_.assign(std::size_t{shape_.tiles()} * 4 * Dut::vcs, worm_on_link{});
+    if (on) worms_.assign(std::size_t{shape_.tiles()} * 4 * Top::vcs, worm_on_link{});
   }
 
   // The timeline's link intervals: a worm holds a VC of a link from the cycle its head
@@ -212,8 +210,8 @@ class rtl_mesh_engine final : public clocked_bridge {
     for (unsigned port = 0; port < 4; ++port) {
       if ((crossed >> port & 1U) == 0) continue;
       const unsigned vc = m.link_vc_o[phys][port];
-      if (vc >= Dut::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
-      worm_on_link& w = worms_[(std::size_t{t} * 4 + port) * Dut::vcs + vc];
+      if (vc >= Top::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
+      worm_on_link& w = worms_[(std::size_t{t} * 4 + port) * Top::vcs + vc];
       if (((static_cast<unsigned>(m.link_head_o[phys]) >> port) & 1U) != 0) {
         w.open = true;
         w.start = now;
@@ -251,14 +249,14 @@ class rtl_mesh_engine final : public clocked_bridge {
       m.data_i[p] = mesh_flit_check::word(cur->src, cur->seq, next_k_[t]);
       data_valid |= std::uint64_t{1} << p;
     }
-    tb::set_mask(m.msg_valid_i, valid);
-    tb::set_mask(m.data_valid_i, data_valid);
+    rtl_tops::set_mask(m.msg_valid_i, valid);
+    rtl_tops::set_mask(m.data_valid_i, data_valid);
     m.eval();
 
     bool moved = false;
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       const unsigned p = shape_.phys(t);
-      if (tb::bit(m.msg_valid_i, p) && tb::bit(m.msg_ready_o, p)) {
+      if (rtl_tops::bit(m.msg_valid_i, p) && rtl_tops::bit(m.msg_ready_o, p)) {
         const std::uint64_t id = queue_[t].front();
         queue_[t].pop_front();
         sending_[t] = id;
@@ -268,7 +266,7 @@ class rtl_mesh_engine final : public clocked_bridge {
         moved = true;
         if (listener_ != nullptr) listener_->started(id, now);
       }
-      if (tb::bit(m.data_ready_o, p)) {
+      if (rtl_tops::bit(m.data_ready_o, p)) {
         if (!sending_[t]) {
           fail("tile " + std::to_string(t) + "'s NI took a flit with no message in progress");
           continue;
@@ -281,7 +279,7 @@ class rtl_mesh_engine final : public clocked_bridge {
         }
       }
     }
-    if (tb::mask(m.rx_valid_o) != 0) {
+    if (rtl_tops::mask(m.rx_valid_o) != 0) {
       moved = true;
       eject(now);
     }
@@ -291,14 +289,14 @@ class rtl_mesh_engine final : public clocked_bridge {
       if (crossed != 0) {
         moved = true;
         const unsigned heads = m.link_head_o[p];
-        for (unsigned port = 0; port < tb::mesh_ports; ++port) {
+        for (unsigned port = 0; port < rtl_tops::mesh_ports; ++port) {
           if ((crossed >> port & 1U) == 0) continue;
-          ++flits_[std::size_t{t} * tb::mesh_ports + port];
-          if ((heads >> port & 1U) != 0) ++heads_[std::size_t{t} * tb::mesh_ports + port];
+          ++flits_[std::size_t{t} * rtl_tops::mesh_ports + port];
+          if ((heads >> port & 1U) != 0) ++heads_[std::size_t{t} * rtl_tops::mesh_ports + port];
         }
         if (recording_) note_worms(t, p, crossed, now);
       }
-      const std::uint64_t stalled = tb::mask(m.stall_o[p]);
+      const std::uint64_t stalled = rtl_tops::mask(m.stall_o[p]);
       for (unsigned i = 0; i < in_vcs; ++i) {
         std::uint64_t& run = stall_run_[std::size_t{t} * in_vcs + i];
         if ((stalled >> i & 1U) != 0) {
@@ -320,8 +318,8 @@ class rtl_mesh_engine final : public clocked_bridge {
     model_t& m = *model_;
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       const unsigned phys = shape_.phys(t);
-      if (!tb::bit(m.rx_valid_o, phys)) continue;
-      const tb::mesh_flit f = tb::rx_flit(m, phys, shape_);
+      if (!rtl_tops::bit(m.rx_valid_o, phys)) continue;
+      const rtl_tops::mesh_flit f = rtl_tops::rx_flit(m, phys, shape_);
       std::uint64_t done = 0;
       if (check_.eject(t, ejected_flit{f.head, f.tail, f.vc, f.src, f.dst, f.data}, done))
         due_.emplace(now + 1, done);
@@ -355,29 +353,54 @@ class rtl_mesh_engine final : public clocked_bridge {
   std::vector<worm_on_link> worms_;  // per tile, link port and VC, while recording
 };
 
-template <class Dut>
+template <class Top>
 std::unique_ptr<net::engine> make_mesh(const fabric& f, const net::wormhole_params& p) {
-  auto e = std::make_unique<rtl_mesh_engine<Dut>>(f, p);
+  auto e = std::make_unique<rtl_mesh_engine<Top>>(f, p);
   e->set_flits(p.width, p.packet_bytes / p.width);
   return e;
+}
+
+// The run-time ranges the refusals name are every mesh top's (mesh_top_limits).
+constexpr bool same_inputs(const rtl_tops::mesh_top_limits& a, const rtl_tops::mesh_top_limits& b) {
+  return a.buffer == b.buffer && a.max_router_delay == b.max_router_delay &&
+         a.max_alpha == b.max_alpha && a.max_inject_gap == b.max_inject_gap &&
+         a.max_flits == b.max_flits && a.credit_delay == b.credit_delay;
+}
+constexpr const rtl_tops::mesh_top_limits& one_vc = rtl_tops::mesh_8x8;
+constexpr const rtl_tops::mesh_top_limits& many_vcs = rtl_tops::mesh_4x4_vc4;
+static_assert(rtl_tops::mesh_tops.size() == 2 && same_inputs(one_vc, many_vcs));
+static_assert(one_vc.vcs == 1 && one_vc.max_alpha == one_vc.max_inject_gap);
+
+std::string size(const rtl_tops::mesh_top_limits& l) {
+  return std::to_string(l.rows) + "x" + std::to_string(l.cols);
 }
 
 }  // namespace
 
 std::string mesh_configurations() {
-  return "mesh: Vtsr_mesh_8x8 (meshes up to 8x8, vcs 1) and Vtsr_mesh_4x4_vc4 (meshes up to "
-         "4x4, vcs 1..4); both buffer 1..8, credit_delay 1, full duplex, router_delay 0..255, "
-         "alpha and "
-         "inject_gap up to 65535, messages and packet_bytes up to 65535 flits, packet_bytes a "
-         "multiple of width";
+  std::string out = "mesh: ";
+  for (const rtl_tops::mesh_top_limits& l : rtl_tops::mesh_tops) {
+    if (&l != &rtl_tops::mesh_tops.front()) out += " and ";
+    out += std::string(l.model) + " (meshes up to " + size(l) + ", vcs " +
+           (l.vcs == 1 ? std::string("1") : "1.." + std::to_string(l.vcs)) + ")";
+  }
+  return out + "; both buffer 1.." + std::to_string(one_vc.buffer) + ", credit_delay " +
+         std::to_string(one_vc.credit_delay) + ", full duplex, router_delay 0.." +
+         std::to_string(one_vc.max_router_delay) + ", alpha and inject_gap up to " +
+         std::to_string(one_vc.max_alpha) + ", messages and packet_bytes up to " +
+         std::to_string(one_vc.max_flits) + " flits, packet_bytes a multiple of width";
 }
 
 std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p) {
   net::validate(p);
   const std::string built = mesh_configurations();
+  const rtl_tops::mesh_top_limits& l = one_vc;
   if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh", built);
-  if (p.credit_delay != 1)
-    refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's 1", built);
+  if (p.credit_delay != l.credit_delay) {
+    refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's " +
+               std::to_string(l.credit_delay),
+           built);
+  }
   if (p.half_duplex) {
     refuse("param half_duplex 1: the RTL network interface is full duplex (--param half_duplex=0)",
            built);
@@ -387,34 +410,44 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
                ": the RTL network interface has one message protocol (--param eager_bytes=0)",
            built);
   }
-  if (p.buffer > tb::mesh_dut_8x8::buffer)
-    refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's 8 slots per VC", built);
-  if (p.router_delay > 255)
-    refuse("param router_delay " + std::to_string(p.router_delay) + " exceeds 255", built);
-  if (p.alpha > mesh_max_field)
-    refuse("param alpha " + std::to_string(p.alpha) + " exceeds 65535", built);
-  if (p.inject_gap > mesh_max_field)
-    refuse("param inject_gap " + std::to_string(p.inject_gap) + " exceeds 65535", built);
-  if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > mesh_max_field) {
+  if (p.buffer > l.buffer) {
+    refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's " +
+               std::to_string(l.buffer) + " slots per VC",
+           built);
+  }
+  if (p.router_delay > l.max_router_delay) {
+    refuse("param router_delay " + std::to_string(p.router_delay) + " exceeds " +
+               std::to_string(l.max_router_delay),
+           built);
+  }
+  if (p.alpha > l.max_alpha) {
+    refuse("param alpha " + std::to_string(p.alpha) + " exceeds " + std::to_string(l.max_alpha),
+           built);
+  }
+  if (p.inject_gap > l.max_inject_gap) {
+    refuse("param inject_gap " + std::to_string(p.inject_gap) + " exceeds " +
+               std::to_string(l.max_inject_gap),
+           built);
+  }
+  if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > l.max_flits) {
     refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " is not a multiple of width " +
-               std::to_string(p.width) + " of at most 65535 flits",
+               std::to_string(p.width) + " of at most " + std::to_string(l.max_flits) + " flits",
            built);
   }
+  const std::string mesh = "mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols);
   if (p.vcs == 1) {
-    if (f.rows > tb::mesh_dut_8x8::rows || f.cols > tb::mesh_dut_8x8::cols)
-      refuse(
-          "mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is larger than 8x8",
-          built);
-    return make_mesh<tb::mesh_dut_8x8>(f, p);
+    if (f.rows > one_vc.rows || f.cols > one_vc.cols)
+      refuse(mesh + " is larger than " + size(one_vc), built);
+    return make_mesh<rtl_tops::mesh_top_8x8>(f, p);
   }
-  if (p.vcs > tb::mesh_dut_4x4_vc4::vcs)
-    refuse("param vcs " + std::to_string(p.vcs) + " exceeds 4", built);
-  if (f.rows > tb::mesh_dut_4x4_vc4::rows || f.cols > tb::mesh_dut_4x4_vc4::cols) {
-    refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " with vcs " +
-               std::to_string(p.vcs) + " is larger than 4x4",
+  if (p.vcs > many_vcs.vcs)
+    refuse("param vcs " + std::to_string(p.vcs) + " exceeds " + std::to_string(many_vcs.vcs),
+           built);
+  if (f.rows > many_vcs.rows || f.cols > many_vcs.cols) {
+    refuse(mesh + " with vcs " + std::to_string(p.vcs) + " is larger than " + size(many_vcs),
            built);
   }
-  return make_mesh<tb::mesh_dut_4x4_vc4>(f, p);
+  return make_mesh<rtl_tops::mesh_top_4x4_vc4>(f, p);
 }
 
 }  // namespace tessera::rtl_engines

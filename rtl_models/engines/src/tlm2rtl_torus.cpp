@@ -36,13 +36,13 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/rtl_engines/rtl_model.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
-#include "tessera/models/registry.hpp"
+#include "tessera/rtl_tops/torus_top.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/common/errors.hpp"
 #include "tlm2rtl_internal.hpp"
-#include "torus/torus_dut.hpp"
 #include "torus_packet_check.hpp"
 
 namespace tessera::rtl_engines {
@@ -50,13 +50,14 @@ namespace {
 
 using net::cycle_t;
 
-constexpr std::uint32_t torus_max_len = 65535;  // the NI's 16-bit message length
+// Every torus top's parameters but its size (torus_top.hpp checks they agree).
+constexpr const rtl_tops::torus_top_limits& limits = rtl_tops::torus_4x4;
 // --model rtl's default packet size (the registry's) is the largest packet the RTL takes.
-static_assert(rtl_torus_max_packet == tb::torus_max_bytes);
-constexpr const char* port_names[tb::torus_ports] = {"E", "W", "S", "N", "local"};
+static_assert(rtl_torus_max_packet == rtl_tops::torus_max_bytes);
+constexpr const char* port_names[rtl_tops::torus_ports] = {"E", "W", "S", "N", "local"};
 
 // A torus node's header, as the check takes it.
-torus_header header(const tb::torus_hdr& h) {
+torus_header header(const rtl_tops::torus_hdr& h) {
   return torus_header{h.src, h.dst, h.multicast, h.seq, h.len};
 }
 
@@ -65,10 +66,10 @@ void set_tiles(Field& field, std::uint64_t v) {
   field = static_cast<std::remove_reference_t<Field>>(v);
 }
 
-template <class Dut>
+template <class Top>
 class rtl_torus_engine final : public clocked_bridge {
-  using model_t = typename Dut::model;
-  static constexpr unsigned tiles = Dut::tiles;
+  using model_t = typename Top::model;
+  static constexpr unsigned tiles = Top::tiles;
 
  public:
   rtl_torus_engine(const fabric& f, const net::torus_params& p)
@@ -80,7 +81,7 @@ class rtl_torus_engine final : public clocked_bridge {
         sent_(tiles, 0),
         pkt_(tiles, 0),
         check_(tiles),
-        hop_(std::size_t{tiles} * tb::torus_local) {
+        hop_(std::size_t{tiles} * rtl_tops::torus_local) {
     ctx_->randReset(0);
     model_ = std::make_unique<model_t>(ctx_.get(), "torus");
     model_t& m = *model_;
@@ -92,7 +93,7 @@ class rtl_torus_engine final : public clocked_bridge {
     reset(m);
     // No hop lasts longer than beta + tau * MaxBytes, and while packets are owed some
     // link, NI or ejection port shows a header or byte at least every beta + tau cycles.
-    watchdog_ = 2 * (p.beta + p.tau * (tb::torus_max_bytes + 1)) + 1000;
+    watchdog_ = 2 * (p.beta + p.tau * (rtl_tops::torus_max_bytes + 1)) + 1000;
     // An idle torus is unchanged once the last credit is back, in the cycle its last
     // packet leaves the ejection port.
     quiet_needed_ = 16;
@@ -111,17 +112,18 @@ class rtl_torus_engine final : public clocked_bridge {
                         std::to_string(x.tree) + "; the bridge carries unicast messages");
     }
     const std::uint64_t bytes = (x.control || x.bytes == 0) ? 1 : x.bytes;
-    if (bytes > torus_max_len) {
+    if (bytes > limits.max_message_bytes) {
       throw input_error("rtl torus: a message of " + std::to_string(bytes) +
-                        " bytes; the RTL NI takes at most 65535 bytes a message");
+                        " bytes; the RTL NI takes at most " +
+                        std::to_string(limits.max_message_bytes) + " bytes a message");
     }
-    if (p_.packet_bytes == 0 && bytes > tb::torus_max_bytes) {
+    if (p_.packet_bytes == 0 && bytes > rtl_tops::torus_max_bytes) {
       throw input_error("rtl torus: a message of " + std::to_string(bytes) +
                         " bytes in one packet (packet_bytes 0); the RTL's packets carry at most " +
-                        std::to_string(tb::torus_max_bytes) +
+                        std::to_string(rtl_tops::torus_max_bytes) +
                         " bytes: give --param packet_bytes=1.." +
-                        std::to_string(tb::torus_max_bytes) + " (the default is " +
-                        std::to_string(tb::torus_max_bytes) + ")");
+                        std::to_string(rtl_tops::torus_max_bytes) + " (the default is " +
+                        std::to_string(rtl_tops::torus_max_bytes) + ")");
     }
     message m;
     m.id = x.id;
@@ -139,8 +141,8 @@ class rtl_torus_engine final : public clocked_bridge {
   [[nodiscard]] std::vector<net::link_stat> links() const override {
     std::vector<net::link_stat> out;
     for (unsigned t = 0; t < tiles; ++t) {
-      for (unsigned port = 0; port < tb::torus_local; ++port) {
-        const hop_state& h = hop_[std::size_t{t} * tb::torus_local + port];
+      for (unsigned port = 0; port < rtl_tops::torus_local; ++port) {
+        const hop_state& h = hop_[std::size_t{t} * rtl_tops::torus_local + port];
         if (h.packets == 0) continue;
         net::link_stat s;
         s.from = t;
@@ -166,13 +168,13 @@ class rtl_torus_engine final : public clocked_bridge {
     // Where the RTL's stored packets wait: per input, its oldest and the outputs it owes.
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles && out.size() < 32; ++t) {
-      for (unsigned in = 0; in < tb::torus_ports; ++in) {
+      for (unsigned in = 0; in < rtl_tops::torus_ports; ++in) {
         if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
-        const tb::torus_hdr h = tb::get_hdr(mm.wait_hdr_o[t][in], 0);
+        const rtl_tops::torus_hdr h = rtl_tops::get_hdr(mm.wait_hdr_o[t][in], 0);
         std::string s = "tile " + std::to_string(t) + " input " + port_names[in] +
                         " holds packet " + std::to_string(h.seq) + " of tile " +
                         std::to_string(h.src) + " to " + std::to_string(h.dst) + ", waiting for";
-        for (unsigned o = 0; o < tb::torus_ports; ++o)
+        for (unsigned o = 0; o < rtl_tops::torus_ports; ++o)
           if (((static_cast<unsigned>(mm.wait_ports_o[t][in]) >> o) & 1U) != 0)
             s += std::string(" ") + port_names[o];
         out.push_back(s);
@@ -242,17 +244,17 @@ class rtl_torus_engine final : public clocked_bridge {
       }
       if (cur == nullptr) continue;
       valid |= std::uint64_t{1} << t;
-      tb::message_word w;
+      rtl_tops::message_word w;
       w.dst = static_cast<std::uint16_t>(cur->dst);
       w.seq = cur->seq;
       w.len = cur->len;
       w.packet_bytes = cur->packet_bytes;
-      tb::set_message(m.msg_i[t], w);
+      rtl_tops::set_message(m.msg_i[t], w);
       const unsigned seq = (cur->seq + pkt_[t]) & 0xffffU;
       const std::uint32_t left = cur->len - sent_[t];
       const std::uint32_t n = cur->packet_bytes == 0 ? left : std::min(left, cur->packet_bytes);
       auto& data = m.data_i[t];
-      for (unsigned word = 0; word < tb::torus_max_bytes / 4; ++word) {
+      for (unsigned word = 0; word < rtl_tops::torus_max_bytes / 4; ++word) {
         std::uint32_t v = 0;
         for (unsigned b = 0; b < 4 && word * 4 + b < n; ++b)
           v |= static_cast<std::uint32_t>(torus_packet_check::payload_byte(t, seq, word * 4 + b))
@@ -315,11 +317,11 @@ class rtl_torus_engine final : public clocked_bridge {
     }
 
     for (unsigned t = 0; t < tiles; ++t) {
-      for (unsigned port = 0; port < tb::torus_local; ++port) {
-        const tb::link_word w = tb::get_link(m.link_o[t][port]);
+      for (unsigned port = 0; port < rtl_tops::torus_local; ++port) {
+        const rtl_tops::link_word w = rtl_tops::get_link(m.link_o[t][port]);
         if (!w.hdr_valid && !w.byte_valid) continue;
         moved = true;
-        hop_state& h = hop_[std::size_t{t} * tb::torus_local + port];
+        hop_state& h = hop_[std::size_t{t} * rtl_tops::torus_local + port];
         if (w.hdr_valid) {
           const std::uint32_t k = torus_packet_check::key(w.hdr.src, w.hdr.seq);
           h = hop_state{true, now, k, w.hdr.len, 0, h.busy, h.packets + 1, w.hdr.src, w.hdr.dst};
@@ -347,14 +349,15 @@ class rtl_torus_engine final : public clocked_bridge {
         }
       }
       // A message to the tile itself arrives in the cycle its NI writes it.
-      if (((m.arrive_o[t] >> tb::torus_local) & 1U) != 0) {
+      if (((m.arrive_o[t] >> rtl_tops::torus_local) & 1U) != 0) {
         moved = true;
-        const tb::torus_hdr h = tb::get_hdr(m.arrive_hdr_o[t][tb::torus_local], 0);
+        const rtl_tops::torus_hdr h =
+            rtl_tops::get_hdr(m.arrive_hdr_o[t][rtl_tops::torus_local], 0);
         const auto id = check_.arrive(t, header(h), now);
         forward_failure();
         if (id) deliver(*id, now);
       }
-      const tb::link_word rx = tb::get_link(m.rx_o[t]);
+      const rtl_tops::link_word rx = rtl_tops::get_link(m.rx_o[t]);
       if (rx.hdr_valid || rx.byte_valid) {
         moved = true;
         const auto id = check_.eject(
@@ -372,10 +375,10 @@ class rtl_torus_engine final : public clocked_bridge {
     rising_edge(m);
     for (unsigned t = 0; t < tiles; ++t) {
       const unsigned bits = m.arrive_o[t];
-      for (unsigned port = 0; port < tb::torus_local; ++port) {
+      for (unsigned port = 0; port < rtl_tops::torus_local; ++port) {
         if (((bits >> port) & 1U) == 0) continue;
         moved = true;
-        const tb::torus_hdr h = tb::get_hdr(m.arrive_hdr_o[t][port], 0);
+        const rtl_tops::torus_hdr h = rtl_tops::get_hdr(m.arrive_hdr_o[t][port], 0);
         const auto id = check_.arrive(t, header(h), now + 1);
         forward_failure();
         if (id) due_.emplace(now + 1, *id);
@@ -403,9 +406,19 @@ class rtl_torus_engine final : public clocked_bridge {
 }  // namespace
 
 std::string torus_configurations() {
-  return "torus: Vtsr_torus_4x4 (torus:4x4) and Vtsr_torus_8x8 (torus:8x8); both buffers 4, "
-         "beta 1..65535, tau 1..255, packets of at most 256 bytes (packet_bytes 1..256, or 0 "
-         "when every message fits one packet), messages up to 65535 bytes";
+  std::string out = "torus: ";
+  for (const rtl_tops::torus_top_limits& l : rtl_tops::torus_tops) {
+    if (&l != &rtl_tops::torus_tops.front()) out += " and ";
+    out += std::string(l.model) + " (torus:" + std::to_string(l.rows) + "x" +
+           std::to_string(l.cols) + ")";
+  }
+  const std::string packet = std::to_string(limits.max_packet_bytes);
+  return out + "; both buffers " + std::to_string(limits.buffers) + ", beta " +
+         std::to_string(limits.min_beta) + ".." + std::to_string(limits.max_beta) + ", tau " +
+         std::to_string(limits.min_tau) + ".." + std::to_string(limits.max_tau) +
+         ", packets of at most " + packet + " bytes (packet_bytes 1.." + packet +
+         ", or 0 when every message fits one packet), messages up to " +
+         std::to_string(limits.max_message_bytes) + " bytes";
 }
 
 std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p) {
@@ -415,23 +428,31 @@ std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::t
     refuse("store-forward switching runs on a torus, not a " + std::string(kind_name(f.kind)),
            built);
   }
-  if (p.buffers != tb::torus_buffers) {
+  if (p.buffers != limits.buffers) {
     refuse("param buffers " + std::to_string(p.buffers) + " is not the RTL's " +
-               std::to_string(tb::torus_buffers),
+               std::to_string(limits.buffers),
            built);
   }
-  if (p.beta < 1 || p.beta > 65535)
-    refuse("param beta " + std::to_string(p.beta) + " is not 1..65535", built);
-  if (p.tau < 1 || p.tau > 255)
-    refuse("param tau " + std::to_string(p.tau) + " is not 1..255", built);
-  if (p.packet_bytes > tb::torus_max_bytes) {
+  if (p.beta < limits.min_beta || p.beta > limits.max_beta) {
+    refuse("param beta " + std::to_string(p.beta) + " is not " + std::to_string(limits.min_beta) +
+               ".." + std::to_string(limits.max_beta),
+           built);
+  }
+  if (p.tau < limits.min_tau || p.tau > limits.max_tau) {
+    refuse("param tau " + std::to_string(p.tau) + " is not " + std::to_string(limits.min_tau) +
+               ".." + std::to_string(limits.max_tau),
+           built);
+  }
+  if (p.packet_bytes > limits.max_packet_bytes) {
     refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " exceeds the RTL's " +
-               std::to_string(tb::torus_max_bytes) + "-byte packets",
+               std::to_string(limits.max_packet_bytes) + "-byte packets",
            built);
   }
-  if (f.rows == 4 && f.cols == 4) return std::make_unique<rtl_torus_engine<tb::torus_4x4>>(f, p);
-#if TESSERA_TB_TORUS_8X8
-  if (f.rows == 8 && f.cols == 8) return std::make_unique<rtl_torus_engine<tb::torus_8x8>>(f, p);
+  if (f.rows == rtl_tops::torus_4x4.rows && f.cols == rtl_tops::torus_4x4.cols)
+    return std::make_unique<rtl_torus_engine<rtl_tops::torus_top_4x4>>(f, p);
+#if TESSERA_RTL_TORUS_8X8
+  if (f.rows == rtl_tops::torus_8x8.rows && f.cols == rtl_tops::torus_8x8.cols)
+    return std::make_unique<rtl_torus_engine<rtl_tops::torus_top_8x8>>(f, p);
 #endif
   refuse("torus:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is not built", built);
 }

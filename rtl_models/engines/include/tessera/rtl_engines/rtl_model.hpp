@@ -10,8 +10,10 @@
 
 namespace tessera::rtl_engines {
 
-// The largest packet of the RTL torus (tsr_torus_top's MaxBytes; tlm2rtl_torus.cpp checks
-// that the testbench description agrees): --model rtl's default packet_bytes.
+// The largest packet of the RTL torus (tsr_torus_top's MaxBytes; the torus engine checks
+// it against the tops' limits, rtl_tops::torus_top_limits): --model rtl's default
+// packet_bytes. Written here, not read from rtl_models/tops, because a build without the
+// RTL declares the model too.
 inline constexpr std::uint64_t rtl_torus_max_packet = 256;
 
 // The Verilated fabrics this library drives (docs/rtl.md).

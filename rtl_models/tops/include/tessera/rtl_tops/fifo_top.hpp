@@ -1,5 +1,8 @@
 #pragma once
 
+// The Verilated FIFO cell (rtl_models/rtl/tsr_fifo.sv), once per depth of fifo_tops
+// (limits.hpp). Verilator emits an unrelated class per parameter set, so a user talks
+// to whichever depth it runs through fifo_top and the references of fifo_pins.
 #include <memory>
 #include <vector>
 
@@ -8,10 +11,9 @@
 #include <verilated_fst_c.h>
 #endif
 
-namespace tessera::tb {
+namespace tessera::rtl_tops {
 
-// The FIFO's ports. Verilator emits an unrelated class per parameter set, so the
-// testbench talks to whichever configuration it runs through these references.
+// The FIFO's ports.
 struct fifo_pins {
   CData& clk_i;
   CData& rst_ni;
@@ -24,9 +26,9 @@ struct fifo_pins {
   CData& usage_o;
 };
 
-class fifo_dut {
+class fifo_top {
  public:
-  virtual ~fifo_dut() = default;
+  virtual ~fifo_top() = default;
 
   virtual fifo_pins& pins() = 0;
   virtual unsigned depth() const = 0;
@@ -37,10 +39,10 @@ class fifo_dut {
 #endif
 };
 
-// Depths that have a Verilated model (rtl_models/rtl/CMakeLists.txt makes them).
+// Depths that have a Verilated model (fifo_tops).
 std::vector<unsigned> fifo_depths();
 
 // Null when no model was Verilated for `depth`.
-std::unique_ptr<fifo_dut> make_fifo_dut(unsigned depth, VerilatedContext& context);
+std::unique_ptr<fifo_top> make_fifo_top(unsigned depth, VerilatedContext& context);
 
-}  // namespace tessera::tb
+}  // namespace tessera::rtl_tops

@@ -1,63 +1,52 @@
 #pragma once
 
-// The two Verilated wormhole meshes (rtl_models/rtl/tsr_mesh_top.sv; their compile-time
-// parameters are in rtl_models/rtl/CMakeLists.txt and repeated below) and the run-time
-// shape a test uses: an R x C mesh runs in the top-left corner of the model, where XY
-// routing keeps every packet, and the other tiles stay idle. Tests speak in tile ids of
-// the R x C mesh (row-major); mesh_shape maps them onto the model's tiles.
+// The Verilated wormhole meshes (rtl_models/rtl/tsr_mesh_top.sv), their limits
+// (limits.hpp) and the run-time shape a user of them works in: an R x C mesh runs in the
+// top-left corner of a model, where XY routing keeps every packet, and the other tiles
+// stay idle. Users speak in tile ids of the R x C mesh (row-major); mesh_shape maps them
+// onto the model's tiles.
 //
 // The models' tile ports carry the flit field by field (rx_head_o, rx_vc_o,
 // rx_src_row_o, ...), so nothing here mirrors the flit's bit layout. Both models have
-// the same ports; the widths that depend on the tiles and the VCs differ (Verilator
-// gives a 16-tile vector 16 bits, a 64-tile one 64), so every vector goes through
-// set_mask() and mask().
+// the same ports; the widths that depend on the tiles and the VCs differ, so every
+// per-tile vector goes through set_mask() and mask() (pins.hpp).
 #include <cstdint>
+#include <type_traits>
 
 #include <Vtsr_mesh_4x4_vc4.h>
 #include <Vtsr_mesh_8x8.h>
 #include <verilated.h>
 
-namespace tessera::tb {
+#include "tessera/rtl_tops/limits.hpp"
+#include "tessera/rtl_tops/pins.hpp"
 
-inline constexpr unsigned mesh_max_side = 8;  // the largest model's Rows and Cols
-inline constexpr unsigned mesh_max_tiles = mesh_max_side * mesh_max_side;
+namespace tessera::rtl_tops {
+
 inline constexpr unsigned mesh_ports = 5;  // east, west, south, north, local
 inline constexpr unsigned mesh_local = 4;
-inline constexpr unsigned mesh_max_vcs = 4;  // tsr_pkg::MeshMaxVcs
 
-// 8 x 8, VCs 1, BufferDepth 8: the plain wormhole router (--model 8x8, the default);
-// depth 1..8 at run time.
-struct mesh_dut_8x8 {
-  using model = Vtsr_mesh_8x8;
-  static constexpr const char* name = "Vtsr_mesh_8x8";
-  static constexpr unsigned rows = 8;    // Rows
-  static constexpr unsigned cols = 8;    // Cols
-  static constexpr unsigned vcs = 1;     // VCs
-  static constexpr unsigned buffer = 8;  // BufferDepth
-  static constexpr bool traced = false;  // built without FST tracing (rtl_models/rtl)
+// A Verilated mesh top: its model class and its limits.
+template <class Model, const mesh_top_limits& Limits>
+struct mesh_top {
+  using model = Model;
+  static constexpr const mesh_top_limits& limits = Limits;
+  static constexpr unsigned rows = Limits.rows;
+  static constexpr unsigned cols = Limits.cols;
+  static constexpr unsigned vcs = Limits.vcs;
+  static constexpr unsigned buffer = Limits.buffer;
+  static constexpr bool traced = Limits.traced;
+  static constexpr const char* name = Limits.model.data();
+  // What the ports reveal of the limits: a tile per entry of a per-tile array, and
+  // mesh_ports x VCs stall bits per tile.
+  static_assert(std::extent_v<std::remove_reference_t<decltype(Model::msg_dst_row_i)>> ==
+                Limits.rows * Limits.cols);
+  static_assert(sizeof(std::remove_extent_t<std::remove_reference_t<decltype(Model::stall_o)>>) *
+                    8 >=
+                mesh_ports * Limits.vcs);
 };
 
-// 4 x 4, VCs 4, BufferDepth 8 (--model 4x4_vc4): every vcs 1..4 and depth 1..8 at run
-// time, for the VC tests and the delta preset (mesh:4x4, 2 VCs); --trace runs on it.
-struct mesh_dut_4x4_vc4 {
-  using model = Vtsr_mesh_4x4_vc4;
-  static constexpr const char* name = "Vtsr_mesh_4x4_vc4";
-  static constexpr unsigned rows = 4;
-  static constexpr unsigned cols = 4;
-  static constexpr unsigned vcs = 4;
-  static constexpr unsigned buffer = 8;
-  static constexpr bool traced = true;  // built with FST tracing (when TESSERA_RTL_TRACE)
-};
-
-// A per-tile bit vector of the model, whatever width Verilator gave it.
-template <class Field>
-void set_mask(Field& field, std::uint64_t v) {
-  field = static_cast<Field>(v);
-}
-template <class Field>
-std::uint64_t mask(Field v) {
-  return static_cast<std::uint64_t>(v);
-}
+using mesh_top_8x8 = mesh_top<Vtsr_mesh_8x8, mesh_8x8>;
+using mesh_top_4x4_vc4 = mesh_top<Vtsr_mesh_4x4_vc4, mesh_4x4_vc4>;
 
 // The run-time inputs of tsr_mesh_top, loaded during reset.
 struct mesh_settings {
@@ -103,9 +92,22 @@ struct mesh_shape {
     if (row(dst) < row(at)) return 3;
     return mesh_local;
   }
+  // The tile the link out of t's port (0..3) leads to.
+  unsigned neighbour(unsigned t, unsigned port) const {
+    switch (port) {
+      case 0:
+        return at(row(t), col(t) + 1);
+      case 1:
+        return at(row(t), col(t) - 1);
+      case 2:
+        return at(row(t) + 1, col(t));
+      default:
+        return at(row(t) - 1, col(t));
+    }
+  }
 };
 
-// One flit on a tile's receive port, in the tile ids of the shape.
+// One flit on a tile's ejection port, in the tile ids of the shape.
 struct mesh_flit {
   bool head = false;
   bool tail = false;
@@ -115,11 +117,7 @@ struct mesh_flit {
   std::uint32_t data = 0;
 };
 
-template <class Field>
-bool bit(Field v, unsigned i) {
-  return ((mask(v) >> i) & 1U) != 0;
-}
-
+// The flit on ejection port `phys` of the model, in the tile ids of the shape.
 template <class Model>
 mesh_flit rx_flit(const Model& m, unsigned phys, const mesh_shape& s) {
   mesh_flit f;
@@ -132,4 +130,4 @@ mesh_flit rx_flit(const Model& m, unsigned phys, const mesh_shape& s) {
   return f;
 }
 
-}  // namespace tessera::tb
+}  // namespace tessera::rtl_tops

@@ -1,15 +1,17 @@
-#include "fifo_dut.hpp"
+#include "tessera/rtl_tops/fifo_top.hpp"
 
 #include <array>
 
 #include <Vtsr_fifo_d1.h>
 #include <Vtsr_fifo_d4.h>
 
-namespace tessera::tb {
+#include "tessera/rtl_tops/limits.hpp"
+
+namespace tessera::rtl_tops {
 namespace {
 
 template <class Model>
-class verilated_fifo final : public fifo_dut {
+class verilated_fifo final : public fifo_top {
  public:
   verilated_fifo(unsigned depth, VerilatedContext& context)
       : depth_(depth),
@@ -34,20 +36,22 @@ class verilated_fifo final : public fifo_dut {
 };
 
 template <class Model, unsigned Depth>
-std::unique_ptr<fifo_dut> make(VerilatedContext& context) {
+std::unique_ptr<fifo_top> make(VerilatedContext& context) {
   return std::make_unique<verilated_fifo<Model>>(Depth, context);
 }
 
 struct model_entry {
   unsigned depth;
-  std::unique_ptr<fifo_dut> (*make)(VerilatedContext&);
+  std::unique_ptr<fifo_top> (*make)(VerilatedContext&);
 };
 
-// Must match the depths verilate() is called with.
+// The model class of each entry of fifo_tops, in its order.
 constexpr std::array models{
-    model_entry{4, &make<Vtsr_fifo_d4, 4>},
-    model_entry{1, &make<Vtsr_fifo_d1, 1>},
+    model_entry{fifo_tops[0].depth, &make<Vtsr_fifo_d4, fifo_tops[0].depth>},
+    model_entry{fifo_tops[1].depth, &make<Vtsr_fifo_d1, fifo_tops[1].depth>},
 };
+static_assert(models.size() == fifo_tops.size());
+static_assert(fifo_tops[0].model == "Vtsr_fifo_d4" && fifo_tops[1].model == "Vtsr_fifo_d1");
 
 }  // namespace
 
@@ -58,11 +62,11 @@ std::vector<unsigned> fifo_depths() {
   return depths;
 }
 
-std::unique_ptr<fifo_dut> make_fifo_dut(unsigned depth, VerilatedContext& context) {
+std::unique_ptr<fifo_top> make_fifo_top(unsigned depth, VerilatedContext& context) {
   for (const model_entry& entry : models) {
     if (entry.depth == depth) return entry.make(context);
   }
   return nullptr;
 }
 
-}  // namespace tessera::tb
+}  // namespace tessera::rtl_tops

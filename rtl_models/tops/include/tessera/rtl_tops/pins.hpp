@@ -1,0 +1,63 @@
+#pragma once
+
+// Reading and writing a Verilated model's ports whatever width Verilator gave them, and
+// the reset and clock every top shares (clk_i, rst_ni; nothing on the falling edge).
+#include <cstdint>
+#include <type_traits>
+
+namespace tessera::rtl_tops {
+
+// A per-tile bit vector: Verilator gives a 16-tile vector 16 bits, a 64-tile one 64.
+template <class Field>
+void set_mask(Field& field, std::uint64_t v) {
+  field = static_cast<std::remove_reference_t<Field>>(v);
+}
+template <class Field>
+std::uint64_t mask(Field v) {
+  return static_cast<std::uint64_t>(v);
+}
+template <class Field>
+bool bit(Field v, unsigned i) {
+  return ((mask(v) >> i) & 1U) != 0;
+}
+
+// Bits [lsb, lsb + width) of a Verilator wide value (32-bit words), width <= 32.
+template <class Wide>
+std::uint32_t get_bits(const Wide& w, unsigned lsb, unsigned width) {
+  const unsigned word = lsb / 32;
+  const unsigned off = lsb % 32;
+  std::uint64_t v = static_cast<std::uint64_t>(w[word]) >> off;
+  if (off + width > 32) v |= static_cast<std::uint64_t>(w[word + 1]) << (32 - off);
+  return static_cast<std::uint32_t>(v & ((std::uint64_t{1} << width) - 1));
+}
+
+template <class Wide>
+void set_bits(Wide& w, unsigned lsb, unsigned width, std::uint32_t value) {
+  for (unsigned b = 0; b < width; ++b) {
+    const unsigned bit = lsb + b;
+    const std::uint32_t m = 1U << (bit % 32);
+    if ((value >> b) & 1U)
+      w[bit / 32] |= m;
+    else
+      w[bit / 32] &= ~m;
+  }
+}
+
+// The tops' reset: rst_ni low for `cycles` clock cycles, released with the clock low.
+// The cycle after it is the first that may move data. `cycle` makes one clock cycle
+// (a testbench's also dumps its trace).
+template <class Model, class Cycle>
+void reset(Model& m, unsigned cycles, Cycle cycle) {
+  m.clk_i = 0;
+  m.rst_ni = 0;
+  m.eval();
+  for (unsigned i = 0; i < cycles; ++i)
+    cycle();
+  m.rst_ni = 1;
+  m.eval();
+}
+
+// How many cycles the engines and the testbenches hold reset.
+inline constexpr unsigned reset_cycles = 3;
+
+}  // namespace tessera::rtl_tops
