@@ -88,9 +88,8 @@
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "../reference/flit_reference.hpp"
-#include "mesh_driver.hpp"
-#include "mesh_monitor.hpp"
-#include "mesh_scoreboard.hpp"
+#include "tessera/rtl_tops/mesh_check.hpp"
+#include "tessera/rtl_tops/mesh_ni.hpp"
 #include "tessera/rtl_tops/mesh_top.hpp"
 
 namespace {
@@ -269,8 +268,7 @@ class bench {
         sim_(*ctx_, *model_),
         drv_(*model_, o.shape, o.scenario == "random" ? o.idle : 0.0, o.seed),
         mon_(*model_, o.shape, o.scenario == "random" ? o.stall : 0.0, o.seed + 1),
-        sb_(o.set.vcs == 1),
-        next_seq_(o.shape.tiles(), 0) {
+        check_(o.shape.tiles(), o.set.vcs, o.set.vcs == 1) {
 #if TESSERA_RTL_TRACE_FST
     if constexpr (Dut::traced) {
       if (!o.trace_path.empty()) sim_.open_trace(o.trace_path);
@@ -278,23 +276,24 @@ class bench {
 #endif
   }
 
+  // Posts a message; returns its number at src.
   unsigned post(unsigned src, unsigned dst, unsigned flits, unsigned packet_flits,
                 std::uint64_t at) {
-    const mesh_message m{src, dst, next_seq_[src]++, flits, packet_flits, at};
-    drv_.send(m);
-    sb_.expect(m);
-    return m.seq;
+    const std::uint64_t id = sent_.size();
+    const std::uint32_t seq = check_.add(id, src, dst, flits, packet_flits);
+    drv_.send(mesh_message{id, src, dst, seq, flits, packet_flits, at});
+    sent_.emplace_back(src, seq);
+    return seq;
   }
 
   // Runs until every message is delivered, a check fails, a deadlock or the timeout.
   bool run() {
     apply(*model_, o_.set);
-    set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ready in cycle 0 too (registered in reset)
-    sim_.reset();
+    sim_.reset();  // the monitor made the tiles ready in cycle 0 too (registered in reset)
     const run_outcome outcome =
         run_loop(sim_, *this, {o_.timeout.value_or(default_timeout), stall_limit, clocking::rise});
-    for (const auto& e : sb_.errors())
-      std::cerr << "tb_mesh: " << e << '\n';
+    for (const std::string& e : {drv_.error(), check_.failure()})
+      if (!e.empty()) std::cerr << "tb_mesh: " << e << '\n';
     print_verdict("tb_mesh", outcome);
     model_->final();
     return outcome.result == verdict::pass;
@@ -312,9 +311,13 @@ class bench {
       started_[{m.src, m.seq}] = t;
       moved = true;
     });
-    mon_.sample(
-        now, [&](const mesh_packet& p) { sb_.delivered(p); },
-        [&](const std::string& e) { sb_.fail(e); });
+    // A message is delivered the cycle after the tail of its last packet came out.
+    mon_.sample([&](unsigned tile, const mesh_flit& f) {
+      std::uint64_t id = 0;
+      if (!check_.eject(tile, f, id)) return;
+      delivered_[sent_[id]] = now + 1;
+      check_.remove(id);
+    });
     for (unsigned t = 0; t < o_.shape.tiles(); ++t) {
       const unsigned flits = model_->link_valid_o[o_.shape.phys(t)];
       if (flits != 0) {
@@ -325,28 +328,28 @@ class bench {
     return moved;
   }
   bool done(std::uint64_t) const {
-    return sb_.done();
+    return delivered_.size() == sent_.size();
   }
   bool failed() const {
-    return !sb_.errors().empty();
+    return !check_.failure().empty() || !drv_.error().empty();
   }
   bool waiting_for_time(std::uint64_t now) const {
     return drv_.waiting_for_time(now);
   }
   std::string deadlock_report() {
-    return sb_.missing() + " waiting:" + waiting();
+    return check_.owed(4) + " waiting:" + waiting();
   }
   std::string timeout_report() const {
-    return sb_.missing();
+    return check_.owed(4);
   }
 
   // Start and delivery of message (src, seq), or false.
   bool times(unsigned src, unsigned seq, std::uint64_t& start, std::uint64_t& end) const {
-    const std::int64_t d = sb_.delivered_at(src, seq);
+    const auto d = delivered_.find({src, seq});
     const auto s = started_.find({src, seq});
-    if (d < 0 || s == started_.end()) return false;
+    if (d == delivered_.end() || s == started_.end()) return false;
     start = s->second;
-    end = static_cast<std::uint64_t>(d);
+    end = d->second;
     return true;
   }
 
@@ -356,8 +359,11 @@ class bench {
   std::uint64_t flits_moved() const {
     return flits_moved_;
   }
-  const mesh_scoreboard& scoreboard() const {
-    return sb_;
+  std::uint64_t packets() const {
+    return check_.packets_out();
+  }
+  std::uint64_t messages() const {
+    return delivered_.size();
   }
 
  private:
@@ -403,9 +409,10 @@ class bench {
   sim_control<model_t> sim_;
   mesh_driver<model_t> drv_;
   mesh_monitor<model_t> mon_;
-  mesh_scoreboard sb_;
-  std::vector<unsigned> next_seq_;
-  std::map<std::pair<unsigned, unsigned>, std::uint64_t> started_;  // (src, seq) -> cycle
+  mesh_check check_;
+  std::vector<std::pair<unsigned, unsigned>> sent_;                   // by id: (src, seq)
+  std::map<std::pair<unsigned, unsigned>, std::uint64_t> started_;    // (src, seq) -> cycle
+  std::map<std::pair<unsigned, unsigned>, std::uint64_t> delivered_;  // (src, seq) -> cycle
   std::uint64_t flits_moved_ = 0;
 };
 
@@ -508,7 +515,7 @@ int agree(const options& o, ref::link_share share) {
     }
   }
   std::cout << "tb_mesh " << o.scenario << " (" << Dut::name << "): " << jobs.size()
-            << " messages (" << b.scoreboard().packets() << " packets) compared with the "
+            << " messages (" << b.packets() << " packets) compared with the "
             << (exact ? "flit reference" : "flit reference's fixed shares") << " on "
             << o.shape.rows << "x" << o.shape.cols << ", vcs " << o.set.vcs << " inject_gap "
             << o.set.inject_gap << " depth " << o.set.depth << " r " << o.set.router_delay
@@ -537,38 +544,30 @@ class uniform_traffic {
 
  public:
   uniform_traffic(model_t& m, const options& o)
-      : m_(m), o_(o), tiles_(o.shape.tiles()), rng_(o.seed), offer_(o.rate), queue_(tiles_) {}
+      : o_(o),
+        tiles_(o.shape.tiles()),
+        rng_(o.seed),
+        offer_(o.rate),
+        drv_(m, o.shape),
+        mon_(m, o.shape),
+        seq_(tiles_, 0) {}
 
-  void drive(std::uint64_t) {
-    std::uint64_t valid = 0;
+  void drive(std::uint64_t now) {
     for (unsigned t = 0; t < tiles_; ++t) {
-      if (offer_(rng_)) {
-        auto d = static_cast<unsigned>(rng_() % (tiles_ - 1));
-        queue_[t].push_back(d >= t ? d + 1 : d);
-        ++posted_;
-      }
-      if (queue_[t].empty()) continue;
-      const unsigned p = o_.shape.phys(t);
-      valid |= std::uint64_t{1} << p;
-      m_.msg_dst_row_i[p] = static_cast<std::uint8_t>(o_.shape.row(queue_[t].front()));
-      m_.msg_dst_col_i[p] = static_cast<std::uint8_t>(o_.shape.col(queue_[t].front()));
-      m_.msg_flits_i[p] = static_cast<std::uint16_t>(o_.flits);
-      m_.msg_packet_flits_i[p] = 0;
+      if (!offer_(rng_)) continue;
+      const auto d = static_cast<unsigned>(rng_() % (tiles_ - 1));
+      drv_.send(mesh_message{posted_++, t, d >= t ? d + 1 : d, seq_[t]++, o_.flits, 0, 0});
     }
-    set_mask(m_.msg_valid_i, valid);
-    set_mask(m_.data_valid_i, ~std::uint64_t{0});
+    drv_.drive(now);
   }
-  bool sample(std::uint64_t) {
-    const std::uint64_t go = mask(m_.msg_valid_i) & mask(m_.msg_ready_o);
-    for (unsigned t = 0; t < tiles_ && go != 0; ++t) {
-      if (bit(go, o_.shape.phys(t))) {
-        queue_[t].erase(queue_[t].begin());
-        ++taken_;
-      }
-    }
-    delivered_ +=
-        static_cast<unsigned>(__builtin_popcountll(mask(m_.rx_valid_o) & mask(m_.rx_tail_o)));
-    return go != 0;
+  bool sample(std::uint64_t now) {
+    bool go = false;
+    drv_.sample(now, [&](const mesh_message&, std::uint64_t) {
+      ++taken_;
+      go = true;
+    });
+    mon_.sample([&](unsigned, const mesh_flit& f) { delivered_ += f.tail ? 1 : 0; });
+    return go;
   }
   bool done(std::uint64_t now) const { return now >= o_.cycles; }
   bool failed() const { return false; }
@@ -581,12 +580,13 @@ class uniform_traffic {
   std::uint64_t delivered() const { return delivered_; }
 
  private:
-  model_t& m_;
   const options& o_;
   unsigned tiles_;
   std::mt19937_64 rng_;
   std::bernoulli_distribution offer_;
-  std::vector<std::vector<unsigned>> queue_;
+  mesh_driver<model_t> drv_;
+  mesh_monitor<model_t> mon_;
+  std::vector<std::uint32_t> seq_;  // per tile: the next message's number
   std::uint64_t posted_ = 0;
   std::uint64_t taken_ = 0;
   std::uint64_t delivered_ = 0;
@@ -599,9 +599,8 @@ int uniform(const options& o) {
   auto m = std::make_unique<model_t>(ctx.get(), "mesh");
   sim_control<model_t> sim(*ctx, *m);
   apply(*m, o.set);
-  set_mask(m->rx_ready_i, ~std::uint64_t{0});
+  uniform_traffic<Dut> traffic(*m, o);  // its monitor makes every tile ready
   sim.reset();
-  uniform_traffic<Dut> traffic(*m, o);
   const auto t0 = std::chrono::steady_clock::now();
   const run_outcome outcome = run_loop(sim, traffic, {no_watchdog, no_watchdog, clocking::rise});
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -756,10 +755,10 @@ int run(const options& given) {
   std::uint64_t latest = 0;
   if (ok) ok = check_all(b, checks, latest);
   std::cout << "tb_mesh " << o.scenario << " (" << Dut::name << ") on " << sh.rows << "x" << sh.cols
-            << ": " << b.scoreboard().messages() << " messages (" << b.scoreboard().packets()
-            << " packets, " << b.flits_moved() << " flit hops) in " << b.now() << " cycles, alpha "
-            << st.alpha << " r " << r << " g " << g << " vcs " << st.vcs << " depth " << st.depth
-            << " F " << o.flits << "; " << checks.size() << " timed, longest " << latest
+            << ": " << b.messages() << " messages (" << b.packets() << " packets, "
+            << b.flits_moved() << " flit hops) in " << b.now() << " cycles, alpha " << st.alpha
+            << " r " << r << " g " << g << " vcs " << st.vcs << " depth " << st.depth << " F "
+            << o.flits << "; " << checks.size() << " timed, longest " << latest
             << " cycles: " << (ok ? "PASS" : "FAIL") << '\n';
   return ok ? exit_pass : exit_fail;
 }

@@ -5,7 +5,9 @@
 // Timing follows the fabric module's protocol (clocked_bridge.hpp). A message is offered
 // to its NI from the cycle it is posted, and it has started in the cycle the NI takes it
 // (msg_ready). A message is delivered the cycle after the tail flit of its last packet
-// left the ejection port, as tb_mesh's scoreboard counts it, and fire(t) reports it.
+// left the ejection port, as tb_mesh counts it, and fire(t) reports it. The NIs are
+// driven, the ejection ports read and every flit checked by the tops' mesh driver,
+// monitor and check (rtl_models/tops), which tb_mesh uses too.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -20,9 +22,10 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
-#include "mesh_flit_check.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/mesh_check.hpp"
+#include "tessera/rtl_tops/mesh_ni.hpp"
 #include "tessera/rtl_tops/mesh_top.hpp"
 #include "tlm2rtl_internal.hpp"
 
@@ -41,17 +44,13 @@ class rtl_mesh_engine final : public clocked_bridge {
   rtl_mesh_engine(const fabric& f, const net::wormhole_params& p)
       : shape_{f.rows, f.cols, Top::cols},
         ctx_(std::make_unique<VerilatedContext>()),
-        queue_(shape_.tiles()),
-        sending_(shape_.tiles()),
-        next_k_(shape_.tiles(), 0),
-        check_(shape_.tiles(), Top::vcs),
+        model_(make_model(*ctx_)),
+        drv_(*model_, shape_),
+        mon_(*model_, shape_),  // ejection never refused
+        check_(shape_.tiles(), p.vcs, p.vcs == 1),
         flits_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
         heads_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
-        injected_(shape_.tiles(), 0),
-        taken_(shape_.tiles(), 0),
         stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0) {
-    ctx_->randReset(0);
-    model_ = std::make_unique<model_t>(ctx_.get(), "mesh");
     rtl_tops::mesh_settings s;
     s.alpha = static_cast<unsigned>(p.alpha);
     s.inject_gap = p.inject_gap;
@@ -59,9 +58,6 @@ class rtl_mesh_engine final : public clocked_bridge {
     s.vcs = p.vcs;
     s.depth = p.buffer;
     rtl_tops::apply(*model_, s);
-    rtl_tops::set_mask(model_->rx_ready_i, ~std::uint64_t{0});  // ejection never refused
-    rtl_tops::set_mask(model_->msg_valid_i, 0);
-    rtl_tops::set_mask(model_->data_valid_i, 0);
     reset(*model_);
     // An idle RTL is unchanged once the last credit is back and the NIs' gap counters
     // have run out: after r + g + 16 quiet cycles.
@@ -93,10 +89,11 @@ class rtl_mesh_engine final : public clocked_bridge {
     m.dst = x.dst;
     m.flits = static_cast<std::uint32_t>(flits);
     m.packet_flits = static_cast<std::uint32_t>(packet_flits_);
-    m.post = now;
     m.seq = check_.add(x.id, m.src, m.dst, m.flits, m.packet_flits);
-    queue_[x.src].push_back(x.id);
-    msgs_.emplace(x.id, std::move(m));
+    // Offered from the cycle it is posted: step(true) runs no earlier.
+    drv_.send(rtl_tops::mesh_message{x.id, m.src, m.dst, m.seq, m.flits, m.packet_flits, 0});
+    msgs_.emplace(x.id, m);
+    (void)now;
   }
 
   [[nodiscard]] std::vector<net::link_stat> links() const override {
@@ -116,12 +113,12 @@ class rtl_mesh_engine final : public clocked_bridge {
       }
     }
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
-      if (injected_[t] != 0) {
+      if (drv_.flits_in(t) != 0) {
         net::link_stat s;
         s.from = s.to = t;
         s.name = "inject";
-        s.busy = injected_[t];
-        s.messages = taken_per_tile(t);
+        s.busy = drv_.flits_in(t);
+        s.messages = drv_.taken(t);
         out.push_back(s);
       }
       const std::size_t k = std::size_t{t} * rtl_tops::mesh_ports + rtl_tops::mesh_local;
@@ -178,24 +175,15 @@ class rtl_mesh_engine final : public clocked_bridge {
     std::uint32_t flits{1};
     std::uint32_t packet_flits{0};  // 0: one packet
     std::uint32_t seq{0};           // its number at the source, in its flits' words
-    cycle_t post{0};
     bool taken{false};
   };
   [[nodiscard]] unsigned neighbour(unsigned t, unsigned port) const {
-    const unsigned r = shape_.row(t);
-    const unsigned c = shape_.col(t);
-    switch (port) {
-      case 0:
-        return shape_.at(r, c + 1);
-      case 1:
-        return shape_.at(r, c - 1);
-      case 2:
-        return shape_.at(r + 1, c);
-      default:
-        return shape_.at(r - 1, c);
-    }
+    return shape_.neighbour(t, port);
   }
-  [[nodiscard]] std::uint64_t taken_per_tile(unsigned t) const { return taken_[t]; }
+  static std::unique_ptr<model_t> make_model(VerilatedContext& ctx) {
+    ctx.randReset(0);
+    return std::make_unique<model_t>(&ctx, "mesh");
+  }
 
   void record_links(bool on) override {
     recording_ = on;
@@ -230,59 +218,20 @@ class rtl_mesh_engine final : public clocked_bridge {
   void step(bool offer) override {
     model_t& m = *model_;
     const cycle_t now = rtl_time();
-    std::uint64_t valid = 0;
-    std::uint64_t data_valid = 0;
-    for (unsigned t = 0; t < shape_.tiles(); ++t) {
-      const unsigned p = shape_.phys(t);
-      const message* cur = nullptr;
-      if (sending_[t]) {
-        cur = &msgs_.at(*sending_[t]);
-      } else if (offer && !queue_[t].empty()) {
-        cur = &msgs_.at(queue_[t].front());
-        valid |= std::uint64_t{1} << p;
-      }
-      if (cur == nullptr) continue;
-      m.msg_dst_row_i[p] = static_cast<std::uint8_t>(shape_.row(cur->dst));
-      m.msg_dst_col_i[p] = static_cast<std::uint8_t>(shape_.col(cur->dst));
-      m.msg_flits_i[p] = static_cast<std::uint16_t>(cur->flits);
-      m.msg_packet_flits_i[p] = static_cast<std::uint16_t>(cur->packet_flits);
-      m.data_i[p] = mesh_flit_check::word(cur->src, cur->seq, next_k_[t]);
-      data_valid |= std::uint64_t{1} << p;
-    }
-    rtl_tops::set_mask(m.msg_valid_i, valid);
-    rtl_tops::set_mask(m.data_valid_i, data_valid);
+    drv_.drive(now, offer);
     m.eval();
 
-    bool moved = false;
-    for (unsigned t = 0; t < shape_.tiles(); ++t) {
-      const unsigned p = shape_.phys(t);
-      if (rtl_tops::bit(m.msg_valid_i, p) && rtl_tops::bit(m.msg_ready_o, p)) {
-        const std::uint64_t id = queue_[t].front();
-        queue_[t].pop_front();
-        sending_[t] = id;
-        msgs_.at(id).taken = true;
-        ++in_rtl_;
-        ++taken_[t];
-        moved = true;
-        if (listener_ != nullptr) listener_->started(id, now);
-      }
-      if (rtl_tops::bit(m.data_ready_o, p)) {
-        if (!sending_[t]) {
-          fail("tile " + std::to_string(t) + "'s NI took a flit with no message in progress");
-          continue;
-        }
-        ++injected_[t];
-        moved = true;
-        if (++next_k_[t] == msgs_.at(*sending_[t]).flits) {
-          sending_[t].reset();
-          next_k_[t] = 0;
-        }
-      }
-    }
-    if (rtl_tops::mask(m.rx_valid_o) != 0) {
-      moved = true;
-      eject(now);
-    }
+    bool moved = drv_.sample(now, [&](const rtl_tops::mesh_message& msg, cycle_t at) {
+      msgs_.at(msg.id).taken = true;
+      ++in_rtl_;
+      if (listener_ != nullptr) listener_->started(msg.id, at);
+    });
+    if (!drv_.error().empty()) fail(drv_.error());
+    // The flits on the ejection ports, checked against the messages.
+    moved |= mon_.sample([&](unsigned tile, const rtl_tops::mesh_flit& f) {
+      std::uint64_t done = 0;
+      if (check_.eject(tile, f, done)) due_.emplace(now + 1, done);
+    });
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       const unsigned p = shape_.phys(t);
       const unsigned crossed = m.link_valid_o[p];
@@ -313,19 +262,6 @@ class rtl_mesh_engine final : public clocked_bridge {
     if (account(in_rtl_ > 0 || (offer && busy()), moved)) watchdog_expired("mesh", "flit", now, 3);
   }
 
-  // The flits on the ejection ports in this cycle, checked against the messages.
-  void eject(cycle_t now) {
-    model_t& m = *model_;
-    for (unsigned t = 0; t < shape_.tiles(); ++t) {
-      const unsigned phys = shape_.phys(t);
-      if (!rtl_tops::bit(m.rx_valid_o, phys)) continue;
-      const rtl_tops::mesh_flit f = rtl_tops::rx_flit(m, phys, shape_);
-      std::uint64_t done = 0;
-      if (check_.eject(t, ejected_flit{f.head, f.tail, f.vc, f.src, f.dst, f.data}, done))
-        due_.emplace(now + 1, done);
-    }
-  }
-
   struct worm_on_link {
     bool open{false};
     cycle_t start{0};
@@ -337,15 +273,12 @@ class rtl_mesh_engine final : public clocked_bridge {
   std::uint64_t packet_flits_{0};
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
-  std::unordered_map<std::uint64_t, message> msgs_;    // by id: posted, not yet delivered
-  std::vector<std::deque<std::uint64_t>> queue_;       // per tile, not yet taken
-  std::vector<std::optional<std::uint64_t>> sending_;  // per tile: the NI's message
-  std::vector<std::uint32_t> next_k_;                  // its next flit
-  mesh_flit_check check_;                              // what comes out of the RTL
-  std::vector<std::uint64_t> flits_;                   // per tile and output port
+  rtl_tops::mesh_driver<model_t> drv_;               // the tiles' messages into the NIs
+  rtl_tops::mesh_monitor<model_t> mon_;              // the ejected flits
+  rtl_tops::mesh_check check_;                       // what comes out of the RTL
+  std::unordered_map<std::uint64_t, message> msgs_;  // by id: posted, not yet delivered
+  std::vector<std::uint64_t> flits_;                 // per tile and output port
   std::vector<std::uint64_t> heads_;
-  std::vector<std::uint64_t> injected_;   // flits the NI took, per tile
-  std::vector<std::uint64_t> taken_;      // messages the NI took, per tile
   std::vector<std::uint64_t> stall_run_;  // per tile and input VC
   net::contention_stat contention_{};
   std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered

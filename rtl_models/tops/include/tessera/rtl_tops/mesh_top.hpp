@@ -18,6 +18,7 @@
 #include <verilated.h>
 
 #include "tessera/rtl_tops/limits.hpp"
+#include "tessera/rtl_tops/mesh_check.hpp"
 #include "tessera/rtl_tops/pins.hpp"
 
 namespace tessera::rtl_tops {
@@ -105,16 +106,6 @@ struct mesh_shape {
         return at(row(t) - 1, col(t));
     }
   }
-};
-
-// One flit on a tile's ejection port, in the tile ids of the shape.
-struct mesh_flit {
-  bool head = false;
-  bool tail = false;
-  unsigned vc = 0;
-  unsigned src = 0;
-  unsigned dst = 0;
-  std::uint32_t data = 0;
 };
 
 // The flit on ejection port `phys` of the model, in the tile ids of the shape.
