@@ -56,11 +56,10 @@
 #include "../common/tb_main.hpp"
 #include "tessera/firmware/trees.hpp"
 #include "tessera/net/torus_engine.hpp"
+#include "tessera/rtl_tops/torus_check.hpp"
+#include "tessera/rtl_tops/torus_ni.hpp"
 #include "tessera/rtl_tops/torus_top.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "torus_driver.hpp"
-#include "torus_monitor.hpp"
-#include "torus_scoreboard.hpp"
 
 namespace {
 
@@ -495,6 +494,25 @@ std::vector<unsigned> destinations(const plan_msg& m, const scenario& sc,
   return out;
 }
 
+// The cycle each packet arrived (was complete) at each tile, as the tops' torus monitor
+// reports it: what the golden checks and the engine comparison read. The check of what
+// arrives (once, intact, in order) is the tops' torus_check.
+class torus_record {
+ public:
+  void arrived(unsigned tile, const torus_hdr& h, std::uint64_t at) {
+    arrival_.emplace(arrival_key{tile, h.src, h.seq}, at);
+  }
+  // The arrival cycle of (tile, src, seq), or -1.
+  std::int64_t arrival(unsigned tile, unsigned src, unsigned seq) const {
+    const auto it = arrival_.find({tile, src, seq});
+    return it == arrival_.end() ? -1 : static_cast<std::int64_t>(it->second);
+  }
+  const std::map<arrival_key, std::uint64_t>& arrivals() const { return arrival_; }
+
+ private:
+  std::map<arrival_key, std::uint64_t> arrival_;
+};
+
 struct run_result {
   std::map<arrival_key, std::uint64_t> arrival;
   std::vector<plan_msg> msgs;  // static and reactive, in posting order of the run
@@ -639,47 +657,31 @@ int run(const options& o) {
 #endif
   torus_driver<Dut> drv(*model);
   torus_monitor<Dut> mon(*model);
-  torus_scoreboard sb;
+  torus_check packets(Dut::tiles, true);
+  torus_record sb;
   std::map<std::uint64_t, std::uint64_t> ready;  // src * 65536 + seq -> cycle written
   numbering num;
   std::vector<plan_msg> posted;
+  std::vector<std::vector<unsigned>> owed_to;  // per posted message: the tiles it is for
   std::map<std::pair<unsigned, unsigned>, std::size_t> by_packet;  // (src, seq) -> posted
 
   const auto post = [&](plan_msg m) {
     num.assign(m);
     torus_message msg;
-    msg.hdr.dst = static_cast<std::uint16_t>(m.dst);
-    msg.hdr.multicast = m.multicast;
-    msg.hdr.tree = static_cast<std::uint8_t>(m.tree);
-    msg.hdr.seq = static_cast<std::uint16_t>(m.seq);
+    msg.id = posted.size();
+    msg.src = m.src;
+    msg.dst = m.dst;
+    msg.multicast = m.multicast;
+    msg.tree = m.tree;
+    msg.seq = static_cast<std::uint16_t>(m.seq);
+    msg.len = m.bytes;
     msg.packet_bytes = m.packet_bytes;
     msg.post = m.post;
-    const unsigned q = packets_of(m);
-    for (unsigned j = 0; j < q; ++j) {
-      const unsigned len =
-          m.packet_bytes == 0 ? m.bytes : std::min(m.packet_bytes, m.bytes - j * m.packet_bytes);
-      for (unsigned k = 0; k < len; ++k)
-        msg.bytes.push_back(torus_byte(m.src, m.seq + j, k));
+    for (unsigned j = 0; j < packets_of(m); ++j)
       by_packet[{m.src, m.seq + j}] = posted.size();
-      torus_hdr h;
-      h.src = static_cast<std::uint16_t>(m.src);
-      h.seq = static_cast<std::uint16_t>(m.seq + j);
-      h.len = static_cast<std::uint16_t>(len);
-      h.multicast = m.multicast;
-      if (o.scenario != "flood") {
-        for (const unsigned t : destinations(m, sc, b.f))
-          sb.expect(t, h);
-      }
-    }
-    if (o.scenario == "flood") {  // owed to tile 5, never delivered
-      torus_hdr h;
-      h.src = static_cast<std::uint16_t>(m.src);
-      h.seq = static_cast<std::uint16_t>(m.seq);
-      h.len = static_cast<std::uint16_t>(m.bytes);
-      h.multicast = true;
-      sb.expect(5, h);
-    }
-    drv.send(m.src, std::move(msg));
+    // flood: owed to tile 5, never delivered.
+    owed_to.push_back(o.scenario == "flood" ? std::vector<unsigned>{5} : destinations(m, sc, b.f));
+    drv.send(msg);
     posted.push_back(m);
   };
 
@@ -710,29 +712,34 @@ int run(const options& o) {
     model_t& model;
     torus_driver<Dut>& drv;
     torus_monitor<Dut>& mon;
-    torus_scoreboard& sb;
+    torus_check& packets;
+    torus_record& sb;
     decltype(post)& post_message;
     const std::vector<plan_msg>& posted;
+    const std::vector<std::vector<unsigned>>& owed_to;
     const std::map<std::pair<unsigned, unsigned>, std::size_t>& by_packet;
     std::map<std::uint64_t, std::uint64_t>& ready;
-    std::vector<torus_arrival> fresh;
+    std::vector<std::pair<unsigned, torus_hdr>> fresh;  // this cycle's arrivals: tile, packet
     bool moved = false;
 
-    void arrived(const torus_arrival& a) {
-      sb.arrived(a);
-      fresh.push_back(a);
+    void arrived(unsigned tile, const torus_hdr& h, std::uint64_t at) {
+      packets.arrive(tile, h, at);
+      sb.arrived(tile, h, at);
+      fresh.emplace_back(tile, h);
       moved = true;
     }
     // The link inputs' arrivals of this cycle come first: forward posts in the cycle a
     // packet arrives.
     void drive(std::uint64_t now) {
       fresh.clear();
-      mon.sample_links(now, [&](const torus_arrival& a) { arrived(a); });
+      mon.links(now, [&](unsigned t, unsigned, const torus_hdr& h, std::uint64_t at) {
+        arrived(t, h, at);
+      });
       if (!sc.children.empty()) {
         std::vector<std::tuple<unsigned, unsigned, unsigned>> got;
-        for (const torus_arrival& a : fresh) {
-          const plan_msg& m = posted[by_packet.at({a.hdr.src, a.hdr.seq})];
-          got.emplace_back(a.tile, m.stream, m.index);
+        for (const auto& [tile, h] : fresh) {
+          const plan_msg& m = posted[by_packet.at({h.src, h.seq})];
+          got.emplace_back(tile, m.stream, m.index);
         }
         for (const plan_msg& m : reactions(sc, got, now))
           post_message(m);
@@ -740,24 +747,28 @@ int run(const options& o) {
       drv.drive(now);
     }
     bool sample(std::uint64_t now) {
-      drv.sample(now, [&](const torus_hdr& h, std::uint64_t at) {
-        ready[h.src * 65536ULL + h.seq] = at;
-        moved = true;
-      });
-      mon.sample_local(
-          now, [&](const torus_arrival& a) { arrived(a); },
-          [&](const torus_delivery& dl) { sb.delivered(dl); });
+      drv.sample(
+          now, [](const torus_message&) {},
+          [&](const torus_message& msg, const torus_hdr& h, std::uint64_t at) {
+            ready[h.src * 65536ULL + h.seq] = at;
+            packets.sent(h.src, h.seq, msg.id, h.dst, h.len, h.multicast, owed_to[msg.id], at);
+            moved = true;
+          });
+      mon.local(
+          now,
+          [&](unsigned t, unsigned, const torus_hdr& h, std::uint64_t at) { arrived(t, h, at); },
+          [&](unsigned t, const link_word& w) { packets.eject(t, w, now); });
       return std::exchange(moved, false);
     }
-    bool done(std::uint64_t) const { return drv.idle() && sb.done(); }
-    bool failed() const { return !sb.errors().empty(); }
+    bool done(std::uint64_t) const { return drv.idle() && !packets.holds_packets(); }
+    bool failed() const { return !packets.failure().empty() || !drv.error().empty(); }
     bool waiting_for_time(std::uint64_t now) const { return drv.waiting_for_time(now); }
     // Every input whose oldest packet is stuck (the nodes' wait_o), that packet and the
     // outputs it waits for.
     std::string deadlock_report() const {
       static constexpr const char* port_name[torus_ports] = {"E", "W", "S", "N", "local"};
       std::ostringstream os;
-      os << sb.missing() << " waiting:";
+      os << packets.owed(4) << " waiting:";
       for (unsigned t = 0; t < Dut::tiles; ++t) {
         for (unsigned p = 0; p < torus_ports; ++p) {
           if (((model.wait_o[t] >> p) & 1U) == 0) continue;
@@ -773,16 +784,17 @@ int run(const options& o) {
       }
       return os.str();
     }
-    std::string timeout_report() const { return sb.missing(); }
+    std::string timeout_report() const { return packets.owed(4); }
   };
-  hooks loop_hooks{sc, *model, drv, mon, sb, post, posted, by_packet, ready, {}, false};
+  hooks loop_hooks{sc,     *model,  drv,       mon,   packets, sb,   post,
+                   posted, owed_to, by_packet, ready, {},      false};
   // No hop takes longer than beta + tau MaxBytes; a moving network delivers far sooner.
   const std::uint64_t stall_limit = 64 * (o.beta + std::uint64_t{o.tau} * torus_max_bytes);
   const run_outcome outcome = run_loop(sim, loop_hooks, {timeout, stall_limit, clocking::edge});
   model->final();
 
-  for (const auto& e : sb.errors())
-    std::cerr << "tb_torus: " << e << '\n';
+  for (const std::string& e : {drv.error(), packets.failure()})
+    if (!e.empty()) std::cerr << "tb_torus: " << e << '\n';
   bool ok = print_verdict("tb_torus", outcome) == exit_pass;
   const bool ran = ok;  // every packet delivered once, intact: the runs can be compared
   std::uint64_t last = 0;
@@ -814,7 +826,7 @@ int run(const options& o) {
   }
   std::cout << "tb_torus " << Dut::size << ' ' << o.scenario
             << (o.scenario == "bcast" || o.scenario == "forward" ? " " + o.family : "") << ": "
-            << sb.delivered_count() << " packets delivered, beta " << o.beta << " tau " << o.tau
+            << packets.delivered() << " packets delivered, beta " << o.beta << " tau " << o.tau
             << " L " << o.bytes << ", P = " << P << "; " << sc.checks.size()
             << " timed arrivals, latest " << last << " cycles, last arrival at cycle "
             << (sb.arrivals().empty() ? 0

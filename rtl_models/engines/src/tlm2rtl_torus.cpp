@@ -17,8 +17,10 @@
 //
 // The bridge sees messages, not their bytes. Each packet carries a payload computed from
 // (source, packet number, byte index), and every byte the ejection ports hand out is
-// compared with it (torus_packet_check.hpp): a packet the RTL loses, repeats, corrupts or
-// misroutes ends the run (net::engine::failure). The run goes on until every packet has
+// compared with it: a packet the RTL loses, repeats, corrupts, reorders or misroutes ends
+// the run (net::engine::failure). The NIs are driven, the arrivals and ejection ports
+// read and every packet checked by the tops' torus driver, monitor and check
+// (rtl_models/tops), which tb_torus uses too. The run goes on until every packet has
 // left its ejection port (a header cycle and L byte cycles after it arrived).
 //
 // A control message (no payload) travels as a one-byte packet: the RTL's packets carry
@@ -40,10 +42,11 @@
 #include "tessera/models/registry.hpp"
 #include "tessera/rtl_engines/rtl_model.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/torus_check.hpp"
+#include "tessera/rtl_tops/torus_ni.hpp"
 #include "tessera/rtl_tops/torus_top.hpp"
 #include "tessera/runtime/routing.hpp"
 #include "tlm2rtl_internal.hpp"
-#include "torus_packet_check.hpp"
 
 namespace tessera::rtl_engines {
 namespace {
@@ -56,16 +59,6 @@ constexpr const rtl_tops::torus_top_limits& limits = rtl_tops::torus_4x4;
 static_assert(rtl_torus_max_packet == rtl_tops::torus_max_bytes);
 constexpr const char* port_names[rtl_tops::torus_ports] = {"E", "W", "S", "N", "local"};
 
-// A torus node's header, as the check takes it.
-torus_header header(const rtl_tops::torus_hdr& h) {
-  return torus_header{h.src, h.dst, h.multicast, h.seq, h.len};
-}
-
-template <class Field>
-void set_tiles(Field& field, std::uint64_t v) {
-  field = static_cast<std::remove_reference_t<Field>>(v);
-}
-
 template <class Top>
 class rtl_torus_engine final : public clocked_bridge {
   using model_t = typename Top::model;
@@ -76,19 +69,14 @@ class rtl_torus_engine final : public clocked_bridge {
       : f_{f},
         p_{p},
         ctx_(std::make_unique<VerilatedContext>()),
-        queue_(tiles),
-        sending_(tiles),
-        sent_(tiles, 0),
-        pkt_(tiles, 0),
-        check_(tiles),
+        model_(make_model(*ctx_)),
+        drv_(*model_),
+        mon_(*model_),
+        check_(tiles, true),
         hop_(std::size_t{tiles} * rtl_tops::torus_local) {
-    ctx_->randReset(0);
-    model_ = std::make_unique<model_t>(ctx_.get(), "torus");
     model_t& m = *model_;
     m.beta_i = static_cast<std::uint16_t>(p.beta);
     m.tau_i = static_cast<std::uint8_t>(p.tau);
-    set_tiles(m.msg_valid_i, 0);
-    set_tiles(m.data_valid_i, 0);
     m.tbl_we_i = 0;
     reset(m);
     // No hop lasts longer than beta + tau * MaxBytes, and while packets are owed some
@@ -133,7 +121,15 @@ class rtl_torus_engine final : public clocked_bridge {
     m.packet_bytes = static_cast<std::uint32_t>(p_.packet_bytes);
     const std::uint32_t unit = m.packet_bytes == 0 ? m.len : m.packet_bytes;
     m.seq = check_.add(x.id, x.src, (m.len + unit - 1) / unit);
-    queue_[x.src].push_back(x.id);
+    // Offered from the cycle it is posted: step(true) runs no earlier.
+    rtl_tops::torus_message w;
+    w.id = x.id;
+    w.src = m.src;
+    w.dst = m.dst;
+    w.seq = m.seq;
+    w.len = m.len;
+    w.packet_bytes = m.packet_bytes;
+    drv_.send(w);
     msgs_.emplace(x.id, m);
     (void)now;
   }
@@ -230,41 +226,9 @@ class rtl_torus_engine final : public clocked_bridge {
     if (!check_.failure().empty()) fail(check_.failure());
   }
 
-  // Sets the NI inputs of this cycle: each tile's message, and the payload of the packet
-  // its NI writes next.
-  std::uint64_t drive(bool offer) {
-    model_t& m = *model_;
-    std::uint64_t valid = 0;
-    for (unsigned t = 0; t < tiles; ++t) {
-      const message* cur = nullptr;
-      if (sending_[t]) {
-        cur = &msgs_.at(*sending_[t]);
-      } else if (offer && !queue_[t].empty()) {
-        cur = &msgs_.at(queue_[t].front());
-      }
-      if (cur == nullptr) continue;
-      valid |= std::uint64_t{1} << t;
-      rtl_tops::message_word w;
-      w.dst = static_cast<std::uint16_t>(cur->dst);
-      w.seq = cur->seq;
-      w.len = cur->len;
-      w.packet_bytes = cur->packet_bytes;
-      rtl_tops::set_message(m.msg_i[t], w);
-      const unsigned seq = (cur->seq + pkt_[t]) & 0xffffU;
-      const std::uint32_t left = cur->len - sent_[t];
-      const std::uint32_t n = cur->packet_bytes == 0 ? left : std::min(left, cur->packet_bytes);
-      auto& data = m.data_i[t];
-      for (unsigned word = 0; word < rtl_tops::torus_max_bytes / 4; ++word) {
-        std::uint32_t v = 0;
-        for (unsigned b = 0; b < 4 && word * 4 + b < n; ++b)
-          v |= static_cast<std::uint32_t>(torus_packet_check::payload_byte(t, seq, word * 4 + b))
-               << (8 * b);
-        data[word] = v;
-      }
-    }
-    set_tiles(m.msg_valid_i, valid);
-    set_tiles(m.data_valid_i, valid);
-    return valid;
+  static std::unique_ptr<model_t> make_model(VerilatedContext& ctx) {
+    ctx.randReset(0);
+    return std::make_unique<model_t>(&ctx, "torus");
   }
 
   // One RTL cycle: drive, settle, sample the NIs, links, arrivals, ejection ports and
@@ -273,48 +237,19 @@ class rtl_torus_engine final : public clocked_bridge {
   void step(bool offer) override {
     model_t& m = *model_;
     const cycle_t now = rtl_time();
-    const std::uint64_t valid = drive(offer);
+    drv_.drive(now, offer);
     m.eval();
-    bool moved = false;
-
-    const auto ready = static_cast<std::uint64_t>(m.data_ready_o);
-    const auto taken = static_cast<std::uint64_t>(m.msg_ready_o) & valid;
-    for (unsigned t = 0; t < tiles; ++t) {
-      if (((taken >> t) & 1U) != 0 && !sending_[t]) {
-        sending_[t] = queue_[t].front();
-        queue_[t].pop_front();
-        msgs_.at(*sending_[t]).taken = true;
-        ++in_rtl_;
-        moved = true;
-      }
-      if (((ready >> t) & 1U) == 0) continue;
-      if (!sending_[t]) {
-        fail("tile " + std::to_string(t) + "'s NI wrote a packet with no message in progress");
-        continue;
-      }
-      if (m.data_offset_o[t] != sent_[t]) {
-        fail("tile " + std::to_string(t) + "'s NI asked for byte " +
-             std::to_string(m.data_offset_o[t]) + " of its message, the bridge is at byte " +
-             std::to_string(sent_[t]));
-        continue;
-      }
-      const message& cur = msgs_.at(*sending_[t]);
-      const std::uint32_t left = cur.len - sent_[t];
-      const std::uint32_t n = cur.packet_bytes == 0 ? left : std::min(left, cur.packet_bytes);
-      const unsigned seq = (cur.seq + pkt_[t]) & 0xffffU;
-      if (!check_.sent(t, seq, cur.id, cur.dst, n, now)) {
-        forward_failure();
-        continue;
-      }
-      moved = true;
-      sent_[t] += n;
-      ++pkt_[t];
-      if (sent_[t] == cur.len) {
-        sending_[t].reset();
-        sent_[t] = 0;
-        pkt_[t] = 0;
-      }
-    }
+    bool moved = drv_.sample(
+        now,
+        [&](const rtl_tops::torus_message& w) {
+          msgs_.at(w.id).taken = true;
+          ++in_rtl_;
+        },
+        [&](const rtl_tops::torus_message& w, const rtl_tops::torus_hdr& h, cycle_t at) {
+          check_.sent(h.src, h.seq, w.id, w.dst, h.len, at);
+          forward_failure();
+        });
+    if (!drv_.error().empty()) fail(drv_.error());
 
     for (unsigned t = 0; t < tiles; ++t) {
       for (unsigned port = 0; port < rtl_tops::torus_local; ++port) {
@@ -323,7 +258,7 @@ class rtl_torus_engine final : public clocked_bridge {
         moved = true;
         hop_state& h = hop_[std::size_t{t} * rtl_tops::torus_local + port];
         if (w.hdr_valid) {
-          const std::uint32_t k = torus_packet_check::key(w.hdr.src, w.hdr.seq);
+          const std::uint32_t k = rtl_tops::torus_check::key(w.hdr.src, w.hdr.seq);
           h = hop_state{true, now, k, w.hdr.len, 0, h.busy, h.packets + 1, w.hdr.src, w.hdr.dst};
           if (const auto* pk = check_.find(k); pk != nullptr) {
             if (const auto mi = msgs_.find(pk->id); mi != msgs_.end()) start(mi->second, now);
@@ -348,42 +283,33 @@ class rtl_torus_engine final : public clocked_bridge {
           if (auto* pk = check_.find(h.key); pk != nullptr) pk->ready = now + 1;
         }
       }
-      // A message to the tile itself arrives in the cycle its NI writes it.
-      if (((m.arrive_o[t] >> rtl_tops::torus_local) & 1U) != 0) {
-        moved = true;
-        const rtl_tops::torus_hdr h =
-            rtl_tops::get_hdr(m.arrive_hdr_o[t][rtl_tops::torus_local], 0);
-        const auto id = check_.arrive(t, header(h), now);
-        forward_failure();
-        if (id) deliver(*id, now);
-      }
-      const rtl_tops::link_word rx = rtl_tops::get_link(m.rx_o[t]);
-      if (rx.hdr_valid || rx.byte_valid) {
-        moved = true;
-        const auto id = check_.eject(
-            t, ejection_cycle{rx.hdr_valid, header(rx.hdr), rx.byte_valid, rx.data}, now);
-        forward_failure();
-        // A message to the tile itself starts with its first packet's ejection.
-        if (id) {
-          if (const auto mi = msgs_.find(*id); mi != msgs_.end()) start(mi->second, now);
-        }
-      }
     }
+    moved |= mon_.local(
+        now,
+        // A message to the tile itself arrives in the cycle its NI writes it.
+        [&](unsigned t, unsigned, const rtl_tops::torus_hdr& h, cycle_t at) {
+          const auto id = check_.arrive(t, h, at);
+          forward_failure();
+          if (id) deliver(*id, at);
+        },
+        [&](unsigned t, const rtl_tops::link_word& rx) {
+          const auto id = check_.eject(t, rx, now);
+          forward_failure();
+          // A message to the tile itself starts with its first packet's ejection.
+          if (id) {
+            if (const auto mi = msgs_.find(*id); mi != msgs_.end()) start(mi->second, now);
+          }
+        });
 
     // The rising edge. The link inputs' arrive_o now shows the packets complete in the
     // next cycle.
     rising_edge(m);
-    for (unsigned t = 0; t < tiles; ++t) {
-      const unsigned bits = m.arrive_o[t];
-      for (unsigned port = 0; port < rtl_tops::torus_local; ++port) {
-        if (((bits >> port) & 1U) == 0) continue;
-        moved = true;
-        const rtl_tops::torus_hdr h = rtl_tops::get_hdr(m.arrive_hdr_o[t][port], 0);
-        const auto id = check_.arrive(t, header(h), now + 1);
-        forward_failure();
-        if (id) due_.emplace(now + 1, *id);
-      }
-    }
+    moved |=
+        mon_.links(now + 1, [&](unsigned t, unsigned, const rtl_tops::torus_hdr& h, cycle_t at) {
+          const auto id = check_.arrive(t, h, at);
+          forward_failure();
+          if (id) due_.emplace(at, *id);
+        });
     if (account(in_rtl_ > 0 || check_.holds_packets() || (offer && busy()), moved))
       watchdog_expired("torus", "packet", now, 4);
   }
@@ -392,13 +318,11 @@ class rtl_torus_engine final : public clocked_bridge {
   net::torus_params p_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
-  std::unordered_map<std::uint64_t, message> msgs_;    // by id: posted, not yet delivered
-  std::vector<std::deque<std::uint64_t>> queue_;       // per tile, not yet taken
-  std::vector<std::optional<std::uint64_t>> sending_;  // per tile: the NI's message
-  std::vector<std::uint32_t> sent_;                    // its bytes written
-  std::vector<std::uint32_t> pkt_;                     // its packets written
-  torus_packet_check check_;                           // the packets in the RTL
-  std::vector<hop_state> hop_;                         // per tile and link output
+  rtl_tops::torus_driver<Top> drv_;                  // the tiles' messages into the NIs
+  rtl_tops::torus_monitor<Top> mon_;                 // arrivals and ejection ports
+  rtl_tops::torus_check check_;                      // the packets in the RTL
+  std::unordered_map<std::uint64_t, message> msgs_;  // by id: posted, not yet delivered
+  std::vector<hop_state> hop_;                       // per tile and link output
   net::contention_stat contention_{};
   std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
 };
