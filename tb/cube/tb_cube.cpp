@@ -51,9 +51,10 @@
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "../reference/cube_reference.hpp"
-#include "cube_driver.hpp"
-#include "cube_monitor.hpp"
-#include "cube_scoreboard.hpp"
+#include "cube_fabric.hpp"
+#include "cube_record.hpp"
+#include "tessera/rtl_tops/cube_check.hpp"
+#include "tessera/rtl_tops/cube_ni.hpp"
 #include "tessera/rtl_tops/cube_top.hpp"
 
 namespace {
@@ -228,12 +229,12 @@ int main(int argc, char* argv[]) {
   std::vector<unsigned> next_seq(cube_tiles, 1);
   auto post = [&](unsigned src, unsigned dst, std::uint64_t kk, std::uint64_t at) {
     cube_message m;
+    m.id = msgs.size();
     m.src = src;
     m.dst = dst;
-    m.seq = next_seq[src]++;
+    m.seq = static_cast<std::uint16_t>(next_seq[src]++);
+    m.k = static_cast<std::uint32_t>(kk);
     m.not_before = at;
-    for (unsigned e = 0; e < kk; ++e)
-      m.elements.push_back(cube_element(src, m.seq, e));
     msgs.push_back(m);
     return msgs.size() - 1;
   };
@@ -450,8 +451,7 @@ int main(int argc, char* argv[]) {
                      o.presetup);
   std::vector<ref_message> ref_in;
   for (const cube_message& m : msgs)
-    ref_in.push_back(
-        {m.src, m.dst, static_cast<unsigned>(m.elements.size()), m.not_before, m.xi, m.xi_held});
+    ref_in.push_back({m.src, m.dst, m.k, m.not_before, m.xi, m.xi_held});
   std::vector<ref_result> want;
   if (timed && starved == cube_tiles) {
     want = ref.run(ref_in, timeout);
@@ -468,12 +468,12 @@ int main(int argc, char* argv[]) {
 #if TESSERA_RTL_TRACE_FST
   if (!o.trace_path.empty()) sim.open_trace(o.trace_path);
 #endif
-  cube_driver drv(*model, o.idle / 100.0, o.seed ^ 0x5eedULL);
+  cube_driver drv(*model, cube_tiles, o.idle / 100.0, o.seed ^ 0x5eedULL);
   if (starved < cube_tiles) drv.withhold(starved);
-  cube_monitor mon(*model);
-  cube_scoreboard sb;
-  for (const cube_message& m : msgs)
-    sb.expect(m.src, m.dst, m.seq, static_cast<unsigned>(m.elements.size()));
+  cube_monitor mon(*model, cube_tiles);
+  cube_fabric_monitor fabric(*model);
+  cube_check check(cube_tiles);
+  cube_record sb(msgs);
   for (const cube_message& m : msgs)
     drv.send(m);
 
@@ -496,7 +496,9 @@ int main(int argc, char* argv[]) {
     cube_model& model;
     cube_driver& drv;
     cube_monitor& mon;
-    cube_scoreboard& sb;
+    cube_fabric_monitor& fabric;
+    cube_check& check;
+    cube_record& sb;
     std::map<std::pair<unsigned, unsigned>, std::uint64_t>& posted;
     std::map<std::pair<unsigned, unsigned>, std::vector<cube_grant>>& grants;
     std::vector<unsigned>& order_seen;
@@ -508,20 +510,22 @@ int main(int argc, char* argv[]) {
       bool moved = false;
       drv.sample(now, [&](const cube_message& m, std::uint64_t at) {
         posted[{m.src, m.seq}] = at;
+        check.taken(m.id, m.src, m.dst, m.seq, m.k);
         moved = true;
       });
-      moved |= mon.sample(
-          now,
-          [&](const cube_grant& g) {
-            grants[{g.hdr.src, g.hdr.seq}].push_back(g);
-            if (g.node == 3 && g.port == 2 && now >= order_from && watch_order)
-              order_seen.push_back(g.hdr.src);
-          },
-          [&](const cube_delivery& d) { sb.delivered(d); });
+      moved |= fabric.sample(now, [&](const cube_grant& g) {
+        grants[{g.hdr.src, g.hdr.seq}].push_back(g);
+        if (g.node == 3 && g.port == 2 && now >= order_from && watch_order)
+          order_seen.push_back(g.hdr.src);
+      });
+      mon.sample([&](unsigned t, const cube_rx& rx) {
+        moved |= rx.valid;
+        if (const auto done = check.receive(t, rx, now)) sb.delivered(*done, now);
+      });
       return moved;
     }
     [[nodiscard]] bool done(std::uint64_t) const { return drv.idle() && sb.done(); }
-    [[nodiscard]] bool failed() const { return !sb.errors().empty() || !mon.stray().empty(); }
+    [[nodiscard]] bool failed() const { return !check.failure().empty(); }
     [[nodiscard]] bool waiting_for_time(std::uint64_t now) const {
       return drv.waiting_for_time(now);
     }
@@ -530,8 +534,17 @@ int main(int argc, char* argv[]) {
     }
     [[nodiscard]] std::string timeout_report() const { return sb.missing(); }
   };
-  hooks loop_hooks{
-      *model, drv, mon, sb, posted, grants, order_seen, order_from, !want_order.empty()};
+  hooks loop_hooks{*model,
+                   drv,
+                   mon,
+                   fabric,
+                   check,
+                   sb,
+                   posted,
+                   grants,
+                   order_seen,
+                   order_from,
+                   !want_order.empty()};
   // Watchdog: nothing granted, delivered or posted for this long while messages are
   // owed. The longest quiet stretch of a live fabric is a start-up (xi) or a header hop
   // (tau); bubbles add a few cycles.
@@ -539,10 +552,7 @@ int main(int argc, char* argv[]) {
   const run_outcome outcome = run_loop(sim, loop_hooks, {timeout, stall_limit, clocking::edge});
   model->final();
 
-  for (const auto& e : sb.errors())
-    std::cerr << "tb_cube: " << e << '\n';
-  for (const auto& e : mon.stray())
-    std::cerr << "tb_cube: " << e << '\n';
+  if (!check.failure().empty()) std::cerr << "tb_cube: " << check.failure() << '\n';
   bool ok = print_verdict("tb_cube", outcome) == exit_pass;
 
   std::uint64_t latest = 0;
@@ -642,13 +652,13 @@ int main(int argc, char* argv[]) {
   }
   if (ok && bokhari) {
     // All eight tails crossed 7 -> 15 (node 7, dimension 3).
-    goldens.push_back({"tails across 7->15", mon.tails(7, 3), 8});
+    goldens.push_back({"tails across 7->15", fabric.tails(7, 3), 8});
     // Path (1) alone: xi + 7 tau + 7 + k - 1.
     const std::uint64_t lone = xi + 7 * tau + 7 + k - 1;
     std::cout << "tb_cube bokhari: eight messages take " << latest << " cycles, one lone path "
               << lone << ": ratio " << std::fixed << std::setprecision(2)
               << static_cast<double>(latest) / static_cast<double>(lone) << "; tails across 7->15 "
-              << mon.tails(7, 3) << '\n';
+              << fabric.tails(7, 3) << '\n';
     for (std::size_t i = 0; i < msgs.size(); ++i) {
       const cube_delivery* d = sb.find(msgs[i].dst, msgs[i].src, msgs[i].seq);
       std::cout << "  " << msg_name(msgs[i].src, msgs[i].dst, msgs[i].seq) << ": S " << d->setup

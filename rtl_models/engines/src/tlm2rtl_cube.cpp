@@ -23,7 +23,9 @@
 // The bridge sees messages, not their bytes. Each element carries a word computed from
 // (source, sequence number, element index), and every element an ejection port hands
 // out is compared with it, as is its header and its last flag: an element the RTL
-// loses, repeats, corrupts or misroutes ends the run (net::engine::failure).
+// loses, repeats, corrupts, reorders or misroutes ends the run (net::engine::failure).
+// The NIs are driven, the ejection ports read and every message checked by the tops'
+// cube driver, monitor and check (rtl_models/tops), which tb_cube uses too.
 //
 // What the RTL does not have is refused (exit 2): fifo arbitration, release-retry,
 // multicast, and values beyond its inputs' widths.
@@ -42,6 +44,8 @@
 #include "clocked_bridge.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/cube_check.hpp"
+#include "tessera/rtl_tops/cube_ni.hpp"
 #include "tessera/rtl_tops/cube_top.hpp"
 #include "tlm2rtl_internal.hpp"
 
@@ -52,15 +56,6 @@ using net::cycle_t;
 
 constexpr unsigned cube_eject = rtl_tops::cube_local;  // the ejection port's output index
 
-// Element e of the message numbered seq from tile src: what the bridge hands the NI and
-// expects at the destination.
-std::uint32_t element_word(unsigned src, unsigned seq, unsigned e) {
-  std::uint32_t v = (src * 0x9e3779b1U) ^ (seq * 0x85ebca77U) ^ (e * 0xc2b2ae3dU);
-  v ^= v >> 15;
-  v *= 0x2c1b3c6dU;
-  return v ^ (v >> 13);
-}
-
 class rtl_cube_engine final : public clocked_bridge {
   using model_t = rtl_tops::cube_model;
 
@@ -70,19 +65,15 @@ class rtl_cube_engine final : public clocked_bridge {
         tiles_{f.tiles()},
         dims_{f.ports()},
         ctx_(std::make_unique<VerilatedContext>()),
-        queue_(tiles_),
-        sending_(tiles_),
-        sent_(tiles_, 0),
+        model_(make_model(*ctx_)),
+        drv_(*model_, tiles_),
+        mon_(*model_, tiles_),
+        check_(tiles_),
         next_seq_(tiles_, 0),
-        rx_(tiles_),
         res_(std::size_t{tiles_} * (dims_ + 1)),
         wait_run_(std::size_t{tiles_} * rtl_tops::cube_inputs, 0) {
-    ctx_->randReset(0);
-    model_ = std::make_unique<model_t>(ctx_.get(), "cube");
     model_t& m = *model_;
     for (unsigned t = 0; t < rtl_tops::cube_tiles; ++t) {
-      m.req_valid_i[t] = 0;
-      m.tx_valid_i[t] = 0;
       m.xi_i[t] = static_cast<std::uint16_t>(p.xi);
       m.xi_held_i[t] = static_cast<std::uint16_t>(p.xi_held);
     }
@@ -129,7 +120,17 @@ class rtl_cube_engine final : public clocked_bridge {
     m.layer_control = x.layer_control();
     m.seq = next_seq_[x.src];
     next_seq_[x.src] = static_cast<std::uint16_t>(next_seq_[x.src] + 1);
-    queue_[x.src].push_back(x.id);
+    // Offered from the cycle it is posted (step(true) runs no earlier), with the start-up
+    // of its kind.
+    rtl_tops::cube_message w;
+    w.id = x.id;
+    w.src = m.src;
+    w.dst = m.dst;
+    w.seq = m.seq;
+    w.k = m.k;
+    w.xi = static_cast<std::uint16_t>(m.layer_control ? p_.control_xi : p_.xi);
+    w.xi_held = static_cast<std::uint16_t>(m.layer_control ? 0 : p_.xi_held);
+    drv_.send(w);
     msgs_.emplace(x.id, m);
   }
 
@@ -158,9 +159,11 @@ class rtl_cube_engine final : public clocked_bridge {
   [[nodiscard]] std::vector<std::string> stuck() const override {
     std::vector<std::string> out = owed_messages(
         msgs_, [](const message& m) { return std::to_string(m.k) + " elements"; },
-        [](std::uint64_t, const message& m) {
-          if (!m.set_up) return std::string("its header is setting up its path");
-          return std::to_string(m.got) + " of " + std::to_string(m.k) + " elements arrived";
+        [this](std::uint64_t, const message& m) {
+          const rtl_tops::cube_check::message* c =
+              check_.find(rtl_tops::cube_check::key(m.src, m.seq));
+          if (c == nullptr || !c->set_up) return std::string("its header is setting up its path");
+          return std::to_string(c->got) + " of " + std::to_string(m.k) + " elements arrived";
         });
     // Where the RTL's headers wait: the output each wants and the circuit holding it.
     const model_t& mm = *model_;
@@ -200,14 +203,8 @@ class rtl_cube_engine final : public clocked_bridge {
     bool layer_control{false};  // control_xi and no held part (net::xfer::layer_control)
     std::uint16_t seq{0};
     bool taken{false};
-    bool set_up{false};     // the destination's ejection port granted (S)
     bool delivered{false};  // reported to the listener
-    std::uint32_t got{0};   // elements out of the ejection port
     cycle_t due{0};         // the cycle its tail was announced for (hops >= 1)
-  };
-  // The message leaving an ejection port, element by element.
-  struct rx_state {
-    std::optional<std::uint64_t> id;
   };
   struct resource_stat {
     cycle_t busy{0};
@@ -215,8 +212,9 @@ class rtl_cube_engine final : public clocked_bridge {
     std::uint32_t max_queue{0};
   };
 
-  [[nodiscard]] static std::uint32_t key(unsigned src, unsigned seq) {
-    return (static_cast<std::uint32_t>(src) << 16) | (seq & 0xffffU);
+  static std::unique_ptr<model_t> make_model(VerilatedContext& ctx) {
+    ctx.randReset(0);
+    return std::make_unique<model_t>(&ctx, "cube");
   }
   [[nodiscard]] std::string port_name(unsigned p) const {
     return p >= rtl_tops::cube_local ? "local " + std::to_string(p - rtl_tops::cube_local)
@@ -227,74 +225,22 @@ class rtl_cube_engine final : public clocked_bridge {
     return "link " + std::to_string(node) + "->" + std::to_string(node ^ (1U << o));
   }
 
-  // Sets the NI inputs of this cycle: the next message of each NI that may take one
-  // (idle, or with presetup any), with its start-up, and the element each NI hands over
-  // next: that of the oldest message it took, or element 0 of the message offered (a
-  // message to its own tile with no start-up streams in the cycle it is taken).
-  void drive(bool offer) {
-    model_t& m = *model_;
-    for (unsigned t = 0; t < tiles_; ++t) {
-      m.req_valid_i[t] = 0;
-      m.tx_valid_i[t] = 0;
-      const bool sending = !sending_[t].empty();
-      if (offer && !queue_[t].empty() && (!sending || p_.presetup)) {
-        const message& next = msgs_.at(queue_[t].front());
-        m.req_valid_i[t] = 1;
-        m.req_i[t] = rtl_tops::pack_req(static_cast<std::uint16_t>(next.dst), next.seq,
-                                        static_cast<std::uint16_t>(next.k));
-        m.xi_i[t] = static_cast<std::uint16_t>(next.layer_control ? p_.control_xi : p_.xi);
-        m.xi_held_i[t] = static_cast<std::uint16_t>(next.layer_control ? 0 : p_.xi_held);
-        if (!sending) {
-          m.tx_valid_i[t] = 1;
-          m.tx_data_i[t] = element_word(t, next.seq, 0);
-        }
-      }
-      if (sending) {
-        const message& cur = msgs_.at(sending_[t].front());
-        m.tx_valid_i[t] = 1;
-        m.tx_data_i[t] = element_word(t, cur.seq, sent_[t]);
-      }
-    }
-  }
-
   // One RTL cycle: drive, settle, sample the NIs, the crossbars and the ejection ports,
   // then the rising edge, after which the tails that leave an ejection port in the next
   // cycle over a link are read.
   void step(bool offer) override {
     model_t& m = *model_;
     const cycle_t now = rtl_time();
-    drive(offer);
+    drv_.drive(now, offer);
     m.eval();
-    bool moved = false;
-
-    for (unsigned t = 0; t < tiles_; ++t) {
-      if (m.req_valid_i[t] != 0 && m.req_ready_o[t] != 0) {
-        const std::uint64_t id = queue_[t].front();
-        queue_[t].pop_front();
-        message& msg = msgs_.at(id);
-        msg.taken = true;
-        if (!by_key_.emplace(key(t, msg.seq), id).second) {
-          fail("tile " + std::to_string(t) + " sent message seq " + std::to_string(msg.seq) +
-               " while its namesake is still in the cube (65536 messages in flight)");
-        }
-        if (sending_[t].empty()) sent_[t] = 0;
-        sending_[t].push_back(id);
-        moved = true;
-        if (listener_ != nullptr) listener_->started(id, now);
-      }
-    }
-    for (unsigned t = 0; t < tiles_; ++t) {
-      if (sending_[t].empty() || m.tx_valid_i[t] == 0 || m.tx_ready_o[t] == 0) continue;
-      moved = true;
-      if (++sent_[t] == msgs_.at(sending_[t].front()).k) {
-        sending_[t].pop_front();
-        sent_[t] = 0;
-      }
-    }
+    bool moved = drv_.sample(now, [&](const rtl_tops::cube_message& w, cycle_t at) {
+      msgs_.at(w.id).taken = true;
+      if (!check_.taken(w.id, w.src, w.dst, w.seq, w.k)) fail(check_.failure());
+      if (listener_ != nullptr) listener_->started(w.id, at);
+    });
 
     observe_resources(moved);
-    for (unsigned t = 0; t < tiles_; ++t)
-      receive(t, now, moved);
+    moved |= mon_.sample([&](unsigned t, const rtl_tops::cube_rx& rx) { receive(t, rx, now); });
 
     // The rising edge. The ejection ports now show the next cycle's elements of the
     // circuits that reach them over a link (from its register).
@@ -303,15 +249,15 @@ class rtl_cube_engine final : public clocked_bridge {
       if (m.rx_valid_o[t] == 0 || m.rx_last_o[t] == 0) continue;
       const rtl_tops::cube_hdr h = rtl_tops::unpack_hdr(m.rx_hdr_o[t]);
       if (h.src == t) continue;  // to itself: through the local input, this cycle's inputs
-      const auto it = by_key_.find(key(h.src, h.seq));
-      if (it == by_key_.end()) continue;  // step() of the next cycle reports it
-      message& msg = msgs_.at(it->second);
+      const rtl_tops::cube_check::message* c = check_.find(rtl_tops::cube_check::key(h.src, h.seq));
+      if (c == nullptr) continue;  // step() of the next cycle reports it
+      message& msg = msgs_.at(c->id);
       if (msg.due == 0) {
         msg.due = now + 1;
         due_.emplace(now + 1, msg.id);
       }
     }
-    if (account(!by_key_.empty() || (offer && busy()), moved))
+    if (account(check_.holds_messages() || (offer && busy()), moved))
       watchdog_expired("cube", "header or element", now, 4);
   }
 
@@ -381,69 +327,20 @@ class rtl_cube_engine final : public clocked_bridge {
     }
   }
 
-  // A cycle of tile t's ejection port: a circuit set up to it, then its elements.
-  void receive(unsigned t, cycle_t now, bool& moved) {
-    const model_t& m = *model_;
-    if (m.rx_start_o[t] == 0 && m.rx_valid_o[t] == 0) return;
-    const std::string where =
-        "tile " + std::to_string(t) + "'s ejection port in cycle " + std::to_string(now);
-    rx_state& r = rx_[t];
-    if (m.rx_start_o[t] != 0) {
-      moved = true;
-      const rtl_tops::cube_hdr h = rtl_tops::unpack_hdr(m.rx_hdr_o[t]);
-      const auto it = by_key_.find(key(h.src, h.seq));
-      if (r.id) {
-        fail(where + ": a circuit from " + std::to_string(h.src) + " set up while " +
-             std::to_string(msgs_.at(*r.id).src) + "'s is still arriving");
-        return;
-      }
-      if (it == by_key_.end()) {
-        fail(where + ": a circuit from tile " + std::to_string(h.src) + " seq " +
-             std::to_string(h.seq) + ", which no NI sent");
-        return;
-      }
-      message& msg = msgs_.at(it->second);
-      if (msg.dst != t || h.dst != t || h.len != msg.k || msg.set_up) {
-        fail(where + ": message " + std::to_string(msg.id) + " " + std::to_string(msg.src) + "->" +
-             std::to_string(msg.dst) + " (" + std::to_string(msg.k) + " elements) set up here as " +
-             std::to_string(h.src) + "->" + std::to_string(h.dst) + " with " +
-             std::to_string(h.len) + (msg.set_up ? ", a second time" : ""));
-        return;
-      }
-      msg.set_up = true;
-      r.id = msg.id;
-    }
-    if (m.rx_valid_o[t] == 0) return;
-    moved = true;
-    if (!r.id) {
-      fail(where + ": an element outside a circuit");
-      return;
-    }
-    message& msg = msgs_.at(*r.id);
-    const std::uint32_t want = element_word(msg.src, msg.seq, msg.got);
-    if (m.rx_data_o[t] != want) {
-      std::ostringstream os;
-      os << where << ": element " << msg.got << " of message " << msg.id << " " << msg.src << "->"
-         << msg.dst << " is 0x" << std::hex << m.rx_data_o[t] << ", sent 0x" << want;
-      fail(os.str());
-      return;
-    }
-    const bool last = ++msg.got == msg.k;
-    if (last != (m.rx_last_o[t] != 0)) {
-      fail(where + ": element " + std::to_string(msg.got - 1) + " of message " +
-           std::to_string(msg.id) + " of " + std::to_string(msg.k) +
-           (last ? " is the last but not flagged" : " is flagged last"));
-      return;
-    }
-    if (!last) return;
+  // A cycle of tile t's ejection port, checked; the tail of a message over a link must
+  // come in the cycle announced after the edge before.
+  void receive(unsigned t, const rtl_tops::cube_rx& rx, cycle_t now) {
+    const std::optional<rtl_tops::cube_check::message> done = check_.receive(t, rx, now);
+    if (!check_.failure().empty()) fail(check_.failure());
+    if (!done) return;
+    message& msg = msgs_.at(done->id);
     if (msg.src != t && msg.due != now) {
-      fail(where + ": the tail of message " + std::to_string(msg.id) + " arrived, " +
+      fail("tile " + std::to_string(t) + "'s ejection port in cycle " + std::to_string(now) +
+           ": the tail of message " + std::to_string(msg.id) + " arrived, " +
            (msg.due == 0 ? std::string("unannounced")
                          : "announced for cycle " + std::to_string(msg.due)));
       return;
     }
-    r.id.reset();
-    by_key_.erase(key(msg.src, msg.seq));
     const std::uint64_t id = msg.id;
     if (msg.src == t) deliver(id, now);  // to itself: reported in its tail's cycle
     msgs_.erase(id);
@@ -454,13 +351,11 @@ class rtl_cube_engine final : public clocked_bridge {
   unsigned dims_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
-  std::unordered_map<std::uint64_t, message> msgs_;          // by id: posted, not yet out
-  std::unordered_map<std::uint32_t, std::uint64_t> by_key_;  // key(src, seq): taken
-  std::vector<std::deque<std::uint64_t>> queue_;             // per tile, not yet taken
-  std::vector<std::deque<std::uint64_t>> sending_;           // per tile: taken, not handed over
-  std::vector<std::uint32_t> sent_;                          // the oldest's elements handed over
-  std::vector<std::uint16_t> next_seq_;                      // per tile: the next seq
-  std::vector<rx_state> rx_;                                 // per tile
+  rtl_tops::cube_driver drv_;                        // the tiles' messages into the NIs
+  rtl_tops::cube_monitor mon_;                       // the ejection ports
+  rtl_tops::cube_check check_;                       // the messages taken, until out whole
+  std::unordered_map<std::uint64_t, message> msgs_;  // by id: posted, not yet out
+  std::vector<std::uint16_t> next_seq_;              // per tile: the next seq
   std::vector<resource_stat> res_;  // per tile: dims_ links, then the ejection port
   struct held_link {
     bool open{false};
