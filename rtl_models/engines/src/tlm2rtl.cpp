@@ -1,9 +1,8 @@
 #include "tessera/rtl_engines/tlm2rtl.hpp"
 
-#include "tessera/rtl_engines/rtl_model.hpp"
-
+#include "fabric_engines.hpp"
 #include "tessera/common/errors.hpp"
-#include "tlm2rtl_internal.hpp"
+#include "tessera/rtl_engines/rtl_model.hpp"
 
 namespace tessera::rtl_engines {
 namespace {

@@ -38,6 +38,7 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
+#include "fabric_engines.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/rtl_engines/rtl_model.hpp"
@@ -46,7 +47,6 @@
 #include "tessera/rtl_tops/torus_ni.hpp"
 #include "tessera/rtl_tops/torus_top.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tlm2rtl_internal.hpp"
 
 namespace tessera::rtl_engines {
 namespace {

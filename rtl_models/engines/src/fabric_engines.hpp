@@ -1,4 +1,5 @@
-// The bridge's engines, one source file per fabric; tlm2rtl.cpp picks one.
+// The engines of the Verilated fabrics, one source file per fabric (mesh_engine.cpp,
+// torus_engine.cpp, cube_engine.cpp); tlm2rtl.cpp picks one.
 #pragma once
 
 #include <memory>

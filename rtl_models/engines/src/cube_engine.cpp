@@ -42,12 +42,12 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
+#include "fabric_engines.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
 #include "tessera/rtl_tops/cube_check.hpp"
 #include "tessera/rtl_tops/cube_ni.hpp"
 #include "tessera/rtl_tops/cube_top.hpp"
-#include "tlm2rtl_internal.hpp"
 
 namespace tessera::rtl_engines {
 namespace {

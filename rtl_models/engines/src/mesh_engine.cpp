@@ -22,12 +22,12 @@
 #include <verilated.h>
 
 #include "clocked_bridge.hpp"
+#include "fabric_engines.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
 #include "tessera/rtl_tops/mesh_check.hpp"
 #include "tessera/rtl_tops/mesh_ni.hpp"
 #include "tessera/rtl_tops/mesh_top.hpp"
-#include "tlm2rtl_internal.hpp"
 
 namespace tessera::rtl_engines {
 namespace {
