@@ -383,6 +383,10 @@ std::string cube_configurations() {
          std::to_string(l.max_elements) + " elements";
 }
 
+bool cube_built(const fabric& f) {
+  return f.kind == fabric_kind::hypercube && f.ports() <= rtl_tops::cube_7.dims;
+}
+
 std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p) {
   net::validate(p);
   const std::string built = cube_configurations();
@@ -395,23 +399,8 @@ std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::ci
                std::to_string(l.dims) + "-cube",
            built);
   }
-  const std::string xi = " is not 0.." + std::to_string(l.max_xi);
-  if (p.xi > l.max_xi) refuse("param xi " + std::to_string(p.xi) + xi, built);
-  if (p.control_xi > l.max_xi)
-    refuse("param control_xi " + std::to_string(p.control_xi) + xi, built);
-  if (p.tau < l.min_tau || p.tau > l.max_tau) {
-    refuse("param tau " + std::to_string(p.tau) + " is not " + std::to_string(l.min_tau) + ".." +
-               std::to_string(l.max_tau),
-           built);
-  }
-  if (p.arbitration == net::circuit_arbitration::fifo)
-    refuse("param arbitration fifo is not the RTL's (lowest-id, round-robin)", built);
-  if (p.blocking != net::circuit_blocking::hold_wait)
-    refuse("param blocking release-retry is not the RTL's (hold-wait)", built);
-  if (p.half_duplex) {
-    refuse("param half_duplex 1: the RTL cube interface is full duplex (--param half_duplex=0)",
-           built);
-  }
+  // Each parameter's own range is the rtl model's limits (rtl_model.hpp), which the
+  // registry checks before this runs.
   return std::make_unique<rtl_cube_engine>(f, p);
 }
 

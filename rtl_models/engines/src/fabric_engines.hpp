@@ -17,11 +17,17 @@ namespace tessera::rtl_engines {
 // <built>", built being the fabric's *_configurations().
 [[noreturn]] void refuse(const std::string& what, const std::string& built);
 
+// Each fabric's engine, what is built of it (for refusals) and whether fabric f is: a
+// mesh up to the one-VC top's size (more VCs run on the smaller top), a built torus, a
+// sub-cube of the 7-cube.
 std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p);
 std::string mesh_configurations();
+bool mesh_built(const fabric& f);
 std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p);
 std::string torus_configurations();
+bool torus_built(const fabric& f);
 std::unique_ptr<net::engine> make_rtl_cube_engine(const fabric& f, const net::circuit_params& p);
 std::string cube_configurations();
+bool cube_built(const fabric& f);
 
 }  // namespace tessera::rtl_engines

@@ -324,44 +324,17 @@ std::string mesh_configurations() {
          std::to_string(one_vc.max_flits) + " flits, packet_bytes a multiple of width";
 }
 
+bool mesh_built(const fabric& f) {
+  return f.kind == fabric_kind::mesh && f.rows <= one_vc.rows && f.cols <= one_vc.cols;
+}
+
 std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wormhole_params& p) {
   net::validate(p);
   const std::string built = mesh_configurations();
   const rtl_tops::mesh_top_limits& l = one_vc;
   if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh", built);
-  if (p.credit_delay != l.credit_delay) {
-    refuse("param credit_delay " + std::to_string(p.credit_delay) + " is not the RTL's " +
-               std::to_string(l.credit_delay),
-           built);
-  }
-  if (p.half_duplex) {
-    refuse("param half_duplex 1: the RTL network interface is full duplex (--param half_duplex=0)",
-           built);
-  }
-  if (p.eager_bytes != 0) {
-    refuse("param eager_bytes " + std::to_string(p.eager_bytes) +
-               ": the RTL network interface has one message protocol (--param eager_bytes=0)",
-           built);
-  }
-  if (p.buffer > l.buffer) {
-    refuse("param buffer " + std::to_string(p.buffer) + " exceeds the RTL's " +
-               std::to_string(l.buffer) + " slots per VC",
-           built);
-  }
-  if (p.router_delay > l.max_router_delay) {
-    refuse("param router_delay " + std::to_string(p.router_delay) + " exceeds " +
-               std::to_string(l.max_router_delay),
-           built);
-  }
-  if (p.alpha > l.max_alpha) {
-    refuse("param alpha " + std::to_string(p.alpha) + " exceeds " + std::to_string(l.max_alpha),
-           built);
-  }
-  if (p.inject_gap > l.max_inject_gap) {
-    refuse("param inject_gap " + std::to_string(p.inject_gap) + " exceeds " +
-               std::to_string(l.max_inject_gap),
-           built);
-  }
+  // Each parameter's own range is the rtl model's limits (rtl_model.hpp), which the
+  // registry checks before this runs; here what depends on several: the packets and the size.
   if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > l.max_flits) {
     refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " is not a multiple of width " +
                std::to_string(p.width) + " of at most " + std::to_string(l.max_flits) + " flits",
@@ -373,9 +346,6 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
       refuse(mesh + " is larger than " + size(one_vc), built);
     return make_mesh<rtl_tops::mesh_top_8x8>(f, p);
   }
-  if (p.vcs > many_vcs.vcs)
-    refuse("param vcs " + std::to_string(p.vcs) + " exceeds " + std::to_string(many_vcs.vcs),
-           built);
   if (f.rows > many_vcs.rows || f.cols > many_vcs.cols) {
     refuse(mesh + " with vcs " + std::to_string(p.vcs) + " is larger than " + size(many_vcs),
            built);

@@ -7,9 +7,37 @@
 namespace tessera::rtl_engines {
 namespace {
 
+std::string built(models::switching sw) {
+  switch (sw) {
+    case models::switching::wormhole:
+      return mesh_configurations();
+    case models::switching::store_forward:
+      return torus_configurations();
+    case models::switching::circuit:
+      return cube_configurations();
+    case models::switching::ideal:
+      break;
+  }
+  return rtl_configurations();
+}
+
+bool has_fabric(models::switching sw, const fabric& f) {
+  switch (sw) {
+    case models::switching::wormhole:
+      return mesh_built(f);
+    case models::switching::store_forward:
+      return torus_built(f);
+    case models::switching::circuit:
+      return cube_built(f);
+    case models::switching::ideal:
+      break;
+  }
+  return false;
+}
+
 // `--model rtl` is this library's: linking it (whole, run/CMakeLists.txt) registers the
 // model, and the platform asks the registry for its engines.
-const models::model_registrar rtl_model{rtl_model_info(&make_rtl_engine)};
+const models::model_registrar rtl_model{rtl_model_info(&make_rtl_engine, &built, &has_fabric)};
 
 }  // namespace
 

@@ -55,8 +55,8 @@ using net::cycle_t;
 
 // Every torus top's parameters but its size (torus_top.hpp checks they agree).
 constexpr const rtl_tops::torus_top_limits& limits = rtl_tops::torus_4x4;
-// --model rtl's default packet size (the registry's) is the largest packet the RTL takes.
-static_assert(rtl_torus_max_packet == rtl_tops::torus_max_bytes);
+// --model rtl's default packet size (rtl_model.hpp) is the largest packet the RTL takes.
+static_assert(rtl_tops::torus_4x4.max_packet_bytes == rtl_tops::torus_max_bytes);
 constexpr const char* port_names[rtl_tops::torus_ports] = {"E", "W", "S", "N", "local"};
 
 template <class Top>
@@ -345,6 +345,13 @@ std::string torus_configurations() {
          std::to_string(limits.max_message_bytes) + " bytes";
 }
 
+bool torus_built(const fabric& f) {
+  if (f.kind != fabric_kind::torus) return false;
+  if (f.rows == rtl_tops::torus_4x4.rows && f.cols == rtl_tops::torus_4x4.cols) return true;
+  return TESSERA_RTL_TORUS_8X8 && f.rows == rtl_tops::torus_8x8.rows &&
+         f.cols == rtl_tops::torus_8x8.cols;
+}
+
 std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::torus_params& p) {
   net::validate(p);
   const std::string built = torus_configurations();
@@ -352,26 +359,8 @@ std::unique_ptr<net::engine> make_rtl_torus_engine(const fabric& f, const net::t
     refuse("store-forward switching runs on a torus, not a " + std::string(kind_name(f.kind)),
            built);
   }
-  if (p.buffers != limits.buffers) {
-    refuse("param buffers " + std::to_string(p.buffers) + " is not the RTL's " +
-               std::to_string(limits.buffers),
-           built);
-  }
-  if (p.beta < limits.min_beta || p.beta > limits.max_beta) {
-    refuse("param beta " + std::to_string(p.beta) + " is not " + std::to_string(limits.min_beta) +
-               ".." + std::to_string(limits.max_beta),
-           built);
-  }
-  if (p.tau < limits.min_tau || p.tau > limits.max_tau) {
-    refuse("param tau " + std::to_string(p.tau) + " is not " + std::to_string(limits.min_tau) +
-               ".." + std::to_string(limits.max_tau),
-           built);
-  }
-  if (p.packet_bytes > limits.max_packet_bytes) {
-    refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " exceeds the RTL's " +
-               std::to_string(limits.max_packet_bytes) + "-byte packets",
-           built);
-  }
+  // Each parameter's own range is the rtl model's limits (rtl_model.hpp), which the
+  // registry checks before this runs.
   if (f.rows == rtl_tops::torus_4x4.rows && f.cols == rtl_tops::torus_4x4.cols)
     return std::make_unique<rtl_torus_engine<rtl_tops::torus_top_4x4>>(f, p);
 #if TESSERA_RTL_TORUS_8X8
