@@ -11,7 +11,9 @@
 #include <string>
 
 #include "papers.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/firmware/collective.hpp"
+#include "tessera/models/registry.hpp"
 
 namespace tessera::reproduce {
 namespace {
@@ -19,9 +21,9 @@ namespace {
 constexpr double beta_us = 628;
 constexpr double tau_us = 2.2;
 constexpr double us_per_cycle = 0.1;  // the preset's cycle: beta 6280, tau 22 cycles
-// The RTL tori: 4 x 4 and 8 x 8, packets of at most 256 bytes. Up to 512 bytes every
-// family's pipeline packets fit (L = 4096 on 4 x 4 makes packets of 410 bytes).
-constexpr std::uint32_t rtl_max_length = 512;
+// On a model whose packets are limited (the RTL tori's 256 bytes), L up to two packets:
+// every family's pipeline packets then fit (L = 4096 on 4 x 4 makes packets of 410 bytes).
+constexpr std::uint32_t lengths_in_packets = 2;
 
 // §2.1: b(L, h, d) = (sqrt((h - 1) beta) + sqrt(tau L / d))^2.
 double b(double L, double h, double d) {
@@ -65,11 +67,18 @@ paper_report bermond(const bermond_options& o) {
   r.title =
       "Bermond, Michallon, Trystram, \"Broadcasting in wraparound meshes with parallel "
       "monodirectional links\" (1992): pipelined broadcast on edge-disjoint spanning trees";
-  const bool rtl = o.model == "rtl";
+  // A model with fewer tori or smaller packets than the engine's (the Verilated tori) runs
+  // the sizes it has and the lengths its packets carry; the fill-in rows and the figures
+  // need more of both.
+  const models::model_info* mi = models::find_model(o.model);
+  if (mi == nullptr) throw input_error("reproduce bermond: --model '" + o.model + "' is not known");
+  const models::model_limit* packets =
+      models::find_limit(*mi, models::switching::store_forward, "packet_bytes");
+  const bool limited = packets != nullptr;
   r.model = o.model + ", store-and-forward torus, preset meganode (beta 628 us, tau 2.2 us/byte)" +
-            (rtl ? "; the Verilated tori: n = 4 and 8, L up to 512 bytes, no fill-in threshold "
-                   "rows or figures (their lengths exceed the RTL's packets)"
-                 : "");
+            (limited ? "; the Verilated tori: n = 4 and 8, L up to 512 bytes, no fill-in threshold "
+                       "rows or figures (their lengths exceed the RTL's packets)"
+                     : "");
 
   struct run_out {
     double cycles{NAN};
@@ -96,13 +105,13 @@ paper_report bermond(const bermond_options& o) {
 
   for (const family& f : families) {
     for (std::uint32_t n = o.n_min; n <= o.n_max; ++n) {
-      if (rtl && n != 4 && n != 8) continue;
+      if (!models::runs_on(*mi, models::switching::store_forward, fabric::torus(n, n))) continue;
       const double h = paper_depth(f, n);
       const double D = 2.0 * (n / 2);
       const std::string mesh = std::to_string(n) + "x" + std::to_string(n);
       bool shallower = false;
       for (const std::uint32_t L : o.lengths) {
-        if (rtl && L > rtl_max_length) continue;
+        if (limited && L > lengths_in_packets * packets->max) continue;
         const run_out s = simulate_bcast(f, n, L);
         if (L == o.lengths.front()) {
           // The depth of the trees, against the paper's.
@@ -163,7 +172,7 @@ paper_report bermond(const bermond_options& o) {
       // §2.3: the fill-in hides in the empty phase up to L0 and shows beyond it. Tested at
       // L0 / 2 and 4 L0: at 2 L0 on the smallest tori the excess (219 us on 4 x 4) is
       // still inside the whole-packet bound, so it would prove nothing either way.
-      if (std::string(f.algorithm) == "edst-saad-schultz" && !rtl) {
+      if (std::string(f.algorithm) == "edst-saad-schultz" && !limited) {
         const double L0 = beta_us / (2 * tau_us) * D * D / (D - 1);
         for (const bool above : {false, true}) {
           const auto L = static_cast<std::uint32_t>(above ? std::ceil(4 * L0) : std::floor(L0 / 2));
@@ -187,7 +196,7 @@ paper_report bermond(const bermond_options& o) {
     }
   }
 
-  if (rtl) return r;  // the figures need n up to 16 and L up to 64 KB
+  if (limited) return r;  // the figures need n up to 16 and L up to 64 KB
 
   // Figure 13: the time against L for several sizes, the optimal trees.
   figure fig{

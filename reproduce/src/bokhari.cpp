@@ -17,6 +17,7 @@
 #include "tessera/analytic/slots.hpp"
 #include "tessera/analytic/transfers.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/models/registry.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/schedule/build.hpp"
 
@@ -416,6 +417,16 @@ void implementations(const bokhari_options& o, paper_report& r) {
 }  // namespace
 
 paper_report bokhari(const bokhari_options& o) {
+  // The iPSC/860's interface is half duplex (the preset's half_duplex 1); a model whose
+  // hardware is full duplex (its limit says why) runs the charts with it turned off, and
+  // has no section 6, whose runs measure that interface.
+  const models::model_info* mi = models::find_model(o.model);
+  if (mi == nullptr) throw input_error("reproduce bokhari: --model '" + o.model + "' is not known");
+  const models::model_limit* duplex =
+      models::takes(*mi, models::switching::circuit, "half_duplex", 1)
+          ? nullptr
+          : models::find_limit(*mi, models::switching::circuit, "half_duplex");
+  const bool section6 = duplex == nullptr && o.implementations;
   paper_report r;
   r.paper = "bokhari";
   r.model_name = o.model;
@@ -426,23 +437,27 @@ paper_report bokhari(const bokhari_options& o) {
   const run::machine_preset preset = run::find_machine_preset("ipsc860");
   std::ostringstream per_byte;
   per_byte << preset.us_per_cycle;
-  r.model = o.model + ", circuit switching, preset ipsc860 (" + per_byte.str() + " us a byte, xi " +
-            preset.param("xi") + ", tau " + preset.param("tau") + ", control_xi " +
-            preset.param("control_xi") + ", xi_held " + preset.param("xi_held") +
-            (preset.param("half_duplex") == "1"
-                 ? ", half duplex within " + preset.param("duplex_window") + " cycles"
-                 : std::string(", full duplex")) +
-            ")" +
-            (o.model == "rtl" ? " with --param half_duplex=0 (the RTL cube is full duplex)" : "") +
-            "; the charts of sections 3-4 on the analytic slot model (unit slots, the "
-            "lowest-numbered source wins a conflict)" +
-            (o.model == "tlm" && o.implementations
-                 ? "; section 6 with jitter " + std::to_string(o.jitter) +
-                       " cycles (exponential, every message), seeds 1.." + std::to_string(o.seeds) +
-                       " (envelopes 1.." + std::to_string(o.envelope_seeds) + ")"
-                 : std::string(o.model == "rtl" ? "; section 6 needs the circuit engine's "
-                                                  "half-duplex interface: --model tlm"
-                                                : ""));
+  r.model =
+      o.model + ", circuit switching, preset ipsc860 (" + per_byte.str() + " us a byte, xi " +
+      preset.param("xi") + ", tau " + preset.param("tau") + ", control_xi " +
+      preset.param("control_xi") + ", xi_held " + preset.param("xi_held") +
+      (preset.param("half_duplex") == "1"
+           ? ", half duplex within " + preset.param("duplex_window") + " cycles"
+           : std::string(", full duplex")) +
+      ")" +
+      (duplex != nullptr ? " with --param half_duplex=0 (" + std::string(duplex->why) + ")" : "") +
+      "; the charts of sections 3-4 on the analytic slot model (unit slots, the "
+      "lowest-numbered source wins a conflict)" +
+      (section6
+           ? "; section 6 with jitter " + std::to_string(o.jitter) +
+                 " cycles (exponential, every message), seeds 1.." + std::to_string(o.seeds) +
+                 " (envelopes 1.." + std::to_string(o.envelope_seeds) + ")"
+           : std::string(
+                 duplex != nullptr
+                     ? "; section 6 needs the circuit engine's half-duplex "
+                       "interface: --model " +
+                           std::string(models::default_model(models::model_kind::platform).name)
+                     : ""));
 
   // §3-4, Figures 6-9: the schedules' link-usage charts on the d-cube, n = 2^d.
   for (std::uint32_t d = 1; d <= 7; ++d) {
@@ -517,7 +532,7 @@ paper_report bokhari(const bokhari_options& o) {
     cfg.proto = proto;
     // One message, or paths whose tiles only send or only receive: the preset's
     // half-duplex interface never delays them, and the RTL cube has none.
-    if (o.model == "rtl") cfg.params = {{"half_duplex", "0"}};
+    if (duplex != nullptr) cfg.params = {{"half_duplex", "0"}};
     return simulate_cycles(std::move(cfg)) * us;
   };
 
@@ -614,7 +629,7 @@ paper_report bokhari(const bokhari_options& o) {
   seven.simulated = at_1000[8] / at_1000[1];
   seven.tol = tolerance::at_least("the paper: more than seven times one message");
   r.rows.push_back(seven);
-  if (o.model == "tlm" && o.implementations) {
+  if (section6) {
     r.seeds = {{"seeds", o.seeds}, {"envelope-seeds", o.envelope_seeds}};
     implementations(o, r);
   }

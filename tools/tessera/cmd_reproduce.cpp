@@ -149,7 +149,8 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
   }
   const bool json_out = a.flag("json");
   const bool model_given = a.has("model");
-  const std::string model = a.get("model").value_or("tlm");
+  const std::string model = a.get("model").value_or(
+      std::string(models::default_model(models::model_kind::platform).name));
   // The papers' rows run on a closed form or on the platform, not on a host network.
   using models::model_kind;
   const models::model_info* mi = models::find_model(model);
@@ -224,12 +225,19 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
     throw input_error("reproduce " + rest[0] + ": --model '" + model + "' is not " +
                       models::model_names({model_kind::platform}, " or "));
   }
-  if (thakur && model == "rtl") {
-    throw input_error(
-        "reproduce thakur: --model rtl is not supported (the RTL meshes are built up to 8x8, "
-        "4x4 with virtual channels; Thakur's reach 16x32): use analytic or tlm");
+  // Thakur's tables run on meshes up to 16 x 32 on one engine, the wormhole mesh.
+  if (thakur && platform &&
+      !models::runs_on(*mi, models::switching::wormhole, fabric::mesh(16, 32))) {
+    throw input_error("reproduce thakur: --model " + model +
+                      " is not supported (Thakur's meshes reach 16x32; built: " +
+                      (mi->built != nullptr ? mi->built(models::switching::wormhole) : "less") +
+                      "): use " + models::model_names({model_kind::closed_form}) + " or " +
+                      std::string(models::default_model(model_kind::platform).name));
   }
-  const bool section6 = (rest[0] == "bokhari" || all) && !(model_given && model == "rtl");
+  // Bokhari's section 6 measures the iPSC/860's half-duplex interface.
+  const bool section6 =
+      (rest[0] == "bokhari" || all) &&
+      !(model_given && !models::takes(*mi, models::switching::circuit, "half_duplex", 1));
   for (const auto& [given, name] : {std::pair{seeds.has_value(), "--seeds"},
                                     std::pair{envelope_seeds.has_value(), "--envelope-seeds"}}) {
     if (given && !section6) {
@@ -238,7 +246,7 @@ int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::
                         "Bokhari's section 6)");
     }
   }
-  if (jobs && !section6 && !(thakur && model == "tlm")) {
+  if (jobs && !section6 && !(thakur && platform)) {
     throw input_error(
         "--jobs goes with reproduce bokhari, thakur or all on the tlm model "
         "(the runs it spreads over processes)");
