@@ -4,12 +4,12 @@
 #include <utility>
 
 #include "report.hpp"
-#include "tessera/models/estimate.hpp"
 #include "tessera/analytic/link_load.hpp"
 #include "tessera/analytic/transfers.hpp"
-#include "tessera/firmware/complete_exchange.hpp"
-#include "tessera/schedule/build.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/firmware/complete_exchange.hpp"
+#include "tessera/models/estimate.hpp"
+#include "tessera/schedule/build.hpp"
 
 namespace tessera::run {
 namespace {
