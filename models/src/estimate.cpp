@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "tessera/analytic/transfers.hpp"
+#include "tessera/net/circuit_engine.hpp"
+#include "tessera/net/duplex.hpp"
+#include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/routing.hpp"
 
 namespace tessera::models {
@@ -18,12 +21,8 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return (a + b - 1) / b;
 }
 
-// A tile's latest stream in one direction, for the half-duplex rules.
-struct stream {
-  double start{-1};
-  double end{-1};
-  std::uint32_t peer{no_tile};
-};
+// A tile's latest stream in one direction, for the half-duplex rule.
+using stream = net::duplex_stream<double>;
 
 // The engine's view of one message: when it may start, how long it holds its
 // channels, how long its data stream is.
@@ -34,15 +33,9 @@ class network {
     lanes_ = 1;
     if (sw == switching::wormhole) {
       lanes_ = std::max<std::uint32_t>(1, std::min(p.wormhole.vcs, p.wormhole.inject_gap));
-      half_ = p.wormhole.half_duplex;
-      window_ = static_cast<double>(p.wormhole.duplex_window);
-      exchange_ = p.wormhole.duplex_exchange;
-      hold_ = p.wormhole.duplex_hold;
+      duplex_ = net::duplex_of(p.wormhole);
     } else if (sw == switching::circuit) {
-      half_ = p.circuit.half_duplex;
-      window_ = static_cast<double>(p.circuit.duplex_window);
-      exchange_ = p.circuit.duplex_exchange;
-      hold_ = true;  // a late stream's circuit stays set up (circuit_engine.hpp)
+      duplex_ = net::duplex_of(p.circuit);
     }
     // Links, then each tile's injection, then its ejection.
     busy_.assign(static_cast<std::size_t>(links_ + 2 * f.tiles()) * lanes_, 0.0);
@@ -97,7 +90,7 @@ class network {
     double start = free_at(now + before);
     // Half duplex: a transmit that would start long after its tile began a receive
     // waits at the NIC until that receive is delivered.
-    if (half_ && late(rx_[src], start, dst)) start = free_at(rx_[src].end);
+    if (duplex_.late(rx_[src], start, dst)) start = free_at(rx_[src].end);
     // The stream begins once the path is through (the data's first element at dst).
     double data_start = start + held - data;
     double done = start + held;
@@ -105,13 +98,13 @@ class network {
     // the worm or circuit waits for the transmit to end, keeping its channels; without
     // it the data drains and the receive completes one stream after the transmit.
     double late_by = 0;  // a hold at the ejection: the channels stay held
-    if (half_ && late(tx_[dst], data_start, src)) {
-      if (hold_) {
+    if (duplex_.late(tx_[dst], data_start, src)) {
+      if (duplex_.holds()) {
         late_by = tx_[dst].end - data_start;
         data_start += late_by;
         done += late_by;
       } else {
-        done = std::max(done, tx_[dst].end + data);
+        done = net::duplex_policy::serial_end(done, tx_[dst].end, data);
       }
     }
     waited_ += start - (now + before);
@@ -125,14 +118,6 @@ class network {
   [[nodiscard]] double waited() const { return waited_; }
 
  private:
-  // s is later than the window after the other direction's stream began, which is
-  // still running; an exchange's streams overlap when duplex_exchange says so.
-  [[nodiscard]] bool late(const stream& other, double s, std::uint32_t peer) const {
-    if (other.end <= s || other.start < 0) return false;
-    if (exchange_ && other.peer == peer) return false;
-    return s - other.start > window_;
-  }
-
   // The first start from t on at which the header finds a free lane on every channel
   // of path_ when it gets there (offset_ later).
   [[nodiscard]] double free_at(double t) const {
@@ -186,10 +171,7 @@ class network {
   const models::engine_info& eng_;
   std::uint32_t links_;
   std::uint32_t lanes_{1};
-  bool half_{false};
-  double window_{0};
-  bool exchange_{false};
-  bool hold_{false};
+  net::duplex_policy duplex_;  // full duplex but on the engines that have the rule
   std::vector<double> busy_;
   std::vector<std::vector<std::pair<double, double>>> held_;  // store-forward
   std::vector<stream> tx_;

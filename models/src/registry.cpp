@@ -23,6 +23,15 @@ constexpr std::uint8_t all_fabrics = bit(fabric_kind::mesh) | bit(fabric_kind::t
   [](const engine_params& p) { return static_cast<std::uint64_t>(p.path); }, \
       [](engine_params& p, std::uint64_t v) { p.path = static_cast<type>(v); }
 
+// One table from parts, in order.
+template <std::size_t... N>
+constexpr std::array<param, (N + ...)> join(const std::array<param, N>&... parts) {
+  std::array<param, (N + ...)> out{};
+  std::size_t at = 0;
+  ((std::copy(parts.begin(), parts.end(), out.begin() + at), at += N), ...);
+  return out;
+}
+
 constexpr std::array<std::string_view, 3> arbitration_names{"lowest-id", "fifo", "round-robin"};
 constexpr std::array<std::string_view, 2> blocking_names{"hold-wait", "release-retry"};
 
@@ -36,7 +45,42 @@ const std::array<param, 2> ideal_params{{
      "time per byte (Grama's t_w)", {}, TESSERA_FIELD(ideal.tw, net::cycle_t)},
 }};
 
-const std::array<param, 12> circuit_params{{
+// The half-duplex NIC's rows (net/duplex.hpp), declared once for the engines that have
+// the rule; `Engine` names their parameters in engine_params and window_max is the
+// engine's bound on a count of cycles. The hold row is apart: circuits always hold.
+// half_duplex_doc: the two engines word the switch's line apart ("streams" or not), and
+// --help and `tessera models` print it as they always have.
+#define TESSERA_DUPLEX(field, type)                                                      \
+  [](const engine_params& p) { return static_cast<std::uint64_t>((p.*Engine).duplex.field); }, \
+      [](engine_params& p, std::uint64_t v) { (p.*Engine).duplex.field = static_cast<type>(v); }
+
+template <auto Engine>
+constexpr std::array<param, 3> duplex_rows(std::uint64_t window_max,
+                                           std::string_view half_duplex_doc) {
+  return {{
+    {"half_duplex", param_kind::flag, 0, 1, "", half_duplex_doc, {},
+     TESSERA_DUPLEX(half_duplex, bool)},
+    {"duplex_window", param_kind::count, 0, window_max, "cycles",
+     "half_duplex: how close a transmit's and a receive's starts must be to overlap", {},
+     TESSERA_DUPLEX(duplex_window, net::cycle_t)},
+    {"duplex_exchange", param_kind::flag, 0, 1, "",
+     "half_duplex: a transmit to and a receive from one tile always overlap", {},
+     TESSERA_DUPLEX(duplex_exchange, bool)},
+  }};
+}
+
+template <auto Engine>
+constexpr std::array<param, 1> duplex_hold_row() {
+  return {{
+    {"duplex_hold", param_kind::flag, 0, 1, "",
+     "half_duplex: a receive that must wait holds its path at the ejection", {},
+     TESSERA_DUPLEX(duplex_hold, bool)},
+  }};
+}
+
+#undef TESSERA_DUPLEX
+
+constexpr std::array<param, 9> circuit_own{{
     {"xi", param_kind::count, 0, big, "cycles", "start-up of a data message (Boppana's xi)", {},
      TESSERA_FIELD(circuit.xi, net::cycle_t)},
     {"xi_held", param_kind::count, 0, big, "cycles",
@@ -60,15 +104,6 @@ const std::array<param, 12> circuit_params{{
     {"presetup", param_kind::flag, 0, 1, "",
      "set up the next path while the current message streams (Boppana's AAP')", {},
      TESSERA_FIELD(circuit.presetup, bool)},
-    {"half_duplex", param_kind::flag, 0, 1, "",
-     "a tile's transmit and receive streams overlap only if they start within duplex_window",
-     {}, TESSERA_FIELD(circuit.half_duplex, bool)},
-    {"duplex_window", param_kind::count, 0, big, "cycles",
-     "half_duplex: how close a transmit's and a receive's starts must be to overlap", {},
-     TESSERA_FIELD(circuit.duplex_window, net::cycle_t)},
-    {"duplex_exchange", param_kind::flag, 0, 1, "",
-     "half_duplex: a transmit to and a receive from one tile always overlap", {},
-     TESSERA_FIELD(circuit.duplex_exchange, bool)},
 }};
 
 const std::array<param, 4> torus_params{{
@@ -84,7 +119,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-const std::array<param, 15> wormhole_params{{
+constexpr std::array<param, 8> wormhole_own{{
     {"width", param_kind::count, 1, 4096, "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {"router_delay", param_kind::count, 0, 1'000'000, "cycles",
@@ -104,18 +139,9 @@ const std::array<param, 15> wormhole_params{{
     {"credit_delay", param_kind::count, 0, 16, "cycles",
      "a freed FIFO slot serves its sender d cycles later (1: the RTL router's)", {},
      TESSERA_FIELD(wormhole.credit_delay, std::uint32_t)},
-    {"half_duplex", param_kind::flag, 0, 1, "",
-     "a tile's transmit and receive overlap only if they start within duplex_window", {},
-     TESSERA_FIELD(wormhole.half_duplex, bool)},
-    {"duplex_window", param_kind::count, 0, 1'000'000'000'000, "cycles",
-     "half_duplex: how close a transmit's and a receive's starts must be to overlap", {},
-     TESSERA_FIELD(wormhole.duplex_window, net::cycle_t)},
-    {"duplex_exchange", param_kind::flag, 0, 1, "",
-     "half_duplex: a transmit to and a receive from one tile always overlap", {},
-     TESSERA_FIELD(wormhole.duplex_exchange, bool)},
-    {"duplex_hold", param_kind::flag, 0, 1, "",
-     "half_duplex: a receive that must wait holds its path at the ejection", {},
-     TESSERA_FIELD(wormhole.duplex_hold, bool)},
+}};
+
+constexpr std::array<param, 3> wormhole_protocols{{
     {"eager_bytes", param_kind::count, 0, std::uint64_t{1} << 40, "bytes",
      "messages up to this size go eagerly (alpha_eager, eager_copy); 0: none", {},
      TESSERA_FIELD(wormhole.eager_bytes, std::uint64_t)},
@@ -126,6 +152,17 @@ const std::array<param, 15> wormhole_params{{
      "eager_bytes: the receiver's copy out of the system buffer", {},
      TESSERA_FIELD(wormhole.eager_copy, std::uint64_t)},
 }};
+
+constexpr auto circuit_params = join(
+    circuit_own,
+    duplex_rows<&engine_params::circuit>(
+        big, "a tile's transmit and receive streams overlap only if they start within duplex_window"));
+constexpr auto wormhole_params = join(
+    wormhole_own,
+    duplex_rows<&engine_params::wormhole>(
+        1'000'000'000'000,
+        "a tile's transmit and receive overlap only if they start within duplex_window"),
+         duplex_hold_row<&engine_params::wormhole>(), wormhole_protocols);
 
 const std::array<param, 3> common{{
     {"unforced_threshold", param_kind::count, 0, big, "bytes",

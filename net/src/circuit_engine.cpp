@@ -4,8 +4,8 @@
 #include <string>
 #include <tuple>
 
-#include "tessera/runtime/routing.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/runtime/routing.hpp"
 
 namespace tessera::net {
 
@@ -24,12 +24,13 @@ void validate(const circuit_params& p) {
                       std::to_string(p.xi));
   if (p.retry == 0 || p.retry > big)
     throw input_error("circuit retry " + std::to_string(p.retry) + " is not 1..2^40 cycles");
-  if (p.duplex_window > big)
-    throw input_error("circuit duplex_window " + std::to_string(p.duplex_window) +
+  if (p.duplex.duplex_window > big)
+    throw input_error("circuit duplex_window " + std::to_string(p.duplex.duplex_window) +
                       " exceeds 2^40 cycles");
 }
 
-circuit_engine::circuit_engine(const fabric& f, circuit_params p) : f_{f}, p_{p}, src_(f.tiles()) {
+circuit_engine::circuit_engine(const fabric& f, circuit_params p)
+    : f_{f}, p_{p}, duplex_{duplex_of(p)}, src_(f.tiles()) {
   if (f.kind != fabric_kind::hypercube)
     throw input_error("circuit switching needs a hypercube fabric, not a " +
                       std::string(kind_name(f.kind)) + " of " + std::to_string(f.tiles()) +
@@ -172,17 +173,10 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   const cycle_t k = elements(m.x);
   const cycle_t hops = m.path.size() - 1;
   cycle_t first = std::max(now + (m.x.layer_control() ? 0 : p_.xi_held), s.free_at);
-  if (p_.half_duplex && !m.x.control && m.x.src != m.x.dst) {
+  if (duplex_.applies(m.x.control) && m.x.src != m.x.dst) {
     first = duplex_start(m, first, hops);
-    s.tx = true;
-    s.tx_first = first;
-    s.tx_last = first + k - 1;
-    s.tx_peer = m.x.dst;
-    source& d = src_[m.x.dst];
-    d.rx = true;
-    d.rx_first = first + hops;
-    d.rx_last = first + hops + k - 1;
-    d.rx_peer = m.x.src;
+    s.tx = {first, first + k, m.x.dst};
+    src_[m.x.dst].rx = {first + hops, first + hops + k, m.x.src};
   }
   s.free_at = first + k;
   events_.push(first + hops + k - 1, event{ev_kind::tail, slot, 0});
@@ -193,25 +187,16 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   if (p_.presetup) events_.push(now + 1, event{ev_kind::wake, m.x.src, 0});
 }
 
-// A stream that would start more than the window after the other direction's stream at
-// the same tile began, while that one runs, starts after its last element instead: the
-// transmit at the source, and the receive at the destination (hops cycles later). One
-// deferral can run into the other, so repeat until neither applies.
+// A late stream waits, its circuit held (duplex_of), until the other direction's stream
+// at its tile ends: the transmit at the source, and the receive at the destination (hops
+// cycles later). One deferral can run into the other, so repeat until neither applies.
 cycle_t circuit_engine::duplex_start(const message& m, cycle_t first, cycle_t hops) const {
   const source& s = src_[m.x.src];
   const source& d = src_[m.x.dst];
-  const auto overlap_ok = [&](bool same_peer) { return p_.duplex_exchange && same_peer; };
   for (;;) {
     cycle_t f = first;
-    if (s.rx && s.rx_first <= f && f <= s.rx_last && f > s.rx_first + p_.duplex_window &&
-        !overlap_ok(s.rx_peer == m.x.dst)) {
-      f = s.rx_last + 1;
-    }
-    const cycle_t r = f + hops;
-    if (d.tx && d.tx_first <= r && r <= d.tx_last && r > d.tx_first + p_.duplex_window &&
-        !overlap_ok(d.tx_peer == m.x.src)) {
-      f = d.tx_last + 1 - hops;
-    }
+    if (duplex_.late(s.rx, f, m.x.dst)) f = s.rx.end;
+    if (duplex_.late(d.tx, f + hops, m.x.src)) f = d.tx.end - hops;
     if (f == first) return f;
     first = f;
   }

@@ -28,8 +28,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "tessera/runtime/routing.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/runtime/routing.hpp"
 
 namespace tessera::net {
 
@@ -175,7 +175,7 @@ void validate(const wormhole_params& p) {
   check_range("inject_gap", p.inject_gap, 1, 1024);
   check_range("vcs", p.vcs, 1, 16);
   check_range("credit_delay", p.credit_delay, 0, 16);
-  check_range("duplex_window", p.duplex_window, 0, 1'000'000'000'000);
+  check_range("duplex_window", p.duplex.duplex_window, 0, 1'000'000'000'000);
   check_range("alpha_eager", p.alpha_eager, 0, 1'000'000'000'000);
   check_range("eager_copy", p.eager_copy, 0, 1'000'000);
 }
@@ -321,14 +321,13 @@ struct wormhole_engine::impl {
     cycle_t latest{0};            // latest ejection tail among those known
     worm* current{nullptr};       // newest packet, for stuck()
     // Half duplex: the receive started (first header into the ejection) at rx_start; a
-    // serial one completes one receive length after its tile's transmit, which ends at
-    // tx_end once known.
+    // serial one completes one receive length after its tile's transmit, which ends
+    // before tx_end once known (never: not yet).
     cycle_t rx_start{0};
     bool receiving{false};
     bool serial{false};
-    bool tx_end_known{false};
     bool tail_known{false};
-    cycle_t tx_end{0};
+    cycle_t tx_end{never};
     cycle_t rx_tail{0};
     // duplex_hold: the last packet's tail left the injection; the tile whose stream the
     // first header waits for at the ejection (none: not held).
@@ -345,28 +344,22 @@ struct wormhole_engine::impl {
     bool busy{false};                 // a message is injecting and its last tail time is not known
     bool scheduled{false};            // a nic event is pending
     cycle_t free_at{0};
-    // Half duplex (params.half_duplex).
-    bool tx_started{false};  // the current transmit's first header is in the injection
-    bool tx_end_known{false};
-    cycle_t tx_start{0};
-    cycle_t tx_end{0};
-    std::uint32_t tx_peer{0};
+    // Half duplex (duplex.hpp). The tile's latest transmit: from its first header
+    // entering the injection, or with duplex_hold from its first header granted the
+    // destination's ejection (the message tx_slot; none: no transmit yet), until its
+    // last tail has left the injection.
+    duplex_stream<cycle_t> tx;
+    std::uint32_t tx_slot{none};
     std::vector<std::uint32_t> rx_active;  // receives started and not delivered (slots)
     worm* parked{nullptr};                 // a transmit waiting for the receives to finish
-    std::vector<std::uint32_t> after_tx;   // serial receives waiting for tx_end
-    // duplex_hold: the transmit streaming since tx_on_at (its first header was granted
-    // the destination's ejection), and the headers held at an ejection until a stream of
-    // this tile ends.
-    bool tx_on{false};
-    cycle_t tx_on_at{0};
-    cycle_t tx_until{0};  // its last tail leaves the injection (never: not known yet)
-    std::uint32_t tx_slot{0};
-    std::vector<worm*> held;
+    std::vector<std::uint32_t> after_tx;   // serial receives waiting for the transmit's end
+    std::vector<worm*> held;               // duplex_hold: headers held at an ejection for this tile
   };
 
   wormhole_engine& owner;
   fabric fab;
   wormhole_params p;
+  duplex_policy duplex;
   std::uint32_t tiles;
   std::int64_t depth;  // B, signed for the closed form's negative terms
   // The event window: channel releases are pushed about one packet's duration ahead (a
@@ -419,6 +412,7 @@ struct wormhole_engine::impl {
       : owner{o},
         fab{fabric_in},
         p{params},
+        duplex{duplex_of(params)},
         tiles{fabric_in.tiles()},
         depth{params.buffer},
         gap{params.inject_gap},
@@ -437,8 +431,6 @@ struct wormhole_engine::impl {
     req_slots.assign(ch.size() * n_inputs * nvc, nullptr);
     vc_last.assign(ch.size() * nvc, ahead_link{});
     nics.resize(tiles);
-    // The hold is a half-duplex rule: full duplex, no stream ever waits.
-    p.duplex_hold = p.duplex_hold && p.half_duplex;
   }
 
   // Channel ids: links tile*4+port, then one injection and one ejection per tile.
@@ -961,22 +953,20 @@ struct wormhole_engine::impl {
         n.busy = false;
         n.free_at = t + 1;
         if (!n.queue.empty()) schedule_nic(m.x.src, n.free_at);
-        if (p.duplex_hold) {
+        if (duplex.holds()) {
           m.injected = true;
-          if (n.tx_on && n.tx_slot == w.msg) {
-            n.tx_until = t;
+          if (n.tx_slot == w.msg) {
+            n.tx.end = t + 1;
             std::vector<worm*> h;
             h.swap(n.held);
             for (worm* x : h)
               events.push(t + 1, {ev_kind::ready, 0, 0, x});
           }
-        } else if (p.half_duplex) {
-          n.tx_end_known = true;
-          n.tx_end = t;
+        } else if (duplex.on()) {
+          n.tx.end = t + 1;
           for (const std::uint32_t slot : n.after_tx) {
             message& r = msgs[slot];
-            r.tx_end_known = true;
-            r.tx_end = t;
+            r.tx_end = n.tx.end;
             if (r.tail_known) deliver_serial(slot);
           }
           n.after_tx.clear();
@@ -1002,24 +992,22 @@ struct wormhole_engine::impl {
     }
     m.tail_known = true;
     m.rx_tail = t;
-    if (m.tx_end_known) deliver_serial(slot);
+    if (m.tx_end != never) deliver_serial(slot);
   }
 
   // A serial receive is carried out after its tile's transmit, at its own length.
   void deliver_serial(std::uint32_t slot) {
     const message& m = msgs[slot];
-    const cycle_t done = std::max(m.rx_tail, m.tx_end + (m.rx_tail - m.rx_start));
-    events.push(std::max(done + 1, now_), {ev_kind::deliver, 0, slot, nullptr});
+    const cycle_t end = duplex_policy::serial_end(m.rx_tail + 1, m.tx_end, m.rx_tail - m.rx_start);
+    events.push(std::max(end, now_), {ev_kind::deliver, 0, slot, nullptr});
   }
 
-  // Half duplex: a transmit to `peer` starting at `now` waits for a receive that started
-  // more than the window before, unless that receive comes from `peer` and
-  // duplex_exchange holds (an exchange).
+  // Half duplex: a transmit to `peer` starting at `now` is late against one of the
+  // receives under way at its tile.
   [[nodiscard]] bool must_wait(const nic& n, std::uint32_t peer, cycle_t now) const {
     for (const std::uint32_t slot : n.rx_active) {
       const message& r = msgs[slot];
-      if (now > r.rx_start + p.duplex_window && !(p.duplex_exchange && r.x.src == peer))
-        return true;
+      if (duplex.late(r.rx_start, r.x.src, now, peer)) return true;
     }
     return false;
   }
@@ -1030,19 +1018,11 @@ struct wormhole_engine::impl {
   }
 
   // duplex_hold: the tile whose stream a first header of m must wait for at `now` before
-  // it enters the ejection (none: it may enter). The source's receive or the
-  // destination's transmit, streaming since more than the window, unless it is the
-  // other half of an exchange with duplex_exchange.
+  // it enters the ejection (none: it may enter): m's transmit is late against a receive
+  // at its source, or its receive against the transmit at its destination.
   [[nodiscard]] std::uint32_t hold_blocker(const message& m, cycle_t now) const {
-    for (const std::uint32_t slot : nics[m.x.src].rx_active) {
-      const message& r = msgs[slot];
-      if (now > r.rx_start + p.duplex_window && !(p.duplex_exchange && r.x.src == m.x.dst))
-        return m.x.src;
-    }
-    const nic& d = nics[m.x.dst];
-    if (d.tx_on && now <= d.tx_until && now > d.tx_on_at + p.duplex_window &&
-        !(p.duplex_exchange && msgs[d.tx_slot].x.dst == m.x.src))
-      return m.x.dst;
+    if (must_wait(nics[m.x.src], m.x.dst, now)) return m.x.src;
+    if (duplex.late(nics[m.x.dst].tx, now, m.x.src)) return m.x.dst;
     return none;
   }
 
@@ -1054,11 +1034,6 @@ struct wormhole_engine::impl {
     h.swap(n.held);
     for (worm* w : h)
       request(*w, now);
-  }
-
-  // Half duplex: the transmit at tile `t` is under way at `now`.
-  [[nodiscard]] bool transmitting(const nic& n, cycle_t now) const {
-    return n.tx_started && (!n.tx_end_known || n.tx_end >= now);
   }
 
   void finish(worm& w) {
@@ -1172,7 +1147,7 @@ struct wormhole_engine::impl {
 
   [[gnu::always_inline]] void request(worm& w, cycle_t now) {
     const std::size_t j = w.t0.size();
-    if (p.half_duplex && j == 0 && w.index == 0 && !msgs[w.msg].x.control) {
+    if (duplex.on() && j == 0 && w.index == 0 && !msgs[w.msg].x.control) {
       // A transmit that starts more than the window after a receive waits for it.
       const message& m = msgs[w.msg];
       nic& n = nics[m.x.src];
@@ -1181,14 +1156,14 @@ struct wormhole_engine::impl {
         return;
       }
     }
-    if (p.duplex_hold && j == w.hops + 1 && w.index == 0 && !msgs[w.msg].x.control) {
+    if (duplex.holds() && j == w.hops + 1 && w.index == 0 && !msgs[w.msg].x.control) {
       message& m = msgs[w.msg];
       const std::uint32_t b = hold_blocker(m, now);
       m.held_by = b;
       if (b != none) {
         const nic& n = nics[b];
-        if (b == m.x.dst && n.tx_until != never)
-          events.push(n.tx_until + 1, {ev_kind::ready, 0, 0, &w});  // the transmit's end is known
+        if (b == m.x.dst && n.tx.end != never)
+          events.push(n.tx.end, {ev_kind::ready, 0, 0, &w});  // the transmit's end is known
         else
           nics[b].held.push_back(&w);
         return;
@@ -1240,7 +1215,7 @@ struct wormhole_engine::impl {
       cont.blocked_cycles += waited;
       cont.max_blocked = std::max(cont.max_blocked, waited);
     }
-    if (p.half_duplex && w.index == 0 && !msgs[w.msg].x.control && (k == 0 || k == w.hops + 1))
+    if (duplex.on() && w.index == 0 && !msgs[w.msg].x.control && (k == 0 || k == w.hops + 1))
       half_duplex_grant(w, k, now);
     w.t0.push_back(now);
     const std::int64_t here = as_i64(now) - k;
@@ -1271,37 +1246,29 @@ struct wormhole_engine::impl {
   // (a receive starts) at `now`.
   void half_duplex_grant(const worm& w, std::uint32_t k, cycle_t now) {
     message& m = msgs[w.msg];
-    if (p.duplex_hold) {
+    if (duplex.holds()) {
       if (k == 0) return;
       m.receiving = true;
       m.rx_start = now;
       nics[m.x.dst].rx_active.push_back(w.msg);
       nic& s = nics[m.x.src];
       if (!m.injected) {
-        s.tx_on = true;
-        s.tx_until = never;
-        s.tx_on_at = now;
+        s.tx = {now, never, m.x.dst};
         s.tx_slot = w.msg;
       }
       return;
     }
     if (k == 0) {
-      nic& n = nics[m.x.src];
-      n.tx_started = true;
-      n.tx_end_known = false;
-      n.tx_start = now;
-      n.tx_peer = m.x.dst;
+      nics[m.x.src].tx = {now, never, m.x.dst};
       return;
     }
     nic& n = nics[m.x.dst];
     m.receiving = true;
     m.rx_start = now;
-    if (transmitting(n, now) && now > n.tx_start + p.duplex_window &&
-        !(p.duplex_exchange && n.tx_peer == m.x.src)) {
+    if (duplex.late(n.tx, now, m.x.src)) {
       m.serial = true;
-      if (n.tx_end_known) {
-        m.tx_end_known = true;
-        m.tx_end = n.tx_end;
+      if (n.tx.end != never) {
+        m.tx_end = n.tx.end;
       } else {
         n.after_tx.push_back(w.msg);
       }
@@ -1466,7 +1433,7 @@ struct wormhole_engine::impl {
   void receive_done(std::uint32_t tile, std::uint32_t slot, cycle_t now) {
     nic& n = nics[tile];
     std::erase(n.rx_active, slot);
-    if (p.duplex_hold) release_held(tile, now);
+    if (duplex.holds()) release_held(tile, now);
     if (n.parked == nullptr || must_wait(n, msgs[n.parked->msg].x.dst, now)) return;
     worm* w = n.parked;
     n.parked = nullptr;

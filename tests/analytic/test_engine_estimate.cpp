@@ -176,9 +176,9 @@ TEST_CASE("estimate: a half-duplex NIC serializes a late receive", "[estimate]")
   p.wormhole.alpha = 100;
   p.wormhole.inject_gap = 1;
   p.wormhole.vcs = 1;
-  p.wormhole.half_duplex = true;
-  p.wormhole.duplex_window = 10;
-  p.wormhole.duplex_hold = true;
+  p.wormhole.duplex.half_duplex = true;
+  p.wormhole.duplex.duplex_window = 10;
+  p.wormhole.duplex.duplex_hold = true;
   const fabric f = fabric::mesh(1, 3);
   const models::engine_info& w = models::engine(switching::wormhole);
   const std::uint64_t bytes = 500;
@@ -205,12 +205,12 @@ TEST_CASE("estimate: a half-duplex NIC serializes a late receive", "[estimate]")
   e = models::estimate_on_engine(make(3, late), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(long_one + 100));
   // Without the hold the data drains, and the receive still completes then.
-  p.wormhole.duplex_hold = false;
+  p.wormhole.duplex.duplex_hold = false;
   e = models::estimate_on_engine(make(3, late), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(long_one + 100));
   // Full duplex: tile 0's 100 bytes arrive long before; tile 2's receive of the 2000
   // bytes ends the run.
-  p.wormhole.half_duplex = false;
+  p.wormhole.duplex.half_duplex = false;
   e = models::estimate_on_engine(make(3, late), f, switching::wormhole, p);
   CHECK(e.cycles == Approx(long_one));
 }

@@ -21,11 +21,11 @@
 
 #include "reference/cube_reference.hpp"
 
+#include "tessera/common/errors.hpp"
 #include "tessera/net/circuit_engine.hpp"
 #include "tessera/net/replay.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/common/errors.hpp"
 
 namespace net = tessera::net;
 using net::cycle_t;
@@ -926,8 +926,8 @@ TEST_CASE("circuit: half duplex defers a receive behind a transmit that began ea
   // start nearly together. xi 10, tau 2: a one-hop message posted at p streams from
   // S' = p + 12, element e crossing into the destination at S' + 1 + e.
   net::circuit_params p = params(10, 2);
-  p.half_duplex = true;
-  p.duplex_window = 5;
+  p.duplex.half_duplex = true;
+  p.duplex.duplex_window = 5;
   // Tile 1 transmits 100 bytes to tile 3 from 12 to 111. Tile 0's 20 bytes to tile 1,
   // posted at 40, would be received from 53: 53 > 12 + 5 while tile 1 transmits, so its
   // stream starts after tile 1's last element: S' = 111 + 1 - 1, E = 111 + 1 + 19.
@@ -949,8 +949,8 @@ TEST_CASE("circuit: half duplex defers a receive behind a transmit that began ea
 TEST_CASE("circuit: half duplex defers a transmit behind a receive that began earlier",
           "[circuit]") {
   net::circuit_params p = params(10, 2);
-  p.half_duplex = true;
-  p.duplex_window = 5;
+  p.duplex.half_duplex = true;
+  p.duplex.duplex_window = 5;
   // Tile 0's 100 bytes reach tile 1 from 13 to 112. Tile 1's 20 bytes to tile 3, set up
   // at 52, stream from 113: E = 113 + 1 + 19.
   net::circuit_engine e{cube(2), p};
@@ -969,13 +969,13 @@ TEST_CASE("circuit: half duplex serializes an unsynchronized exchange unless dup
   // synchronization the iPSC runs them one after the other: tile 1's stream starts after
   // its receive (13..112) ends. With duplex_exchange (Thakur's beta_ex) they overlap.
   net::circuit_params p = params(10, 2);
-  p.half_duplex = true;
-  p.duplex_window = 5;
+  p.duplex.half_duplex = true;
+  p.duplex.duplex_window = 5;
   net::circuit_engine serial{cube(2), p};
   const auto s = run(serial, {msg(1, 0, 1, 100, 0), msg(2, 1, 0, 100, 40)});
   CHECK(s[0].e == boppana(10, 2, 1, 100));
   CHECK(s[1].e == 113 + 1 + 99);
-  p.duplex_exchange = true;
+  p.duplex.duplex_exchange = true;
   net::circuit_engine overlap{cube(2), p};
   const auto o = run(overlap, {msg(1, 0, 1, 100, 0), msg(2, 1, 0, 100, 40)});
   CHECK(o[1].e == 40 + boppana(10, 2, 1, 100));
@@ -985,8 +985,8 @@ TEST_CASE("circuit: half-duplex complete exchange on the 5-cube delivers everyth
   // Every tile sends to every other, posted with skews beyond the window: streams are
   // deferred behind streams, but one that started always ends, so nothing deadlocks.
   net::circuit_params p = params(30, 3);
-  p.half_duplex = true;
-  p.duplex_window = 2;
+  p.duplex.half_duplex = true;
+  p.duplex.duplex_window = 2;
   std::vector<net::timed_xfer> msgs;
   std::mt19937 rng(11);
   std::uint64_t id = 0;

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "reference/flit_reference.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/net/replay.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/common/errors.hpp"
 
 using namespace tessera;
 using namespace tessera::net;
@@ -1043,15 +1043,15 @@ TEST_CASE("bad inject_gap, vcs and credit_delay are input errors naming the valu
   CHECK(message_of({.credit_delay = 0}) == "no error");
   CHECK(message_of({.credit_delay = 16}) == "no error");
   CHECK(wormhole_params{}.credit_delay == 1);  // the default is the RTL router's
-  CHECK(message_of({.duplex_window = 1'000'000'000'001}) ==
+  CHECK(message_of({.duplex = {.duplex_window = 1'000'000'000'001}}) ==
         "wormhole: duplex_window 1000000000001 is out of range 0..1000000000000");
-  CHECK(!wormhole_params{}.half_duplex);  // full duplex unless asked
+  CHECK(!wormhole_params{}.duplex.half_duplex);  // full duplex unless asked
   CHECK(message_of({.eager_copy = 1'000'001}) ==
         "wormhole: eager_copy 1000001 is out of range 0..1000000");
   CHECK(message_of({.alpha_eager = 1'000'000'000'001}) ==
         "wormhole: alpha_eager 1000000000001 is out of range 0..1000000000000");
   CHECK(wormhole_params{}.eager_bytes == 0);  // one protocol unless asked
-  CHECK(!wormhole_params{}.duplex_hold);
+  CHECK(!wormhole_params{}.duplex.duplex_hold);
 }
 
 // One byte per flit, r = 1, B = 4 >= r + 1 + d: lone worms run at zero load. Half duplex
@@ -1062,8 +1062,7 @@ wormhole_params half_duplex_line() {
           .router_delay = 1,
           .buffer = 4,
           .credit_delay = 1,
-          .half_duplex = true,
-          .duplex_window = 10};
+          .duplex = {.half_duplex = true, .duplex_window = 10}};
 }
 }  // namespace
 
@@ -1082,8 +1081,8 @@ TEST_CASE("half duplex: a receive that starts late at a transmitting tile comple
   const auto full = run_engine(f, p, jobs);
   CHECK(full[0].delivered == 2 * r1 + 100);
   CHECK(full[1].delivered == 50 + 2 * r1 + 20);
-  p.half_duplex = true;
-  p.duplex_window = 10;
+  p.duplex.half_duplex = true;
+  p.duplex.duplex_window = 10;
   const auto half = run_engine(f, p, jobs);
   // 54 > 0 + 10 and the transmit still runs: the receive (54..73, 20 cycles) is carried
   // out after the transmit's last flit at 99: it completes at 99 + 19 = 118.
@@ -1119,14 +1118,14 @@ TEST_CASE("half duplex: an exchange's transmit and receive always overlap (Thaku
   const fabric f = fabric::mesh(1, 3);
   const cycle_t r1 = 2;  // r + 1
   wormhole_params p = half_duplex_line();
-  p.duplex_exchange = true;
+  p.duplex.duplex_exchange = true;
   const auto t = run_engine(f, p, {{0, 1, 100, 0}, {1, 0, 100, 50}});
   CHECK(t[0].delivered == 2 * r1 + 100);
   CHECK(t[1].delivered == 50 + 2 * r1 + 100);
   // Without duplex_exchange (Bokhari's iPSC, no pairwise synchronization) the exchange
   // is serialized like any other pair: tile 1's transmit waits for its receive (4..103,
   // delivered at 104), then takes 2(r + 1) + 100.
-  p.duplex_exchange = false;
+  p.duplex.duplex_exchange = false;
   const auto serial = run_engine(f, p, {{0, 1, 100, 0}, {1, 0, 100, 50}});
   CHECK(serial[0].delivered == 2 * r1 + 100);
   CHECK(serial[1].delivered == 2 * r1 + 100 + 2 * r1 + 100);
@@ -1160,8 +1159,7 @@ TEST_CASE("half duplex: a ring of late receives never deadlocks and every messag
                           .inject_gap = 2,
                           .vcs = 2,
                           .credit_delay = 1,
-                          .half_duplex = true,
-                          .duplex_window = 5};
+                          .duplex = {.half_duplex = true, .duplex_window = 5}};
   std::vector<job> jobs;
   std::mt19937 rng(7);
   for (std::uint32_t i = 1; i < 16; ++i)
@@ -1185,7 +1183,7 @@ TEST_CASE("duplex_hold: a receive that starts late waits at the ejection, holdin
   const fabric f = fabric::mesh(1, 4);
   const cycle_t r1 = 2;  // r + 1
   wormhole_params p = half_duplex_line();
-  p.duplex_hold = true;
+  p.duplex.duplex_hold = true;
   const auto t = run_engine(f, p, {{2, 3, 100, 0}, {0, 2, 20, 50}});
   CHECK(t[0].delivered == 2 * r1 + 100);
   CHECK(t[1].delivered == 100 + 20);
@@ -1209,7 +1207,7 @@ TEST_CASE("duplex_hold: the header waiting at an ejection blocks the links it ho
   const fabric f = fabric::mesh(3, 3);
   const cycle_t r1 = 2;  // r + 1
   wormhole_params p = half_duplex_line();
-  p.duplex_hold = true;
+  p.duplex.duplex_hold = true;
   const std::vector<job> jobs{{6, 7, 100, 0}, {0, 6, 20, 50}, {1, 3, 10, 80}};
   const auto held = run_engine(f, p, jobs);
   CHECK(held[1].delivered == 120);
@@ -1217,7 +1215,7 @@ TEST_CASE("duplex_hold: the header waiting at an ejection blocks the links it ho
   CHECK(held[2].delivered <= 116 + r1 + 9 + 1);
   // Without duplex_hold the late receive drains at once (its tail crosses link 0->3 at
   // 52 + 19 = 71), and tile 1's message finds the link free: zero load, 80 + 3(r + 1) + 10.
-  p.duplex_hold = false;
+  p.duplex.duplex_hold = false;
   const auto drained = run_engine(f, p, jobs);
   CHECK(drained[1].delivered == 99 + 19 + 1);
   CHECK(drained[2].delivered == 80 + 3 * r1 + 10);
@@ -1227,9 +1225,9 @@ TEST_CASE("duplex_hold: a late receive at a tile still in its window overlaps", 
   const fabric f = fabric::mesh(1, 4);
   const cycle_t r1 = 2;  // r + 1
   wormhole_params p = half_duplex_line();
-  p.duplex_hold = true;
+  p.duplex.duplex_hold = true;
   // Within the window the two streams overlap: posted at 6, the header asks at 12 <= 14.
-  p.duplex_hold = true;
+  p.duplex.duplex_hold = true;
   const auto near = run_engine(f, p, {{2, 3, 100, 0}, {0, 2, 20, 6}});
   CHECK(near[1].delivered == 6 + 3 * r1 + 20);
 }
@@ -1243,13 +1241,13 @@ TEST_CASE("duplex_hold: a transmit waits at its destination while its source rec
   const fabric f = fabric::mesh(1, 4);
   const cycle_t r1 = 2;  // r + 1
   wormhole_params p = half_duplex_line();
-  p.duplex_hold = true;
+  p.duplex.duplex_hold = true;
   const auto near = run_engine(f, p, {{0, 1, 100, 0}, {1, 2, 20, 10}});
   CHECK(near[1].delivered == 10 + 2 * r1 + 20);
   const auto late = run_engine(f, p, {{0, 1, 100, 0}, {1, 2, 20, 50}});
   CHECK(late[1].delivered == 104 + 2 * r1 + 20);
   // An exchange with duplex_exchange never waits, however late its second half.
-  p.duplex_exchange = true;
+  p.duplex.duplex_exchange = true;
   const auto ex = run_engine(f, p, {{0, 1, 100, 0}, {1, 0, 100, 50}});
   CHECK(ex[1].delivered == 50 + 2 * r1 + 100);
 }
@@ -1267,9 +1265,7 @@ TEST_CASE("duplex_hold: skewed rings of late streams never deadlock and every me
                     .inject_gap = 2,
                     .vcs = 2,
                     .credit_delay = 1,
-                    .half_duplex = true,
-                    .duplex_window = 5,
-                    .duplex_hold = true};
+                    .duplex = {.half_duplex = true, .duplex_window = 5, .duplex_hold = true}};
   for (const std::uint32_t seed : {7U, 8U, 9U}) {
     std::vector<job> jobs;
     std::mt19937 rng(seed);

@@ -81,6 +81,7 @@
 #include <functional>
 #include <vector>
 
+#include "tessera/net/duplex.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -103,18 +104,20 @@ struct circuit_params {
   circuit_blocking blocking{circuit_blocking::hold_wait};
   cycle_t retry{1};  // release_retry: cycles before the header tries again
   bool presetup{false};
-  // Half-duplex interface (Bokhari §5): a tile's transmit and receive streams overlap
-  // only when they start within duplex_window cycles of each other; otherwise the later
-  // stream starts after the earlier one's last element, its circuit held meanwhile.
-  // With duplex_exchange a transmit to a tile and a receive from the same tile always
-  // overlap. Control messages neither wait nor make others wait. Off by default.
-  bool half_duplex{false};
-  cycle_t duplex_window{0};
-  bool duplex_exchange{false};
+  // Half-duplex interface (Bokhari91 §5, duplex.hpp): a tile's transmit and receive streams
+  // overlap only when they start within duplex_window cycles of each other; otherwise the
+  // later stream starts after the earlier one's last element, its circuit held meanwhile
+  // (duplex_hold is not read: a circuit is always held). Off by default.
+  duplex_params duplex{};
 };
 
 // Throws input_error naming the offending value.
 void validate(const circuit_params& p);
+
+// The half-duplex rule on circuits: a late stream's circuit stays set up while it waits.
+[[nodiscard]] inline duplex_policy duplex_of(const circuit_params& p) {
+  return duplex_policy{p.duplex, true};
+}
 
 class circuit_engine final : public engine {
  public:
@@ -177,15 +180,9 @@ class circuit_engine final : public engine {
     std::uint32_t in_setup{none};     // the message taken and not yet set up, if any
     cycle_t free_at{0};               // S' + k of the latest message set up
     cycle_t set_up_at{0};             // S of the latest message set up
-    // Half duplex: the latest transmit and receive streams, cycles first..last.
-    bool tx{false};
-    bool rx{false};
-    cycle_t tx_first{0};
-    cycle_t tx_last{0};
-    cycle_t rx_first{0};
-    cycle_t rx_last{0};
-    std::uint32_t tx_peer{0};
-    std::uint32_t rx_peer{0};
+    // Half duplex: the latest transmit and receive streams.
+    duplex_stream<cycle_t> tx;
+    duplex_stream<cycle_t> rx;
   };
   // ask: the header asks for path[held]. release frees path[hop] and schedules hop + 1
   // a cycle later, so a circuit has one teardown event pending; hop 0 also hands the
@@ -217,6 +214,7 @@ class circuit_engine final : public engine {
 
   fabric f_;
   circuit_params p_;
+  duplex_policy duplex_;
   // res_[tile * D + d] is a cube link, res_[cube_links_ + tile] an ejection port.
   std::uint32_t cube_links_{0};
   std::vector<message> msgs_;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/net/duplex.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 
@@ -32,25 +33,20 @@ struct wormhole_params {
   // cycle; 1: the credit comes back the next cycle, as in tsr_mesh_router. The ejection
   // channel has no FIFO and no credit.
   std::uint32_t credit_delay{1};
-  // Half-duplex NIC (Bokhari §5; Thakur §2's beta_sr against beta_ex): a tile's transmit
-  // and receive proceed together only when they start within duplex_window cycles of
-  // each other; otherwise the later one is carried out after the earlier. With
-  // duplex_exchange a transmit to and a receive from the same tile (an exchange) always
-  // overlap. A transmit that would start late waits before its header enters the
-  // injection channel; a receive that starts late still drains from the network at full
-  // speed (the network is not held), but it completes, and the sender's send with it,
-  // one receive length after the transmit ends. Control messages neither wait nor make
-  // others wait. docs/delta.md. Off by default.
-  bool half_duplex{false};
-  cycle_t duplex_window{0};
-  bool duplex_exchange{false};
-  // duplex_hold (with half_duplex): the NIC serves one direction at a time in the
-  // network too. A message's transmit and its receive start when its first header is
-  // granted the destination's ejection; a header whose source is receiving, or whose
-  // destination is transmitting, since more than duplex_window cycles waits at the
-  // ejection holding its path (wormhole back-pressure) until that stream ends. Nothing
-  // completes late: a stream that waits has not started.
-  bool duplex_hold{false};
+  // Half-duplex NIC (Bokhari91 §5; Thakur93 §2's beta_sr against beta_ex; duplex.hpp
+  // states the rule, docs/delta.md its use): a tile's transmit and receive proceed
+  // together only when they start within duplex_window cycles of each other. A transmit
+  // that would start late waits before its header enters the injection channel; a
+  // receive that starts late still drains from the network at full speed (the network is
+  // not held), but it completes, and the sender's send with it, one receive length after
+  // the transmit ends.
+  // duplex_hold: the NIC serves one direction at a time in the network too. A message's
+  // transmit and its receive start when its first header is granted the destination's
+  // ejection; a header whose source is receiving, or whose destination is transmitting,
+  // since more than duplex_window cycles waits at the ejection holding its path
+  // (wormhole back-pressure) until that stream ends. Nothing completes late: a stream
+  // that waits has not started. Off by default.
+  duplex_params duplex{};
   // Two message protocols (eager_bytes > 0): a message of at most eager_bytes goes
   // eagerly, with start-up alpha_eager instead of alpha, and its receiver copies it out
   // of a system buffer after the last flit, eager_copy cycles per 1024 bytes, before it
@@ -62,6 +58,11 @@ struct wormhole_params {
 
 // Throws tessera::input_error naming the first value out of range.
 void validate(const wormhole_params& p);
+
+// The half-duplex rule on the mesh: a late stream holds its path only with duplex_hold.
+[[nodiscard]] inline duplex_policy duplex_of(const wormhole_params& p) {
+  return duplex_policy{p.duplex};
+}
 
 // Flits of a packet with `payload` bytes: max(1, ceil(payload / width)).
 [[nodiscard]] std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width);
