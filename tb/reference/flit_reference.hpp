@@ -1,5 +1,5 @@
 // A cycle-by-cycle, flit-by-flit simulator of the wormhole mesh router of
-// docs/wormhole.md, written independently of net/src/wormhole_engine.cpp
+// docs/wormhole.md, written independently of the engine (net/src/wormhole/)
 // so the engine's closed forms can be checked against it. It shares only the mesh
 // geometry with the project (XY routing is recomputed here). Slow on purpose: every
 // flit of every packet is moved one cycle at a time; use small meshes and packets.

@@ -1,0 +1,126 @@
+// The NIC: a tile's messages in posting order, cut into packets of packet_bytes, a
+// message started after its start-up (alpha, or alpha_eager for an eager one) once the
+// last tail of the message before has left. Included by wormhole_engine.cpp only.
+#pragma once
+
+#include "impl.hpp"
+
+namespace tessera::net {
+
+// eager_bytes: x goes eagerly.
+bool wormhole_engine::impl::eager(const xfer& x) const {
+  return p.eager_bytes != 0 && !x.control && x.bytes <= p.eager_bytes;
+}
+
+auto wormhole_engine::impl::make_worm(std::uint32_t slot) -> worm* {
+  message& m = msgs[slot];
+  if (spare.empty()) {
+    pool.push_back(std::make_unique<worm>());
+  } else {
+    pool.push_back(std::move(spare.back()));
+    spare.pop_back();
+    pool.back()->recycle();
+  }
+  worm* w = pool.back().get();
+  w->msg = slot;
+  w->index = m.created++;
+  w->last = m.created == m.packets;
+  if (m.x.control) {
+    w->flits = 1;
+  } else {
+    const std::uint64_t done = w->index * p.packet_bytes;
+    const std::uint64_t payload =
+        p.packet_bytes == 0 ? m.x.bytes : std::min(p.packet_bytes, m.x.bytes - done);
+    w->flits = packet_flits(payload, p.width);
+  }
+  w->chan.push_back(inject_id(m.x.src));
+  for_each_hop(fab, tile_id{m.x.src}, tile_id{m.x.dst},
+               [&](link_id l) { w->chan.push_back(l.value()); });
+  w->chan.push_back(eject_id(m.x.dst));
+  w->hops = static_cast<std::uint32_t>(w->chan.size() - 2);
+  const std::size_t n = w->chan.size();
+  w->vc.resize(n);
+  w->t0.reserve(n);
+  w->pre.reserve(n);
+  if (gap > 1) ext(*w).g0.reserve(n);
+  w->ahead.resize(n - 1);
+  w->tail.resize(n);
+  w->credit.resize(n - 1);
+  w->reached.resize(n - 1);
+  w->active_index = active.size();
+  active.push_back(w);
+  m.current = w;
+  return w;
+}
+
+void wormhole_engine::impl::schedule_nic(std::uint32_t tile, cycle_t t) {
+  nic& n = nics[tile];
+  if (n.scheduled) return;
+  n.scheduled = true;
+  events.push(t, {ev_kind::nic, 0, tile, nullptr});
+}
+
+void wormhole_engine::impl::start_next(std::uint32_t tile, cycle_t now) {
+  nic& n = nics[tile];
+  n.scheduled = false;
+  if (n.busy || n.queue.empty()) return;
+  const std::uint32_t slot = n.queue.front();
+  n.queue.pop_front();
+  n.busy = true;
+  message& m = msgs[slot];
+  m.started = true;
+  if (owner.listener_ != nullptr) owner.listener_->started(m.x.id, now);
+  worm* w = make_worm(slot);
+  const cycle_t alpha = eager(m.x) ? p.alpha_eager : p.alpha;
+  if (alpha == 0) {
+    request(*w, now);  // competes in this round, like a header that became ready now
+  } else {
+    events.push(now + alpha, {ev_kind::ready, 0, 0, w});
+  }
+}
+
+void wormhole_engine::impl::inject(const xfer& x, cycle_t now) {
+  if (x.src >= tiles || x.dst >= tiles) {
+    throw input_error("wormhole: message " + std::to_string(x.id) + " tile " +
+                      std::to_string(std::max(x.src, x.dst)) + " is outside " +
+                      wormhole_detail::fabric_spec(fab));
+  }
+  if (x.bytes > wormhole_detail::max_message_bytes) {
+    throw input_error("wormhole: message " + std::to_string(x.id) + " of " +
+                      std::to_string(x.bytes) + " bytes exceeds 2^50");
+  }
+  std::uint32_t slot = 0;
+  if (!free_msgs.empty()) {
+    slot = free_msgs.back();
+    free_msgs.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(msgs.size());
+    msgs.emplace_back();
+  }
+  message& m = msgs[slot];
+  m = message{};
+  m.x = x;
+  m.live = true;
+  if (!x.control && p.packet_bytes != 0 && x.bytes > p.packet_bytes) {
+    m.packets = x.bytes / p.packet_bytes + (x.bytes % p.packet_bytes != 0 ? 1 : 0);
+  }
+  m.tails_left = m.packets;
+  if (eager(x) && p.eager_copy != 0) {
+    const std::uint64_t c = x.bytes * p.eager_copy;  // bytes <= 2^40, eager_copy < 2^20
+    m.copy = c / 1024 + (c % 1024 != 0 ? 1 : 0);
+  }
+  ++live_msgs;
+  nic& n = nics[x.src];
+  n.queue.push_back(slot);
+  if (n.busy || n.scheduled) return;
+  n.scheduled = true;
+  if (n.free_at <= now) {
+    // Started by arbitrate(now) before it grants, so the header competes in the same
+    // round as everything else ready at now (with VCs, which VC it gets depends on it).
+    starting.push_back(x.src);
+  } else {
+    events.push(n.free_at, {ev_kind::nic, 0, x.src, nullptr});
+  }
+}
+
+}  // namespace tessera::net
