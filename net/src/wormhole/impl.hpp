@@ -307,6 +307,8 @@ struct wormhole_engine::impl {
                                                        std::uint32_t kmax) const;
   inline answer flit_time(worm& w, std::uint64_t f, std::uint32_t k);
   inline answer flit_time_plain(worm& w, std::uint64_t f, std::uint32_t k);
+  inline answer with_stream_cross(worm& w, std::uint64_t f, std::uint32_t k, std::uint64_t up,
+                                  cycle_t t);
   [[gnu::noinline]] inline answer flit_time_general(worm& w, std::uint64_t f, std::uint32_t k);
   inline answer cross_rows(worm& w, std::uint64_t f, std::uint32_t k);
   inline answer buffer_max(worm& w, std::uint32_t j);

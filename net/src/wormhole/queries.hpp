@@ -43,11 +43,16 @@ auto wormhole_engine::impl::flit_time_plain(worm& w, std::uint64_t f, std::uint3
     // B - d against B steps down the row.
     best = std::max(best, header_bases_above(w, k, kmax) + fi + qrow * k);
   }
-  cycle_t t = as_cycle(best);
+  return with_stream_cross(w, f, k, up, as_cycle(best));
+}
+
+// t, or the one flit-credit term on another packet that is not dominated by a header
+// (s = 1) when it is later: reached by up = floor(f/B) back-pressure steps, its own
+// credit adds one more d.
+auto wormhole_engine::impl::with_stream_cross(worm& w, std::uint64_t f, std::uint32_t k,
+                                              std::uint64_t up, cycle_t t) -> answer {
   const std::uint64_t rem = f % p.buffer;
   if (rem != 0 && k + up <= w.hops) {
-    // The one flit-credit term on another packet that is not dominated by a header,
-    // reached by `up` back-pressure steps; its own credit adds one more d.
     const answer y = stream_leave(w, k + static_cast<std::uint32_t>(up), p.buffer - rem);
     if (y.missing != nullptr) return y;
     if (y.t != 0) t = std::max(t, y.t + as_cycle(cd) * (up + 1));
@@ -102,15 +107,7 @@ auto wormhole_engine::impl::flit_time_general(worm& w, std::uint64_t f, std::uin
     }
     return {as_cycle(best), nullptr};
   }
-  cycle_t t = as_cycle(best);
-  const std::uint64_t rem = f % p.buffer;
-  if (rem != 0 && k + up <= w.hops) {
-    // s = 1: the one cross term not dominated by a header (the plain model's).
-    const answer y = stream_leave(w, k + static_cast<std::uint32_t>(up), p.buffer - rem);
-    if (y.missing != nullptr) return y;
-    if (y.t != 0) t = std::max(t, y.t + as_cycle(cd) * (up + 1));
-  }
-  return {t, nullptr};
+  return with_stream_cross(w, f, k, up, as_cycle(best));  // s = 1: the plain model's term
 }
 
 // Cross terms of a row k >= 1 query when s > 1 and the rows do not loop
