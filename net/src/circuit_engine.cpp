@@ -4,6 +4,7 @@
 #include <string>
 #include <tuple>
 
+#include "message_slots.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/runtime/routing.hpp"
 
@@ -47,14 +48,7 @@ std::uint64_t circuit_engine::elements(const xfer& x) const {
 }
 
 std::uint32_t circuit_engine::alloc(const xfer& x) {
-  std::uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(msgs_.size());
-    msgs_.emplace_back();
-  }
+  const std::uint32_t slot = take_slot(msgs_, free_);
   message& m = msgs_[slot];
   m.x = x;
   m.st = stage::queued;

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "tessera/runtime/routing.hpp"
+#include "message_slots.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/runtime/routing.hpp"
 
 namespace tessera::net {
 
@@ -315,14 +316,7 @@ void torus_engine::stored(std::uint32_t pk, cycle_t now) {
 }
 
 void torus_engine::inject(const xfer& x, cycle_t now) {
-  std::uint32_t slot;
-  if (!free_msgs_.empty()) {
-    slot = free_msgs_.back();
-    free_msgs_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(msgs_.size());
-    msgs_.emplace_back();
-  }
+  const std::uint32_t slot = take_slot(msgs_, free_msgs_);
   message& m = msgs_[slot];
   m = message{};
   m.x = x;

@@ -3,6 +3,7 @@
 // last tail of the message before has left. Included by wormhole_engine.cpp only.
 #pragma once
 
+#include "../message_slots.hpp"
 #include "impl.hpp"
 
 namespace tessera::net {
@@ -89,14 +90,7 @@ void wormhole_engine::impl::inject(const xfer& x, cycle_t now) {
     throw input_error("wormhole: message " + std::to_string(x.id) + " of " +
                       std::to_string(x.bytes) + " bytes exceeds 2^50");
   }
-  std::uint32_t slot = 0;
-  if (!free_msgs.empty()) {
-    slot = free_msgs.back();
-    free_msgs.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(msgs.size());
-    msgs.emplace_back();
-  }
+  const std::uint32_t slot = take_slot(msgs, free_msgs);
   message& m = msgs[slot];
   m = message{};
   m.x = x;
