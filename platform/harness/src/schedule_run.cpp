@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "tessera/firmware/payload.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/firmware/payload.hpp"
 #include "tessera/schedule/verdict.hpp"
 
 namespace tessera::harness {
@@ -36,11 +36,24 @@ schedule_harness_base::schedule_harness_base(const resolved_schedule& ps, const 
     std::uint64_t all_recv = 0;
     std::uint32_t receiving = 0;
     for (const sched_op& op_ : tp.ops) {
-      max_send = std::max(max_send, op_.send_count);
-      max_recv = std::max(max_recv, op_.recv_count);
+      const bool release = (op_.flags & op_flag::release) != 0;
       if (op_.kind == op_kind::combine) {
+        // Local: the destination is stored before the source is dropped, and no
+        // message buffer is needed.
         held.insert(tp.recv_blocks(op_)[0]);
-      } else if (op_.receives()) {
+        peak = std::max(peak, static_cast<std::uint32_t>(held.size()));
+        if (release) held.erase(tp.send_blocks(op_)[0]);
+        continue;
+      }
+      if (op_.sends()) {
+        max_send = std::max(max_send, op_.send_count);
+        // The executor drops what it sent before it stores what it received (finish_op).
+        if (release)
+          for (const std::uint32_t id : tp.send_blocks(op_))
+            held.erase(id);
+      }
+      if (op_.receives()) {
+        max_recv = std::max(max_recv, op_.recv_count);
         ++receiving;
         all_recv += dir_bytes(op_.recv_count) + std::uint64_t{op_.recv_count} * slot;
         if ((op_.flags & op_flag::combine_in) == 0)
@@ -48,9 +61,6 @@ schedule_harness_base::schedule_harness_base(const resolved_schedule& ps, const 
             held.insert(id);
       }
       peak = std::max(peak, static_cast<std::uint32_t>(held.size()));
-      if ((op_.flags & op_flag::release) != 0)
-        for (const std::uint32_t id : tp.send_blocks(op_))
-          held.erase(id);
     }
     peak_[t] = peak;
     max_blocks_[t] = std::max({max_send, max_recv, 1U});
