@@ -61,22 +61,23 @@ struct tile_bus {
 
 using tile_nic_t = mmio_nic<tile_bus>;
 
-// A bump allocator over the arena, below the stack guard.
+// A bump allocator over the arena, below the stack guard. Past a region that does not
+// fit it goes on placing the rest as if it had, so needed() is the whole plan's size.
 class arena {
  public:
-  arena(std::byte* begin, std::byte* end) : next_{begin}, begin_{begin}, end_{end} {}
+  arena(std::byte* begin, std::byte* end)
+      : next_{reinterpret_cast<std::uintptr_t>(begin)},
+        begin_{reinterpret_cast<std::uintptr_t>(begin)},
+        end_{reinterpret_cast<std::uintptr_t>(end)} {}
 
   template <typename T>
   std::span<T> take(std::size_t n) {
-    const auto at = reinterpret_cast<std::uintptr_t>(next_);
-    const std::uintptr_t aligned = (at + alignof(T) - 1) & ~(std::uintptr_t{alignof(T)} - 1);
-    const std::size_t bytes = n * sizeof(T);
-    needed_ += (aligned - at) + bytes;
-    if (!fits_ || aligned + bytes > reinterpret_cast<std::uintptr_t>(end_)) {
+    const std::uintptr_t aligned = (next_ + alignof(T) - 1) & ~(std::uintptr_t{alignof(T)} - 1);
+    next_ = aligned + n * sizeof(T);
+    if (!fits_ || next_ > end_) {
       fits_ = false;
       return {};
     }
-    next_ = reinterpret_cast<std::byte*>(aligned + bytes);
     T* p = reinterpret_cast<T*>(aligned);
     // Raw bytes are written before they are read (message buffers, block slots): only
     // objects are constructed. (Zeroing every byte here was a sixth of a tile's
@@ -89,14 +90,13 @@ class arena {
   }
 
   [[nodiscard]] bool fits() const { return fits_; }
-  [[nodiscard]] std::uint32_t needed() const { return static_cast<std::uint32_t>(needed_); }
+  [[nodiscard]] std::uint32_t needed() const { return static_cast<std::uint32_t>(next_ - begin_); }
   [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(end_ - begin_); }
 
  private:
-  std::byte* next_;
-  std::byte* begin_;
-  std::byte* end_;
-  std::size_t needed_{0};
+  std::uintptr_t next_;
+  std::uintptr_t begin_;
+  std::uintptr_t end_;
   bool fits_{true};
 };
 

@@ -9,13 +9,13 @@
 #include <memory>
 #include <vector>
 
+#include "tessera/common/errors.hpp"
 #include "tessera/firmware/payload.hpp"
 #include "tessera/iss/boot.hpp"
 #include "tessera/iss/cortex_m4.hpp"
 #include "tessera/iss/elf_image.hpp"
 #include "tessera/iss/nic_device.hpp"
 #include "tessera/runtime/memory_nic.hpp"
-#include "tessera/common/errors.hpp"
 
 namespace {
 
@@ -52,7 +52,8 @@ struct outcome {
 
 // Runs the collective on c.f's tiles, the cores taking turns of up to `budget`
 // instructions or until they stop for a command or go idle, until every tile has finished.
-outcome run(const fw::collective_params& c, std::uint64_t budget = 20000) {
+// With `check`, every tile's reported blocks are verified.
+outcome run(const fw::collective_params& c, std::uint64_t budget = 20000, bool check = true) {
   const std::uint32_t p = c.f.tiles();
   auto fab = std::make_unique<net>();
   std::vector<std::unique_ptr<tile>> ts;
@@ -88,7 +89,7 @@ outcome run(const fw::collective_params& c, std::uint64_t budget = 20000) {
   for (auto& tl : ts)
     o.results.push_back(iss::read_result(tl->core->ram()));
   // Keep the RAM for the checks: copy each tile's reported blocks now.
-  for (std::uint32_t t = 0; t < p; ++t) {
+  for (std::uint32_t t = 0; t < p && check; ++t) {
     iss::reported_blocks got;
     const std::string problem =
         got.load(t, o.results[t], ts[t]->core->ram(), fw::layout{c}.slot_bytes());
@@ -155,6 +156,24 @@ TEST_CASE("iss: a core stopped every few instructions resumes exactly where it s
   // polls once more.)
   const outcome again = run(c, 7);
   CHECK(again.instructions == few.instructions);
+}
+
+TEST_CASE("iss: a workload larger than the arena is refused with the bytes it needs", "[iss]") {
+  // Every tile of an all-gather ends holding all four 1 MiB blocks: more than the 4 MiB of
+  // tile RAM, so the image stops before its program with the size of its whole plan.
+  const fw::collective_params c = params(fw::collective::allgather, fabric::mesh(2, 2), 1U << 20);
+  const std::uint32_t slot = fw::layout{c}.slot_bytes();
+  REQUIRE(slot == c.bytes);
+  const outcome o = run(c, 20000, false);
+  REQUIRE(o.fault.empty());
+  REQUIRE(o.results.size() == 4);
+  for (const iss::tile_result& r : o.results) {
+    CHECK(r.state == abi::tile_state_code::too_big);
+    CHECK(r.arena_size < abi::ram_size);
+    CHECK(r.arena_used > r.arena_size);
+    // At least the block slots, the first region, and each receive's buffer after them.
+    CHECK(r.arena_used >= 4 * slot + slot);
+  }
 }
 
 TEST_CASE("iss: a bad firmware file is refused with one line naming it", "[iss]") {
