@@ -19,6 +19,7 @@ constexpr test_case tests[] = {
     {"a damaged block is detected", &tessera::selftest::damaged_block_is_detected},
     {"reliable protocol survives loss and damage",
      &tessera::selftest::reliable_protocol_survives_loss_and_damage},
+    {"memory plan walks and carves on the tile", &tessera::selftest::memory_plan_walks_on_the_tile},
 };
 
 }  // namespace

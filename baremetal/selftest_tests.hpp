@@ -15,6 +15,9 @@ bool forced_message_before_receive_is_lost();
 bool damaged_block_is_detected();
 bool reliable_protocol_survives_loss_and_damage();
 
+// selftest_memory.cpp
+bool memory_plan_walks_on_the_tile();
+
 // selftest_routing.cpp
 bool routes_match_closed_forms();
 

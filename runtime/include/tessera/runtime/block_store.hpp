@@ -20,9 +20,18 @@ class block_store {
 
   static constexpr std::uint32_t empty = 0;  // hash cells hold entry index + 1
 
+  // The hash cells a store of `capacity` blocks takes: a power of two at least twice
+  // the capacity, so that probes stay short at any fill.
+  static constexpr std::uint32_t hash_cells(std::uint32_t capacity) {
+    std::uint32_t h = 1;
+    while (h < 2 * capacity)
+      h *= 2;
+    return h;
+  }
+
   block_store() = default;
   // arena: capacity * slot_bytes bytes; entries and free_stack: capacity each;
-  // hash: a power of two at least 2 * capacity.
+  // hash: hash_cells(capacity).
   block_store(std::span<std::byte> arena, std::uint32_t slot_bytes, std::span<entry> entries,
               std::span<std::uint32_t> free_stack, std::span<std::uint32_t> hash)
       : arena_{arena},
@@ -143,12 +152,7 @@ class block_store {
 // Static storage for a store of Capacity blocks of SlotBytes each (bare metal).
 template <std::uint32_t Capacity, std::uint32_t SlotBytes>
 struct block_store_storage {
-  static constexpr std::uint32_t hash_size = [] {
-    std::uint32_t h = 1;
-    while (h < 2 * Capacity)
-      h *= 2;
-    return h;
-  }();
+  static constexpr std::uint32_t hash_size = block_store::hash_cells(Capacity);
   alignas(8) std::byte arena[std::size_t{Capacity} * SlotBytes];
   block_store::entry entries[Capacity];
   std::uint32_t free_stack[Capacity];

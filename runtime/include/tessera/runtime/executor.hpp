@@ -155,27 +155,30 @@ struct out_msg {
   [[nodiscard]] bool busy() const { return nic != no_handle; }
 };
 
+// The memory an executor works in besides its block store (sized by memory_plan.hpp).
+struct executor_buffers {
+  std::span<block_id> send_ids;   // at least the program's largest send
+  std::span<block_id> recv_ids;   // at least the program's largest receive
+  std::span<std::byte> tx;        // directory + bytes of the largest send
+  std::span<std::byte> rx;        // largest receive; with prepost, all receives
+  std::span<posted_recv> posted;  // with prepost: one per receiving op
+  // send_ahead only: the same three for the op whose send went out early.
+  std::span<block_id> ahead_send_ids{};
+  std::span<block_id> ahead_recv_ids{};
+  std::span<std::byte> ahead_tx{};
+  // op_flag::async sends: pool_sends.size() slots of pool.size() / slots bytes
+  // each (the size of tx), each slot busy until its send completes.
+  std::span<std::byte> pool{};
+  std::span<out_msg> pool_sends{};
+  // protocol::reliable: the tile's sequence tables and owed acks.
+  reliable_state* reliable{nullptr};
+};
+
 // Program: a copyable generator with bool next(op&, span<block_id>, span<block_id>).
 template <tile_nic Nic, typename Program>
 class executor {
  public:
-  struct buffers {
-    std::span<block_id> send_ids;   // at least the program's largest send
-    std::span<block_id> recv_ids;   // at least the program's largest receive
-    std::span<std::byte> tx;        // directory + bytes of the largest send
-    std::span<std::byte> rx;        // largest receive; with prepost, all receives
-    std::span<posted_recv> posted;  // with prepost: one per receiving op
-    // send_ahead only: the same three for the op whose send went out early.
-    std::span<block_id> ahead_send_ids{};
-    std::span<block_id> ahead_recv_ids{};
-    std::span<std::byte> ahead_tx{};
-    // op_flag::async sends: pool_sends.size() slots of pool.size() / slots bytes
-    // each (the size of tx), each slot busy until its send completes.
-    std::span<std::byte> pool{};
-    std::span<out_msg> pool_sends{};
-    // protocol::reliable: the tile's sequence tables and owed acks.
-    reliable_state* reliable{nullptr};
-  };
+  using buffers = executor_buffers;
 
   executor(tile_id me, Nic& nic, Program program, block_store& store, buffers b,
            executor_config cfg)

@@ -98,7 +98,8 @@ inline constexpr std::uint32_t bad_command = 0xFFFF'FFFFU;
 // ---- boot block --------------------------------------------------------------------------
 inline constexpr std::uint32_t boot_magic = 0x4252'5354U;  // "TSRB"
 
-// What a tile's arena must hold, in the words the boot block carries them.
+// What a tile's arena must hold, in the words the boot block carries them
+// (memory_plan.hpp).
 struct tile_plan_words {
   std::uint32_t slot;         // bytes of the largest block
   std::uint32_t peak_blocks;  // blocks held at once
@@ -155,8 +156,8 @@ struct boot_block {
   std::uint32_t timeout_base_hi;
   std::uint32_t timeout_per_byte_lo;
   std::uint32_t timeout_per_byte_hi;
-  // The tile's memory plan (tile_plan, from a walk of its program on the host): what
-  // its arena must hold (arena_layout below).
+  // The tile's memory plan, from a walk of its program on the host: what its arena must
+  // hold (plan_words and needs_of in memory_plan.hpp).
   tile_plan_words plan;
   std::uint32_t reserved[31 - sizeof(tile_plan_words) / 4];
   // ---- the tile's result ----
