@@ -7,58 +7,36 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "tessera/firmware/payload.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/firmware/payload.hpp"
 #include "tessera/schedule/verdict.hpp"
 
 namespace tessera::harness {
 
 using program = fw::collective_program;
 
-tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot) {
-  tile_plan pl;
+tile_needs plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot) {
   std::unordered_set<std::uint32_t> held;
   fw::layout{c}.initial(t, [&](const fw::block_desc& b) { held.insert(b.id); });
-  pl.peak_blocks = static_cast<std::uint32_t>(held.size());
-  pl.initial_blocks = held.size();
-  program prog{c, tile_id{t}};
+  const program prog{c, tile_id{t}};
   std::vector<block_id> s(prog.max_blocks());
   std::vector<block_id> r(prog.max_blocks());
-  op o;
-  while (prog.next(o, s, r)) {
-    ++pl.ops;
-    if (o.kind == op_kind::combine) ++pl.blocks_combined;
-    if (o.sends()) pl.blocks_moved += o.send_count;
-    if (o.receives()) {
-      pl.blocks_moved += o.recv_count;
-      if ((o.flags & op_flag::combine_in) != 0) pl.blocks_combined += o.recv_count;
-    }
-    if (o.kind == op_kind::combine) {
-      held.insert(r[0].value());  // the destination exists before the source is dropped
-      pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
-      if ((o.flags & op_flag::release) != 0) held.erase(s[0].value());
-    } else {
-      if (o.sends()) {
-        pl.max_send = std::max(pl.max_send, o.send_count);
-        if ((o.flags & op_flag::release) != 0) {
-          for (std::uint32_t i = 0; i < o.send_count; ++i)
-            held.erase(s[i].value());
-        }
-      }
-      if (o.receives()) {
-        pl.max_recv = std::max(pl.max_recv, o.recv_count);
-        ++pl.receiving_ops;
-        pl.all_recv_bytes += dir_bytes(o.recv_count) + std::uint64_t{o.recv_count} * slot;
-        if ((o.flags & op_flag::combine_in) == 0) {
-          for (std::uint32_t i = 0; i < o.recv_count; ++i)
-            held.insert(r[i].value());
-        }
-      }
-    }
-    pl.peak_blocks = std::max(pl.peak_blocks, static_cast<std::uint32_t>(held.size()));
-  }
-  pl.final_blocks = held.size();
-  return pl;
+  return walk_needs(prog, held, s, r, slot);
+}
+
+// operator new[] aligns its bytes for every object the arena holds, so a layout made
+// from base 0 holds at whatever address the bytes get.
+static_assert(alignof(out_msg) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ &&
+              alignof(posted_recv) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ &&
+              alignof(block_store::entry) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+
+std::unique_ptr<tile_memory> make_tile_memory(const tile_plan& plan) {
+  auto m = std::make_unique<tile_memory>();
+  const arena_layout l = lay_out(plan, 0);
+  const auto n = static_cast<std::size_t>(l.end);
+  m->bytes = std::make_unique<std::byte[]>(n);  // zeroed, as a tile's fresh RAM
+  m->arena = carve(plan, l, {m->bytes.get(), n});
+  return m;
 }
 
 run_work count_work(const fw::collective_params& c, std::uint64_t ops_limit,
@@ -80,17 +58,6 @@ run_work count_work(const fw::collective_params& c, std::uint64_t ops_limit,
   }
   return w;
 }
-
-namespace {
-
-std::uint32_t pow2_at_least(std::uint32_t x) {
-  std::uint32_t h = 1;
-  while (h < x)
-    h *= 2;
-  return h;
-}
-
-}  // namespace
 
 std::string wait_text(const tile_wait& w) {
   std::ostringstream os;
@@ -259,17 +226,11 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
     : harness_core{c.f.tiles(), o.exec.proto}, c_{c}, o_{o}, slot_{fw::layout{c}.slot_bytes()} {
   refuse_too_large(c, o.model);
   // Plan every tile and refuse runs that cannot fit in memory.
-  const bool prepost = o.exec.prepost;
   plans_.resize(p_);
   for (std::uint32_t t = 0; t < p_; ++t) {
-    plans_[t] = plan_tile(c, t, slot_);
-    const tile_plan& pl = plans_[t];
-    const std::uint64_t rx =
-        prepost ? pl.all_recv_bytes : dir_bytes(pl.max_recv) + std::uint64_t{pl.max_recv} * slot_;
-    const std::uint64_t tx = dir_bytes(pl.max_send) + std::uint64_t{pl.max_send} * slot_;
-    const std::uint64_t slots = program{c, tile_id{t}}.async_slots();
-    memory_ +=
-        std::uint64_t{pl.peak_blocks} * slot_ + rx + tx * ((o.exec.send_ahead ? 2 : 1) + slots);
+    const plan_options po{o.exec.prepost, o.exec.send_ahead, program{c, tile_id{t}}.async_slots()};
+    plans_[t] = plan_memory(plan_tile(c, t, slot_), slot_, po);
+    memory_ += plans_[t].data_bytes();
     if (memory_ > o.memory_limit) {
       std::ostringstream os;
       os << "the run needs more than " << (o.memory_limit >> 20) << " MiB of tile memory (--bytes "
@@ -281,34 +242,10 @@ harness_base::harness_base(const fw::collective_params& c, const harness_options
     }
   }
   for (std::uint32_t t = 0; t < p_; ++t) {
-    auto m = std::make_unique<tile_memory>();
-    const tile_plan& pl = plans_[t];
-    const std::uint32_t cap = std::max<std::uint32_t>(pl.peak_blocks, 1);
-    m->arena.resize(std::size_t{cap} * slot_);
-    m->entries.resize(cap);
-    m->free_stack.resize(cap);
-    m->hash.resize(pow2_at_least(2 * cap));
-    m->store = block_store{m->arena, slot_, m->entries, m->free_stack, m->hash};
-    // The id buffers hold the largest message the plan walked (generators write exactly
-    // the ids they count), not the program's bound: a broadcast's bound is p a message.
-    const std::size_t ids = std::max({std::uint32_t{1}, pl.max_send, pl.max_recv});
-    m->send_ids.resize(ids);
-    m->recv_ids.resize(ids);
-    m->tx.resize(dir_bytes(pl.max_send) + std::size_t{pl.max_send} * slot_);
-    m->rx.resize(prepost ? pl.all_recv_bytes
-                         : dir_bytes(pl.max_recv) + std::size_t{pl.max_recv} * slot_);
-    m->posted.resize(prepost ? pl.receiving_ops : 0);
-    if (o.exec.send_ahead) {
-      m->ahead_send_ids.resize(ids);
-      m->ahead_recv_ids.resize(ids);
-      m->ahead_tx.resize(m->tx.size());
-    }
-    const program prog{c, tile_id{t}};
-    m->pool_sends.assign(prog.async_slots(), out_msg{});
+    std::unique_ptr<tile_memory> m = make_tile_memory(plans_[t]);
     if (o.exec.proto == protocol::reliable) arm_reliable(*m, p_);
     memory_of_.push_back(m.get());
-    m->pool.resize(m->tx.size() * prog.async_slots());
-    if (!fw::load_initial(c, t, m->store) && setup_failure_.empty())
+    if (!fw::load_initial(c, t, m->arena.store) && setup_failure_.empty())
       setup_failure_ = "tile " + std::to_string(t) + ": initial blocks do not fit its store";
     mem_.push_back(std::move(m));
   }
@@ -462,7 +399,7 @@ run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_r
   if (!out.completed || !out.failure.empty()) return out;
   fold_cache expect{c_};
   for (std::uint32_t t = 0; t < p_; ++t) {
-    const fw::mismatch m = fw::verify_tile(c_, t, mem_[t]->store, expect);
+    const fw::mismatch m = fw::verify_tile(c_, t, mem_[t]->arena.store, expect);
     if (m.kind != fw::mismatch_kind::none) {
       out.failure = mismatch_text(m);
       return out;

@@ -56,7 +56,7 @@ void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
   b.timeout_per_byte_lo = abi::lo(cfg.timeout_per_byte);
   b.timeout_per_byte_hi = abi::hi(cfg.timeout_per_byte);
   const std::uint32_t slot = fw::layout{c}.slot_bytes();
-  const harness::tile_plan pl = harness::plan_tile(c, t, slot);
+  const tile_needs pl = harness::plan_tile(c, t, slot);
   const fw::collective_program prog{c, tile_id{t}};
   b.plan.slot = slot;
   b.plan.peak_blocks = pl.peak_blocks;

@@ -9,13 +9,13 @@
 #include <sys/prctl.h>
 #endif
 
+#include "tessera/common/errors.hpp"
 #include "tessera/firmware/payload.hpp"
+#include "tessera/harness/harness.hpp"
 #include "tessera/iss/boot.hpp"
 #include "tessera/iss/cortex_m4.hpp"
 #include "tessera/iss/elf_image.hpp"
 #include "tessera/iss/nic_device.hpp"
-#include "tessera/harness/harness.hpp"
-#include "tessera/common/errors.hpp"
 #include "tessera/schedule/verdict.hpp"
 #include "tessera/tlm/platform_run.hpp"
 
@@ -141,9 +141,10 @@ class iss_harness : public harness::harness_core {
          now);
   }
 
-  harness::run_outcome finish(std::uint64_t now, const std::vector<harness::transfer_record>& transfers,
-                          const std::vector<harness::drop_record>& drops,
-                          const std::vector<msg_header>& unreceived) {
+  harness::run_outcome finish(std::uint64_t now,
+                              const std::vector<harness::transfer_record>& transfers,
+                              const std::vector<harness::drop_record>& drops,
+                              const std::vector<msg_header>& unreceived) {
     harness::tile_ends ends;
     std::vector<std::uint32_t> peak(p_);
     for (std::uint32_t t = 0; t < p_; ++t) {
@@ -364,7 +365,7 @@ struct iss_tiles {
 
 std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t) {
   const std::uint64_t s = fw::layout{c}.slot_bytes();
-  const harness::tile_plan pl = harness::plan_tile(c, t, static_cast<std::uint32_t>(s));
+  const tile_needs pl = harness::plan_tile(c, t, static_cast<std::uint32_t>(s));
   // A block moved costs more the more blocks the tile's store holds (its lookups).
   const std::uint64_t estimate = 20'000 + 5'000 * pl.ops +
                                  (400 + 2 * std::uint64_t{pl.peak_blocks}) * pl.blocks_moved +

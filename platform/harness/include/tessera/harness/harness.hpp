@@ -18,6 +18,7 @@
 #include "tessera/harness/faults.hpp"
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/executor.hpp"
+#include "tessera/runtime/memory_plan.hpp"
 #include "tessera/runtime/message.hpp"
 
 namespace tessera::harness {
@@ -183,48 +184,24 @@ struct run_work {
 run_work count_work(const fw::collective_params& c, std::uint64_t ops_limit = UINT64_MAX,
                     std::uint64_t moves_limit = UINT64_MAX);
 
-// What one tile's program needs, found by walking it once without data.
-struct tile_plan {
-  std::uint32_t peak_blocks{0};
-  std::uint32_t max_send{0};
-  std::uint32_t max_recv{0};
-  std::uint64_t all_recv_bytes{0};  // every receive's landing area (prepost)
-  std::uint32_t receiving_ops{0};
-  // The work the tile's program does, as its ops say it (a processor's instruction
-  // budget is derived from it): ops, blocks sent and received, blocks combined (a
-  // combine op or a combining receive), and the blocks it holds at its
-  // start and at its end.
-  std::uint64_t ops{0};
-  std::uint64_t blocks_moved{0};
-  std::uint64_t blocks_combined{0};
-  std::uint64_t initial_blocks{0};
-  std::uint64_t final_blocks{0};
-};
+// What tile t's program needs (walk_needs, tessera/runtime/memory_plan.hpp), from its
+// initial blocks and a walk of its ops; `slot` is the largest block in bytes.
+tile_needs plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot);
 
-tile_plan plan_tile(const fw::collective_params& c, std::uint32_t t, std::uint32_t slot);
-
+// A native tile's memory: one arena laid out and carved by its plan (memory_plan.hpp),
+// as a Cortex-M4 tile carves its own, and the reliable protocol's tables.
 struct tile_memory {
-  std::vector<std::byte> arena;
-  std::vector<block_store::entry> entries;
-  std::vector<std::uint32_t> free_stack;
-  std::vector<std::uint32_t> hash;
-  std::vector<block_id> send_ids;
-  std::vector<block_id> recv_ids;
-  std::vector<std::byte> tx;
-  std::vector<std::byte> rx;
-  std::vector<posted_recv> posted;
-  std::vector<block_id> ahead_send_ids;  // send_ahead only
-  std::vector<block_id> ahead_recv_ids;
-  std::vector<std::byte> ahead_tx;
-  std::vector<std::byte> pool;  // op_flag::async sends: slots of tx's size
-  std::vector<out_msg> pool_sends;
+  std::unique_ptr<std::byte[]> bytes;
+  tile_arena arena;
   // protocol::reliable only: sequence numbers per peer and the owed acks.
   std::vector<std::uint32_t> seq_out;
   std::vector<std::uint32_t> seq_in;
   std::vector<owed_ack> owed;
   reliable_state reliable;
-  block_store store;
 };
+
+// The memory of a tile planned as `plan`.
+std::unique_ptr<tile_memory> make_tile_memory(const tile_plan& plan);
 
 // Sizes the reliable tables of m for a fabric of `tiles` (protocol::reliable).
 void arm_reliable(tile_memory& m, std::uint32_t tiles);
@@ -251,18 +228,9 @@ class tile_executors {
   // Creates tile t's executor over `nic`, which must outlive this object.
   void attach(std::uint32_t t, Nic& nic, Program prog, tile_memory& m, const executor_config& cfg) {
     if (ex_.size() <= t) ex_.resize(t + 1);
-    typename exec::buffers b{m.send_ids,
-                             m.recv_ids,
-                             m.tx,
-                             m.rx,
-                             m.posted,
-                             m.ahead_send_ids,
-                             m.ahead_recv_ids,
-                             m.ahead_tx,
-                             m.pool,
-                             m.pool_sends,
-                             m.seq_out.empty() ? nullptr : &m.reliable};
-    ex_[t] = std::make_unique<exec>(tile_id{t}, nic, prog, m.store, b, cfg);
+    executor_buffers b = m.arena.buffers;
+    b.reliable = m.seq_out.empty() ? nullptr : &m.reliable;
+    ex_[t] = std::make_unique<exec>(tile_id{t}, nic, prog, m.arena.store, b, cfg);
   }
 
   // With spans on, polls at `now` record what each tile did (op_span).
@@ -367,10 +335,20 @@ class harness_core {
 // The parts of a collective run that do not depend on the NIC type.
 class harness_base : public harness_core {
  public:
+  using program = fw::collective_program;
+
   // Throws input_error when the run is too large or needs too much memory.
   harness_base(const fw::collective_params& c, const harness_options& o);
 
  protected:
+  [[nodiscard]] program program_of(std::uint32_t t) const { return program{c_, tile_id{t}}; }
+  [[nodiscard]] executor_config exec_config() const {
+    executor_config cfg = o_.exec;
+    cfg.tiles = p_;
+    cfg.type = c_.type;
+    cfg.rop = c_.rop;
+    return cfg;
+  }
   // The outcome from the tiles' end states and the network's report.
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
@@ -383,37 +361,39 @@ class harness_base : public harness_core {
   std::vector<std::unique_ptr<tile_memory>> mem_;
 };
 
-template <typename Nic>
-class collective_harness : public harness_base {
+// A run's tiles over one NIC type. Base plans their memory, says each tile's program and
+// executor settings, and checks the end state (harness_base for a collective,
+// schedule_harness_base for a schedule file); the model adds the NICs and the clock.
+template <typename Base, typename Nic>
+class tiles_harness : public Base {
  public:
-  using harness_base::harness_base;
+  using Base::Base;
 
   // Creates tile t's executor over `nic`, which must outlive the harness.
   void attach(std::uint32_t t, Nic& nic) {
-    executor_config cfg = o_.exec;
-    cfg.tiles = p_;
-    cfg.type = c_.type;
-    cfg.rop = c_.rop;
-    ex_.attach(t, nic, fw::collective_program{c_, tile_id{t}}, *mem_[t], cfg);
-    ex_.trace_spans(o_.trace_ops);
+    ex_.attach(t, nic, this->program_of(t), *this->mem_[t], this->exec_config());
+    ex_.trace_spans(this->o_.trace_ops);
   }
 
   tile_state poll(std::uint32_t t, std::uint64_t now) {
     const tile_state s = ex_.poll(t, now);
-    note(t, s, now);
+    this->note(t, s, now);
     return s;
   }
 
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
                      const std::vector<msg_header>& unreceived) {
-    run_outcome out = harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
+    run_outcome out = Base::finish(now, transfers, drops, unreceived, ex_.ends());
     out.ops = ex_.take_spans(now);
     return out;
   }
 
  private:
-  tile_executors<Nic, fw::collective_program> ex_;
+  tile_executors<Nic, typename Base::program> ex_;
 };
+
+template <typename Nic>
+using collective_harness = tiles_harness<harness_base, Nic>;
 
 }  // namespace tessera::harness

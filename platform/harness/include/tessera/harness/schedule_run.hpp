@@ -48,9 +48,19 @@ class schedule_program {
 // NICs and the clock, as with collective_harness.
 class schedule_harness_base : public harness_core {
  public:
+  using program = schedule_program;
+
   schedule_harness_base(const resolved_schedule& ps, const harness_options& o);
 
  protected:
+  [[nodiscard]] program program_of(std::uint32_t t) const {
+    return schedule_program{ps_->sched.programs[t]};
+  }
+  [[nodiscard]] executor_config exec_config() const {
+    executor_config cfg = o_.exec;
+    cfg.tiles = p_;
+    return cfg;
+  }
   run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
                      const std::vector<drop_record>& drops,
                      const std::vector<msg_header>& unreceived, const tile_ends& ends);
@@ -58,38 +68,10 @@ class schedule_harness_base : public harness_core {
   const resolved_schedule* ps_;
   harness_options o_;
   std::vector<std::uint32_t> peak_;
-  std::vector<std::uint32_t> max_blocks_;
   std::vector<std::unique_ptr<tile_memory>> mem_;
 };
 
 template <typename Nic>
-class schedule_harness : public schedule_harness_base {
- public:
-  using schedule_harness_base::schedule_harness_base;
-
-  void attach(std::uint32_t t, Nic& nic) {
-    executor_config cfg = o_.exec;
-    cfg.tiles = p_;
-    ex_.attach(t, nic, schedule_program{ps_->sched.programs[t]}, *mem_[t], cfg);
-    ex_.trace_spans(o_.trace_ops);
-  }
-
-  tile_state poll(std::uint32_t t, std::uint64_t now) {
-    const tile_state s = ex_.poll(t, now);
-    note(t, s, now);
-    return s;
-  }
-
-  run_outcome finish(std::uint64_t now, const std::vector<transfer_record>& transfers,
-                     const std::vector<drop_record>& drops,
-                     const std::vector<msg_header>& unreceived) {
-    run_outcome out = schedule_harness_base::finish(now, transfers, drops, unreceived, ex_.ends());
-    out.ops = ex_.take_spans(now);
-    return out;
-  }
-
- private:
-  tile_executors<Nic, schedule_program> ex_;
-};
+using schedule_harness = tiles_harness<schedule_harness_base, Nic>;
 
 }  // namespace tessera::harness
