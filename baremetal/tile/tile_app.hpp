@@ -15,15 +15,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <new>
 #include <span>
-#include <type_traits>
 
 #include "tessera/firmware/collective.hpp"
 #include "tessera/firmware/payload.hpp"
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/executor.hpp"
 #include "tessera/runtime/fabric.hpp"
+#include "tessera/runtime/memory_plan.hpp"
 #include "tessera/runtime/mmio_nic.hpp"
 #include "tessera/runtime/tile_abi.hpp"
 
@@ -60,52 +59,6 @@ struct tile_bus {
 };
 
 using tile_nic_t = mmio_nic<tile_bus>;
-
-// A bump allocator over the arena, below the stack guard. Past a region that does not
-// fit it goes on placing the rest as if it had, so needed() is the whole plan's size.
-class arena {
- public:
-  arena(std::byte* begin, std::byte* end)
-      : next_{reinterpret_cast<std::uintptr_t>(begin)},
-        begin_{reinterpret_cast<std::uintptr_t>(begin)},
-        end_{reinterpret_cast<std::uintptr_t>(end)} {}
-
-  template <typename T>
-  std::span<T> take(std::size_t n) {
-    const std::uintptr_t aligned = (next_ + alignof(T) - 1) & ~(std::uintptr_t{alignof(T)} - 1);
-    next_ = aligned + n * sizeof(T);
-    if (!fits_ || next_ > end_) {
-      fits_ = false;
-      return {};
-    }
-    T* p = reinterpret_cast<T*>(aligned);
-    // Raw bytes are written before they are read (message buffers, block slots): only
-    // objects are constructed. (Zeroing every byte here was a sixth of a tile's
-    // instructions.)
-    if constexpr (!std::is_same_v<T, std::byte>) {
-      for (std::size_t i = 0; i < n; ++i)
-        new (p + i) T{};
-    }
-    return {p, n};
-  }
-
-  [[nodiscard]] bool fits() const { return fits_; }
-  [[nodiscard]] std::uint32_t needed() const { return static_cast<std::uint32_t>(next_ - begin_); }
-  [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(end_ - begin_); }
-
- private:
-  std::uintptr_t next_;
-  std::uintptr_t begin_;
-  std::uintptr_t end_;
-  bool fits_{true};
-};
-
-inline std::uint32_t pow2_at_least(std::uint32_t x) {
-  std::uint32_t h = 1;
-  while (h < x)
-    h *= 2;
-  return h;
-}
 
 inline fabric fabric_of(const abi::boot_block& b) {
   switch (static_cast<fabric_kind>(b.fabric_kind)) {
@@ -185,57 +138,37 @@ template <typename Program>
   cfg.timeout_per_byte = abi::join(b.timeout_per_byte_lo, b.timeout_per_byte_hi);
   cfg.max_retries = b.max_retries;
 
-  // The memory the host's plan asks for, carved from the arena as the host harness sizes
-  // a native tile's (harness::harness_base).
-  const abi::tile_plan_words& pl = b.plan;
-  const std::uintptr_t arena_end = reinterpret_cast<std::uintptr_t>(__heap_end) - abi::stack_guard;
-  arena a{__heap_start, reinterpret_cast<std::byte*>(arena_end)};
-  const std::uint32_t cap = pl.peak_blocks > 0 ? pl.peak_blocks : 1;
-  const std::uint32_t slot = pl.slot;
-  // The program's own needs where it says them (a program of one's own may differ from the
-  // built-in one the host planned for).
-  const std::uint32_t max_blocks =
-      program.max_blocks() > pl.max_blocks ? program.max_blocks() : pl.max_blocks;
-  const std::uint32_t async_slots =
-      program.async_slots() > pl.async_slots ? program.async_slots() : pl.async_slots;
-  auto blocks = a.take<std::byte>(std::size_t{cap} * slot);
-  auto entries = a.take<block_store::entry>(cap);
-  auto free_stack = a.take<std::uint32_t>(cap);
-  auto hash = a.take<std::uint32_t>(pow2_at_least(2 * cap));
-  auto send_ids = a.take<block_id>(max_blocks);
-  auto recv_ids = a.take<block_id>(max_blocks);
-  const std::size_t tx_bytes = dir_bytes(pl.max_send) + std::size_t{pl.max_send} * slot;
-  const std::size_t rx_bytes =
-      cfg.prepost ? static_cast<std::size_t>(abi::join(pl.all_recv_lo, pl.all_recv_hi))
-                  : dir_bytes(pl.max_recv) + std::size_t{pl.max_recv} * slot;
-  auto tx = a.take<std::byte>(tx_bytes);
-  auto rx = a.take<std::byte>(rx_bytes);
-  auto posted = a.take<posted_recv>(cfg.prepost ? pl.receiving_ops : 0);
-  std::span<block_id> ahead_send;
-  std::span<block_id> ahead_recv;
-  std::span<std::byte> ahead_tx;
-  if (cfg.send_ahead) {
-    ahead_send = a.take<block_id>(max_blocks);
-    ahead_recv = a.take<block_id>(max_blocks);
-    ahead_tx = a.take<std::byte>(tx_bytes);
-  }
-  auto pool_sends = a.take<out_msg>(async_slots);
-  auto pool = a.take<std::byte>(tx_bytes * async_slots);
-  auto table = a.take<abi::block_report>(cap);
-  b.arena_used = a.needed();
-  b.arena_size = a.size();
-  if (!a.fits()) finish(b, abi::tile_state_code::too_big);
-
-  block_store store{blocks, slot, entries, free_stack, hash};
+  // The memory the host's plan asks for (memory_plan.hpp, as the host harness plans a
+  // native tile's), with the program's own bounds where it says them larger (a program of
+  // one's own may differ from the built-in one the host planned for), laid out from the
+  // arena's base and, after it, the table of blocks the tile reports at its end.
+  const abi::tile_plan_words& words = b.plan;
+  plan_options po;
+  po.prepost = cfg.prepost;
+  po.send_ahead = cfg.send_ahead;
+  po.async_slots =
+      program.async_slots() > words.async_slots ? program.async_slots() : words.async_slots;
+  po.min_ids = program.max_blocks() > words.max_blocks ? program.max_blocks() : words.max_blocks;
+  const tile_plan plan = plan_memory(needs_of(words), words.slot, po);
+  const auto base = reinterpret_cast<std::uintptr_t>(__heap_start);
+  const std::uintptr_t size =
+      reinterpret_cast<std::uintptr_t>(__heap_end) - abi::stack_guard - base;
+  const arena_layout l = lay_out(plan, base);
+  std::uint64_t used = l.end;
+  const arena_region table_at = place<abi::block_report>(used, base, plan.store_blocks);
+  b.arena_used = used < UINT32_MAX ? static_cast<std::uint32_t>(used) : UINT32_MAX;
+  b.arena_size = static_cast<std::uint32_t>(size);
+  if (used > size) finish(b, abi::tile_state_code::too_big);
+  const std::span<std::byte> arena{__heap_start, size};
+  tile_arena m = carve(plan, l, arena);
+  const std::span<abi::block_report> table = objects_in<abi::block_report>(arena, table_at);
+  block_store& store = m.store;
   if (!fw::load_initial(c, b.tile, store)) finish(b, abi::tile_state_code::too_big);
 
   tile_nic_t nic{tile_bus{}};
   nic.trace_ops(b.trace_ops != 0);
   nic.start();
-  typename executor<tile_nic_t, Program>::buffers buf{send_ids, recv_ids,   tx,         rx,
-                                                      posted,   ahead_send, ahead_recv, ahead_tx,
-                                                      pool,     pool_sends, nullptr};
-  executor<tile_nic_t, Program> ex{tile_id{b.tile}, nic, program, store, buf, cfg};
+  executor<tile_nic_t, Program> ex{tile_id{b.tile}, nic, program, store, m.buffers, cfg};
   tile_state s = ex.poll();
   while (s == tile_state::blocked) {
     const tile_wait w = ex.waiting();

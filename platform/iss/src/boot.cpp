@@ -5,6 +5,7 @@
 #include "tessera/firmware/payload.hpp"
 #include "tessera/firmware/textbook.hpp"
 #include "tessera/harness/harness.hpp"
+#include "tessera/runtime/memory_plan.hpp"
 
 namespace tessera::iss {
 namespace {
@@ -55,18 +56,13 @@ void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
   b.timeout_base_hi = abi::hi(cfg.timeout_base);
   b.timeout_per_byte_lo = abi::lo(cfg.timeout_per_byte);
   b.timeout_per_byte_hi = abi::hi(cfg.timeout_per_byte);
+  // The plan the host makes for the built-in program, its id lists as long as the
+  // program's bound: a program of the firmware developer's own may send more a message.
   const std::uint32_t slot = fw::layout{c}.slot_bytes();
-  const tile_needs pl = harness::plan_tile(c, t, slot);
   const fw::collective_program prog{c, tile_id{t}};
-  b.plan.slot = slot;
-  b.plan.peak_blocks = pl.peak_blocks;
-  b.plan.max_blocks = prog.max_blocks();
-  b.plan.max_send = pl.max_send;
-  b.plan.max_recv = pl.max_recv;
-  b.plan.receiving_ops = pl.receiving_ops;
-  b.plan.all_recv_lo = abi::lo(pl.all_recv_bytes);
-  b.plan.all_recv_hi = abi::hi(pl.all_recv_bytes);
-  b.plan.async_slots = prog.async_slots();
+  const tile_needs needs = harness::plan_tile(c, t, slot);
+  const plan_options po{cfg.prepost, cfg.send_ahead, prog.async_slots(), prog.max_blocks()};
+  b.plan = plan_words(needs, plan_memory(needs, slot, po));
 }
 
 harness::tile_snapshot read_progress(std::span<const std::byte> ram) {
