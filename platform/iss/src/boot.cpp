@@ -118,13 +118,10 @@ std::string reported_blocks::load(std::uint32_t tile, const tile_result& r,
   const std::string who = "tile " + std::to_string(tile);
   if (!r.problem.empty()) return who + ": " + r.problem;
   const auto cap = static_cast<std::uint32_t>(r.blocks.size() > 0 ? r.blocks.size() : 1);
-  std::uint32_t h = 1;
-  while (h < 2 * cap)
-    h *= 2;
   arena_.assign(std::size_t{cap} * slot, std::byte{0});
   entries_.assign(cap, {});
   free_.assign(cap, 0);
-  hash_.assign(h, 0);
+  hash_.assign(block_store::hash_cells(cap), 0);
   store_ = block_store{arena_, slot, entries_, free_, hash_};
   for (const abi::block_report& b : r.blocks) {
     const std::string block = who + " block " + std::to_string(b.id);
