@@ -171,6 +171,28 @@ class fold_cache {
   std::map<std::pair<std::uint32_t, std::uint32_t>, entry> cache_;
 };
 
+void verify_collective(run_outcome& out, const fw::collective_params& c,
+                       const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of) {
+  fold_cache expect{c};
+  for (std::uint32_t t = 0; t < c.f.tiles(); ++t) {
+    std::string why;
+    block_store* const blocks = blocks_of(t, why);
+    if (blocks == nullptr) {
+      out.failure = why;
+      return;
+    }
+    const fw::mismatch m = fw::verify_tile(c, t, *blocks, expect);
+    if (m.kind != fw::mismatch_kind::none) {
+      out.failure = mismatch_text(m);
+      return;
+    }
+  }
+  out.bytes_checked = fw::verified_bytes(c);
+  const verdict v = verdict_of(true, out.bytes_checked);
+  out.verified = v == verdict::verified;
+  out.nothing_checked = v == verdict::nothing_checked;
+}
+
 void arm_reliable(tile_memory& m, std::uint32_t tiles) {
   m.seq_out.assign(tiles, 0);
   m.seq_in.assign(tiles, 0);
@@ -397,18 +419,8 @@ run_outcome harness_base::finish(std::uint64_t now, const std::vector<transfer_r
     peak[t] = plans_[t].peak_blocks;
   run_outcome out = settle(now, transfers, drops, unreceived, ends, peak);
   if (!out.completed || !out.failure.empty()) return out;
-  fold_cache expect{c_};
-  for (std::uint32_t t = 0; t < p_; ++t) {
-    const fw::mismatch m = fw::verify_tile(c_, t, mem_[t]->arena.store, expect);
-    if (m.kind != fw::mismatch_kind::none) {
-      out.failure = mismatch_text(m);
-      return out;
-    }
-  }
-  out.bytes_checked = fw::verified_bytes(c_);
-  const verdict v = verdict_of(true, out.bytes_checked);
-  out.verified = v == verdict::verified;
-  out.nothing_checked = v == verdict::nothing_checked;
+  verify_collective(out, c_,
+                    [this](std::uint32_t t, std::string&) { return &mem_[t]->arena.store; });
   return out;
 }
 

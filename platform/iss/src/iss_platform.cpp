@@ -16,7 +16,6 @@
 #include "tessera/iss/cortex_m4.hpp"
 #include "tessera/iss/elf_image.hpp"
 #include "tessera/iss/nic_device.hpp"
-#include "tessera/schedule/verdict.hpp"
 #include "tessera/tlm/platform_run.hpp"
 
 namespace tessera::iss {
@@ -199,23 +198,13 @@ class iss_harness : public harness::harness_core {
       }
       return out;
     }
-    for (std::uint32_t t = 0; t < p_; ++t) {
+    // Each tile's blocks as it reported them, copied from its RAM.
+    reported_blocks got;
+    harness::verify_collective(out, c_, [&](std::uint32_t t, std::string& why) -> block_store* {
       tile_parts& p = parts_[t];
-      reported_blocks got;
-      if (std::string why = got.load(t, p.result, p.core->ram(), slot_); !why.empty()) {
-        out.failure = why;
-        return out;
-      }
-      const fw::mismatch m = fw::verify_tile(c_, t, got.store());
-      if (m.kind != fw::mismatch_kind::none) {
-        out.failure = harness::mismatch_text(m);
-        return out;
-      }
-    }
-    out.bytes_checked = fw::verified_bytes(c_);
-    const verdict v = verdict_of(true, out.bytes_checked);
-    out.verified = v == verdict::verified;
-    out.nothing_checked = v == verdict::nothing_checked;
+      why = got.load(t, p.result, p.core->ram(), slot_);
+      return why.empty() ? &got.store() : nullptr;
+    });
     return out;
   }
 

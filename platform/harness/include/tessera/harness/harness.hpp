@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -210,6 +211,13 @@ std::string wait_text(const tile_wait& w);
 std::string fault_text(std::uint32_t t, const tile_fault& f);
 // "tile 3: block 17 ..." for a block a tile ends with that is missing, extra or damaged.
 std::string mismatch_text(const fw::mismatch& m);
+
+// Checks a collective run that ended without a failure: every tile's blocks against what
+// the collective leaves there (fw::verify_tile), the first difference being the failure,
+// else the verdict over the bytes checked. blocks_of(t, why) gives tile t's blocks, or
+// null with `why` saying they cannot be read (a Cortex-M4 tile's report).
+void verify_collective(run_outcome& out, const fw::collective_params& c,
+                       const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of);
 
 // Every tile's executor state at the end of a run.
 struct tile_ends {
