@@ -1,17 +1,18 @@
 // Shared types and helpers for Tessera RTL. Every tsr_* module imports from here so a
-// width or an index rule is defined once.
+// width or an index rule is defined once. Functions assign to their own names: Yosys 0.23
+// stops at a `return` (DESIGN.md, "Toolchain facts").
 package tsr_pkg;
 
   // Width of an index into Count entries. One entry still gets a 1-bit index because a
   // zero-width vector is not legal SystemVerilog.
   function automatic int unsigned idx_width(int unsigned count);
-    return (count > 1) ? $clog2(count) : 1;
+    idx_width = (count > 1) ? $clog2(count) : 1;
   endfunction
 
   // Width of a counter that must hold every value from 0 to Count inclusive; never zero,
   // so that a bad Count reaches the module's own parameter check instead of a width error.
   function automatic int unsigned cnt_width(int unsigned count);
-    return (count > 0) ? $clog2(count + 1) : 1;
+    cnt_width = (count > 0) ? $clog2(count + 1) : 1;
   endfunction
 
   // ---- Torus fabric (tsr_torus_node, tsr_torus_top) -------------------------------------
@@ -36,6 +37,34 @@ package tsr_pkg;
     logic [15:0] seq;        // the source's packet number (the testbench's bookkeeping)
     logic [15:0] len;        // payload bytes, at least 1
   } torus_hdr_t;
+
+  // Bits of a torus_hdr_t, for ports that carry one header per port as a flat vector
+  // (Yosys 0.23 reads neither unpacked array ports nor $bits of a package type).
+  function automatic int unsigned torus_hdr_bits();
+    torus_hdr_t hdr;
+    hdr = '0;
+    torus_hdr_bits = $bits(hdr);
+  endfunction
+  localparam int unsigned TorusHdrBits = torus_hdr_bits();
+
+  // Dateline classes (Dally and Seitz). A unicast packet from the tile in row src_row,
+  // column src_col is in class 1 at the node (row, col) it reaches travelling in
+  // direction dir (TorusEast..TorusNorth) once its route in that dimension has wrapped
+  // round the ring, in class 0 before. Its route in a dimension starts in the source's
+  // column (columns go first) or row and covers at most half the ring, so it has wrapped
+  // exactly when the node lies past that column or row from the far side: travelling
+  // east at column col < src_col; west, col > src_col; south at row row < src_row;
+  // north, row > src_row.
+  function automatic logic torus_dateline(int unsigned dir, logic [15:0] row,
+                                          logic [15:0] col, logic [15:0] src_row,
+                                          logic [15:0] src_col);
+    case (dir)
+      TorusEast:  torus_dateline = col < src_col;
+      TorusWest:  torus_dateline = col > src_col;
+      TorusSouth: torus_dateline = row < src_row;
+      default:    torus_dateline = row > src_row;
+    endcase
+  endfunction
 
   // One cycle of a link: a header starting a packet and/or one payload byte.
   typedef struct packed {
