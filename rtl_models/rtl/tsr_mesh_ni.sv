@@ -77,7 +77,6 @@ module tsr_mesh_ni
     $fatal(1, "tsr_mesh_ni: BufferDepth must be 1..1024");
   end
 
-  localparam int unsigned CntWidth = cnt_width(BufferDepth);
   localparam int unsigned VcIdxWidth = idx_width(VCs);
   typedef logic [VcIdxWidth-1:0] vc_idx_t;
 
@@ -89,13 +88,13 @@ module tsr_mesh_ni
   logic [15:0]                 left_d, left_q;      // flits of the message not yet sent
   logic [15:0]                 in_pkt_d, in_pkt_q;  // ... of the packet; 0: a head next
   vc_idx_t                     vc_d, vc_q;          // the local input VC the packet holds
-  logic [VCs-1:0][CntWidth-1:0] used_d, used_q;     // credits out per VC
   logic                        rx_ready_q;          // the tile takes a flit this cycle
 
   // The message in hand: the registered one, or the one offered this cycle.
   logic           take, may, head, head_ok, emit;
   logic [15:0]    a_left, a_packet, a_in_pkt;
   logic [VCs-1:0] vc_slot, head_vcs;
+  logic [VCs-1:0] credit;  // per local input VC: a credit left
   vc_idx_t        head_vc, flit_vc;
 
   always_comb begin
@@ -111,7 +110,7 @@ module tsr_mesh_ni
     a_in_pkt = !head ? in_pkt_q : (a_packet == '0 || a_packet > a_left) ? a_left : a_packet;
     // A head takes the lowest VC in use with a slot; the rest of its packet follows it.
     for (int unsigned v = 0; v < VCs; v++) begin
-      vc_slot[v]  = 32'(used_q[v]) < 32'(depth_i);
+      vc_slot[v]  = credit[v];
       head_vcs[v] = vc_slot[v] && v < 32'(vcs_i);
     end
     head_ok = head_vcs != '0;
@@ -162,10 +161,18 @@ module tsr_mesh_ni
       gap_d    = gap_i - 1'b1;
       if (a_left == 16'd1) active_d = 1'b0;
     end
-    for (int unsigned v = 0; v < VCs; v++) begin
-      used_d[v] = used_q[v] + CntWidth'(emit && flit_vc == vc_idx_t'(v))
-                  - CntWidth'(inject_credit_i[v]);
-    end
+  end
+
+  // Credits of the router's local input VC FIFOs: depth_i slots each.
+  for (genvar v = 0; v < VCs; v++) begin : gen_vc
+    tsr_credit_counter #(.MaxCredits(BufferDepth), .LimitWidth(16)) i_credits (
+      .clk_i,
+      .rst_ni,
+      .limit_i (depth_i),
+      .take_i  (emit && flit_vc == vc_idx_t'(v)),
+      .give_i  (inject_credit_i[v]),
+      .avail_o (credit[v])
+    );
   end
 
   // Sampled at every edge, reset or not: the tile's readiness for the first cycle after
@@ -184,7 +191,6 @@ module tsr_mesh_ni
       left_q   <= '0;
       in_pkt_q <= '0;
       vc_q     <= '0;
-      used_q   <= '0;
     end else begin
       active_q <= active_d;
       wait_q   <= wait_d;
@@ -194,7 +200,6 @@ module tsr_mesh_ni
       left_q   <= left_d;
       in_pkt_q <= in_pkt_d;
       vc_q     <= vc_d;
-      used_q   <= used_d;
     end
   end
 

@@ -7,7 +7,8 @@
 // FIFO word keeps the flit with its output, so a head's route is ready when it reaches
 // the front), a tsr_mesh_delay for the router delay and per VC a tsr_fifo; per output a
 // tsr_rr_arbiter for headers (over the 5 x VCs input VCs, index port * VCs + vc) and one
-// for flits (over the output's VCs).
+// for flits (over the output's VCs), and per output link and VC a tsr_credit_counter
+// (the one the torus node uses).
 //
 // Each cycle, decided on the state at its start:
 // - An input VC requests with its front flit. If the VC holds an output VC (its packet's
@@ -105,7 +106,6 @@ module tsr_mesh_router
   logic [InVcs-1:0]                              bound_d, bound_q;   // input VC holds one
   logic [MeshPorts-1:0][VCs-1:0]                 held_d, held_q;     // output VC taken
   logic [MeshPorts-1:0][VCs-1:0][InIdxWidth-1:0] holder_d, holder_q; // by input VC
-  logic [MeshLinks-1:0][VCs-1:0][CntWidth-1:0]   used_d, used_q;     // credits out
 
   // ---- Input ports: route, router delay, a FIFO per VC --------------------------------
   slot_t               front [InVcs];
@@ -192,6 +192,7 @@ module tsr_mesh_router
   logic [VCs-1:0]   vc_slot    [MeshPorts];  // per output VC: a slot behind it
   logic [VCs-1:0]   body_ready [MeshPorts];  // per output VC: its packet's next flit can go
   logic [VCs-1:0]   free_vc    [MeshPorts];  // the lowest free VC with a slot, one-hot
+  logic [VCs-1:0]   credit     [MeshLinks];  // per output link VC: a credit left
 
   always_comb begin
     for (int unsigned v = 0; v < VCs; v++) vc_on[v] = v < 32'(vcs_i);
@@ -205,7 +206,7 @@ module tsr_mesh_router
         if (o == MeshLocal) begin
           vc_slot[o][v] = eject_ready_i;
         end else begin
-          vc_slot[o][v] = 32'(used_q[o][v]) < 32'(depth_i);
+          vc_slot[o][v] = credit[o%MeshLinks][v];
         end
         body_ready[o][v] = held_q[o][v] && filled[holder_q[o][v]] && vc_slot[o][v];
       end
@@ -247,6 +248,20 @@ module tsr_mesh_router
       .valid_o (send[o]),
       .idx_o   (send_vc[o])
     );
+
+    // Credits of the neighbour's input VC FIFOs behind a link: depth_i slots each.
+    if (o < MeshLinks) begin : gen_link
+      for (genvar v = 0; v < VCs; v++) begin : gen_vc
+        tsr_credit_counter #(.MaxCredits(BufferDepth), .LimitWidth(16)) i_credits (
+          .clk_i,
+          .rst_ni,
+          .limit_i (depth_i),
+          .take_i  (send[o] && send_vc[o] == vc_idx_t'(v)),
+          .give_i  (credit_i[o][v]),
+          .avail_o (credit[o][v])
+        );
+      end
+    end
   end
 
   // ---- Crossbar ----------------------------------------------------------------------
@@ -284,12 +299,6 @@ module tsr_mesh_router
         end
       end
     end
-    for (int unsigned l = 0; l < MeshLinks; l++) begin
-      for (int unsigned v = 0; v < VCs; v++) begin
-        used_d[l][v] = used_q[l][v] + CntWidth'(send[l] && send_vc[l] == vc_idx_t'(v))
-                       - CntWidth'(credit_i[l][v]);
-      end
-    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -297,12 +306,10 @@ module tsr_mesh_router
       bound_q  <= '0;
       held_q   <= '0;
       holder_q <= '0;
-      used_q   <= '0;
     end else begin
       bound_q  <= bound_d;
       held_q   <= held_d;
       holder_q <= holder_d;
-      used_q   <= used_d;
     end
   end
 
@@ -323,11 +330,6 @@ module tsr_mesh_router
                           o, v, holder_q[o][v],
                           bound_q[holder_q[o][v]] ? "holding another" : "not bound");
             holds[holder_q[o][v]] = 1'b1;
-          end
-          if (o < MeshLinks) begin
-            CreditsBounded_A: assert (32'(used_q[o][v]) <= 32'(depth_i))
-              else $error("tsr_mesh_router: output %0d VC %0d used %0d credits of %0d",
-                          o, v, used_q[o][v], depth_i);
           end
         end
       end
