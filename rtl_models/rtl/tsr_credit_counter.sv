@@ -1,41 +1,57 @@
-// Credit counter of one channel: the buffers a sender has in use at the far end of a
-// link. A send takes a credit; the receiver returns credits as its buffers free, and the
-// sender may use a returned credit from the cycle after the receiver sends it. The
-// counter counts credits in use, so a run-time limit below MaxCredits needs no reload.
+// Credit counters of a set of channels, one count each: the buffers a sender has in use
+// at the far end of a link. A send takes a credit; the receiver returns credits as its
+// buffers free, and the sender may use a returned credit from the cycle after the
+// receiver sends it. A counter counts credits in use, so a run-time limit below
+// MaxCredits needs no reload.
 //
-// The mesh router keeps one per output link and VC and the mesh NI one per local input
-// VC (limit: the FIFO depth in use); the torus node one per output link and dateline
-// class (limit: the buffers of that class) and the torus NI one for the local input.
+// The channels of one sender share a cell (its counts are one packed vector, so a
+// Verilated model copies and traces them as a few words, not one variable per channel):
+// the mesh router's output links times VCs and the mesh NI's local input VCs (limit: the
+// FIFO depth in use); the torus node's link outputs, one cell per dateline class (limit:
+// the buffers of that class), and the torus NI's local input.
+// FST traces show the counts; the ports are the parent's signals, traced there.
+/*verilator tracing_off*/
 module tsr_credit_counter #(
-  /// Credits the receiver can grant at most, at least 1.
+  /// Channels counted, at least 1.
+  parameter int unsigned Channels = 1,
+  /// Credits the receiver can grant a channel at most, at least 1.
   parameter int unsigned MaxCredits = 4,
-  /// Width of give_i, at least 1: up to 2**GiveWidth - 1 credits come back in a cycle.
+  /// Width of a channel's returned credits, at least 1: up to 2**GiveWidth - 1 a cycle.
   parameter int unsigned GiveWidth = 1,
   /// Width of limit_i, at least CntWidth (a run-time setting may be wider).
   parameter int unsigned LimitWidth = tsr_pkg::cnt_width(MaxCredits),
-  /// Width of the count; derived, do not override.
+  /// Width of a count; derived, do not override.
   localparam int unsigned CntWidth = tsr_pkg::cnt_width(MaxCredits)
 ) (
-  input  logic                  clk_i,
-  input  logic                  rst_ni,
-  // The credits of the channel, 1..MaxCredits, held from reset on.
-  input  logic [LimitWidth-1:0] limit_i,
-  // A send takes a credit this cycle.
-  input  logic                  take_i,
-  // Credits the receiver returns this cycle.
-  input  logic [GiveWidth-1:0]  give_i,
-  // A credit is left: fewer than limit_i in use.
-  output logic                  avail_o
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // The credits of each channel, 1..MaxCredits, held from reset on.
+  input  logic [LimitWidth-1:0]         limit_i,
+  // Per channel: a send takes a credit this cycle.
+  input  logic [Channels-1:0]           take_i,
+  // Per channel c: the credits the receiver returns this cycle
+  // (give_i[c * GiveWidth +: GiveWidth]).
+  input  logic [Channels*GiveWidth-1:0] give_i,
+  // Per channel: a credit is left, fewer than limit_i in use.
+  output logic [Channels-1:0]           avail_o
 );
 
-  if (MaxCredits < 1 || GiveWidth < 1 || LimitWidth < CntWidth) begin : gen_param_check
-    $fatal(1, "tsr_credit_counter: MaxCredits, GiveWidth >= 1 and LimitWidth >= the count's");
+  if (Channels < 1 || MaxCredits < 1 || GiveWidth < 1 || LimitWidth < CntWidth)
+  begin : gen_param_check
+    $fatal(1, "tsr_credit_counter: Channels, MaxCredits, GiveWidth >= 1 and LimitWidth >= the count's");
   end
 
-  logic [CntWidth-1:0] used_d, used_q;
+  /*verilator tracing_on*/
+  logic [Channels*CntWidth-1:0] used_d, used_q;
+  /*verilator tracing_off*/
 
-  assign avail_o = 32'(used_q) < 32'(limit_i);
-  assign used_d  = used_q + CntWidth'(take_i) - CntWidth'(give_i);
+  always_comb begin
+    for (int unsigned c = 0; c < Channels; c++) begin
+      avail_o[c] = 32'(used_q[c*CntWidth+:CntWidth]) < 32'(limit_i);
+      used_d[c*CntWidth+:CntWidth] = used_q[c*CntWidth+:CntWidth] + CntWidth'(take_i[c]) -
+                                     CntWidth'(give_i[c*GiveWidth+:GiveWidth]);
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -49,12 +65,20 @@ module tsr_credit_counter #(
   // More credits in use than the channel has: a send without a credit; or a count
   // wrapped below zero: more credits returned than taken. An immediate assertion at the
   // clock edge: no per-evaluation sampling in a Verilated model.
+  logic [Channels-1:0] over;
+  always_comb begin
+    for (int unsigned c = 0; c < Channels; c++) begin
+      over[c] = 32'(used_q[c*CntWidth+:CntWidth]) > 32'(limit_i);
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      CreditsBounded_A: assert (32'(used_q) <= 32'(limit_i))
-        else $error("%m: %0d credits in use of %0d", used_q, limit_i);
+      CreditsBounded_A: assert (over == '0)
+        else $error("%m: more credits in use than the %0d of a channel, channels %b", limit_i,
+                    over);
     end
   end
 `endif
 
 endmodule
+/*verilator tracing_on*/

@@ -164,16 +164,14 @@ module tsr_mesh_ni
   end
 
   // Credits of the router's local input VC FIFOs: depth_i slots each.
-  for (genvar v = 0; v < VCs; v++) begin : gen_vc
-    tsr_credit_counter #(.MaxCredits(BufferDepth), .LimitWidth(16)) i_credits (
-      .clk_i,
-      .rst_ni,
-      .limit_i (depth_i),
-      .take_i  (emit && flit_vc == vc_idx_t'(v)),
-      .give_i  (inject_credit_i[v]),
-      .avail_o (credit[v])
-    );
-  end
+  tsr_credit_counter #(.Channels(VCs), .MaxCredits(BufferDepth), .LimitWidth(16)) i_credits (
+    .clk_i,
+    .rst_ni,
+    .limit_i (depth_i),
+    .take_i  (VCs'(emit) << flit_vc),
+    .give_i  (inject_credit_i),
+    .avail_o (credit)
+  );
 
   // Sampled at every edge, reset or not: the tile's readiness for the first cycle after
   // reset is the value it gives during reset.

@@ -7,8 +7,8 @@
 // FIFO word keeps the flit with its output, so a head's route is ready when it reaches
 // the front), a tsr_mesh_delay for the router delay and per VC a tsr_fifo; per output a
 // tsr_rr_arbiter for headers (over the 5 x VCs input VCs, index port * VCs + vc) and one
-// for flits (over the output's VCs), and per output link and VC a tsr_credit_counter
-// (the one the torus node uses).
+// for flits (over the output's VCs), and per output link a tsr_credit_counter over its
+// VCs (the cell the torus node uses).
 //
 // Each cycle, decided on the state at its start:
 // - An input VC requests with its front flit. If the VC holds an output VC (its packet's
@@ -251,16 +251,16 @@ module tsr_mesh_router
 
     // Credits of the neighbour's input VC FIFOs behind a link: depth_i slots each.
     if (o < MeshLinks) begin : gen_link
-      for (genvar v = 0; v < VCs; v++) begin : gen_vc
-        tsr_credit_counter #(.MaxCredits(BufferDepth), .LimitWidth(16)) i_credits (
-          .clk_i,
-          .rst_ni,
-          .limit_i (depth_i),
-          .take_i  (send[o] && send_vc[o] == vc_idx_t'(v)),
-          .give_i  (credit_i[o][v]),
-          .avail_o (credit[o][v])
-        );
-      end
+      tsr_credit_counter #(
+        .Channels(VCs), .MaxCredits(BufferDepth), .LimitWidth(16)
+      ) i_credits (
+        .clk_i,
+        .rst_ni,
+        .limit_i (depth_i),
+        .take_i  (VCs'(send[o]) << send_vc[o]),
+        .give_i  (credit_i[o]),
+        .avail_o (credit[o])
+      );
     end
   end
 

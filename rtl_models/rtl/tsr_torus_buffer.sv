@@ -24,6 +24,18 @@
 // Logic that reads the link or the interface's packet depends on the Verilated top's
 // inputs and is evaluated at every eval(); the rest reads registers only and runs once a
 // cycle. The two are kept in separate blocks.
+//
+// This cell's logic is emitted as C++ once per input of every node of a Verilated torus
+// (80 times in the 4 x 4, 320 in the 8 x 8), so it is written for little C++: the state
+// is bit masks over the buffers, mask x of a set held as field x of one vector (v[x *
+// Buffers +: Buffers]), and the pick, the freeing and the updates are whole-vector
+// operations for all outputs at once; the payload is read with plain array indices.
+//
+// FST traces show the cell's state only: its ports are the node's signals, traced there,
+// and its combinational logic, per input of every node, would double the model's trace
+// code. The payload memory is left out too: at 20 packets of MaxBytes per node its trace
+// code would be most of the model's build (payload bytes show on the links).
+/*verilator tracing_off*/
 module tsr_torus_buffer #(
   /// Torus columns, at least 2 (a tile's column is its id modulo Cols).
   parameter int unsigned Cols = 4,
@@ -40,49 +52,57 @@ module tsr_torus_buffer #(
   /// Width of a credit count; derived, do not override.
   localparam int unsigned CreditWidth = tsr_pkg::cnt_width(Buffers)
 ) (
-  input  logic                                                clk_i,
-  input  logic                                                rst_ni,
+  input  logic                                                 clk_i,
+  input  logic                                                 rst_ni,
   // This node's place (the class of an arriving packet; a link input's).
-  input  logic [15:0]                                         row_i,
-  input  logic [15:0]                                         col_i,
+  input  logic [15:0]                                          row_i,
+  input  logic [15:0]                                          col_i,
   // A link input's link.
-  input  tsr_pkg::torus_link_t                                link_i,
+  input  tsr_pkg::torus_link_t                                 link_i,
   // The local input's packet, header and payload (bytes 0..len-1), written whole.
-  input  logic                                                inj_valid_i,
-  input  tsr_pkg::torus_hdr_t                                 inj_hdr_i,
-  input  logic [MaxBytes*8-1:0]                               inj_data_i,
+  input  logic                                                 inj_valid_i,
+  input  tsr_pkg::torus_hdr_t                                  inj_hdr_i,
+  input  logic [MaxBytes*8-1:0]                                inj_data_i,
   // A link input: the header of the packet being filled.
-  output tsr_pkg::torus_hdr_t                                 fill_hdr_o,
+  output tsr_pkg::torus_hdr_t                                  fill_hdr_o,
   // The route and the classes behind the link outputs of the packet being completed
   // (a link input: the one filling; the local input: the interface's).
-  input  logic [tsr_pkg::TorusPorts-1:0]                      route_i,
-  input  logic [tsr_pkg::TorusLinks-1:0]                      classes_i,
+  input  logic [tsr_pkg::TorusPorts-1:0]                       route_i,
+  input  logic [tsr_pkg::TorusLinks-1:0]                       classes_i,
   // Per link output l and class k (bit 2 l + k): the neighbour has a free buffer.
-  input  logic [2*tsr_pkg::TorusLinks-1:0]                    room_i,
-  // Per output o, the pick: want_o[o], its buffer, its class behind o (a link output)
-  // and its header.
-  output logic [tsr_pkg::TorusPorts-1:0]                      want_o,
-  output logic [tsr_pkg::TorusPorts*SlotWidth-1:0]            want_slot_o,
-  output logic [tsr_pkg::TorusLinks-1:0]                      want_cls_o,
-  output logic [tsr_pkg::TorusPorts*tsr_pkg::TorusHdrBits-1:0] want_hdr_o,
-  // Payload reads, one per output o: byte rd_byte_i[o] of buffer rd_slot_i[o].
-  input  logic [tsr_pkg::TorusPorts*SlotWidth-1:0]            rd_slot_i,
-  input  logic [tsr_pkg::TorusPorts*ByteWidth-1:0]            rd_byte_i,
-  output logic [tsr_pkg::TorusPorts*8-1:0]                    rd_data_o,
-  // Per buffer s and output o (bit s * TorusPorts + o): o sent the last byte of the
-  // buffer's packet this cycle.
-  input  logic [Buffers*tsr_pkg::TorusPorts-1:0]              done_i,
+  input  logic [2*tsr_pkg::TorusLinks-1:0]                     room_i,
+  // Per output o: the pick as a mask over the buffers, none or one bit set
+  // (pick_o[o * Buffers +: Buffers]), whether there is one, and its class behind o (a
+  // link output).
+  output logic [tsr_pkg::TorusPorts*Buffers-1:0]               pick_o,
+  output logic [tsr_pkg::TorusPorts-1:0]                       want_o,
+  output logic [tsr_pkg::TorusLinks-1:0]                       want_cls_o,
+  // The header in each buffer as the pick sees it (buffer s: hdr_o[s * TorusHdrBits +:
+  // TorusHdrBits]), for the output that takes the packet.
+  output logic [Buffers*tsr_pkg::TorusHdrBits-1:0]             hdr_o,
+  // Per output o, the packet it is sending: its buffer rd_slot_i[o] and byte
+  // rd_byte_i[o], read here (rd_data_o), and done_i[o]: o sends the packet's last byte
+  // this cycle and the packet is this input's.
+  input  logic [tsr_pkg::TorusPorts*SlotWidth-1:0]             rd_slot_i,
+  input  logic [tsr_pkg::TorusPorts*ByteWidth-1:0]             rd_byte_i,
+  output logic [tsr_pkg::TorusPorts*8-1:0]                     rd_data_o,
+  input  logic [tsr_pkg::TorusPorts-1:0]                       done_i,
   // Buffers freed this cycle, per class k (credit_o[k * CreditWidth +: CreditWidth]).
-  output logic [2*CreditWidth-1:0]                            credit_o,
+  output logic [2*CreditWidth-1:0]                             credit_o,
   // A packet for this node is complete from this cycle on (a link input: the cycle
   // after its last byte; the local input: the cycle it is written), and its header.
-  output logic                                                arrive_o,
-  output tsr_pkg::torus_hdr_t                                 arrive_hdr_o,
+  output logic                                                 arrive_o,
+  output tsr_pkg::torus_hdr_t                                  arrive_hdr_o,
   // The oldest stored packet that still owes outputs: its header and those outputs.
-  output logic                                                owes_o,
-  output tsr_pkg::torus_hdr_t                                 owes_hdr_o,
-  output logic [tsr_pkg::TorusPorts-1:0]                      owes_ports_o
+  output logic                                                 owes_o,
+  output tsr_pkg::torus_hdr_t                                  owes_hdr_o,
+  output logic [tsr_pkg::TorusPorts-1:0]                       owes_ports_o
 );
+
+  // Not inlined: as a C++ class of its own, this cell's names are its own, where inlined
+  // into the node each would carry the node's path to it (the input's generate block and
+  // instance) in every line of the model's C++, which was most of its source.
+  /*verilator no_inline_module*/
 
   if (Buffers < 2 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_param_check
     $fatal(1, "tsr_torus_buffer: Buffers must be at least 2 and MaxBytes 1..65535");
@@ -98,86 +118,128 @@ module tsr_torus_buffer #(
   // Buffers [0, Class0) are of class 0: ceil(Buffers / 2) of a link input's, all of the
   // local input's.
   localparam int unsigned Class0 = IsLink ? Buffers - Buffers / 2 : Buffers;
+  // Masks in fields: a vector times EachField has a copy of it in every field (it is a
+  // one in the lowest bit of each field); a one-bit field times FieldOnes is a full one.
+  // Neither product carries, as the fields do not overlap.
+  localparam int unsigned Fields = Ports > Buffers ? Ports : Buffers;
+  localparam int unsigned Wide = Fields * Buffers;
+  function automatic logic [Wide-1:0] each_field();
+    each_field = '0;
+    for (int unsigned x = 0; x < Fields; x++) each_field[x*Buffers] = 1'b1;
+  endfunction
+  localparam logic [Wide-1:0] EachField = each_field();
+  localparam logic [Wide-1:0] FieldOnes = Wide'({Buffers{1'b1}});
 
   // ---- State ------------------------------------------------------------------------
-  // Per buffer: allocated (filling or full), complete, the outputs still to send on,
-  // the buffers allocated before it (a bit each), the class behind each link output.
-  logic [Buffers-1:0]    used_q, full_q;
-  tsr_pkg::torus_hdr_t   hdr_q   [Buffers];
-  logic [Ports-1:0]      pend_q  [Buffers];
-  logic [Buffers-1:0]    older_q [Buffers];
-  logic [Links-1:0]      ncls_q  [Buffers];
-  // The payload memory is left out of FST traces: at 20 packets of MaxBytes per node its
-  // trace code would be most of the model's build (payload bytes show on the links).
-  /*verilator tracing_off*/
-  logic [MaxBytes*8-1:0] mem_q   [Buffers];
+  // Per buffer: allocated (filling or full), complete, its header. As masks: per output
+  // o, the buffers whose packet still goes to o; per link output l, those whose packet
+  // takes class 1 behind l; per buffer t, those allocated after t (the age order).
   /*verilator tracing_on*/
+  logic [Buffers-1:0]         used_q, full_q;
+  tsr_pkg::torus_hdr_t        hdr_q [Buffers];
+  logic [Ports*Buffers-1:0]   pend_q;
+  logic [Links*Buffers-1:0]   ncls_q;
+  logic [Buffers*Buffers-1:0] newer_q;
+  /*verilator tracing_off*/
+
+  // ---- The write side: signals ------------------------------------------------------
+  // A header (a link input) or a packet (the local input) takes buffer alloc_slot
+  // (alloc_bit as a mask).
+  logic                 alloc;
+  logic [SlotWidth-1:0] alloc_slot;
+  logic [Buffers-1:0]   alloc_bit;
+  tsr_pkg::torus_hdr_t  alloc_hdr;
+  logic                 no_room;  // alloc_slot is not free
+  // The packet in buffer complete_slot (complete_bit as a mask) is complete: it goes to
+  // route_i, and with none there (drop) it frees its buffer at once.
+  logic                 complete;
+  logic [SlotWidth-1:0] complete_slot;
+  logic [Buffers-1:0]   complete_bit;
+  logic                 drop;
+  // A link input: the header of the packet being filled (struct members of a variable
+  // declared in a generate block are beyond Yosys 0.23).
+  tsr_pkg::torus_hdr_t  hdr_fill;
+  assign fill_hdr_o   = hdr_fill;
+  assign alloc_bit    = alloc ? Buffers'(1) << alloc_slot : '0;
+  assign complete_bit = complete ? Buffers'(1) << complete_slot : '0;
+
+  // The route and the classes as masks with bit 0 of field x set for each bit x, to be
+  // shifted to a buffer.
+  logic [Ports*Buffers-1:0] route_at;
+  logic [Links*Buffers-1:0] cls_at;
+
+  always_comb begin
+    route_at = '0;
+    cls_at   = '0;
+    for (int o = 0; o < Ports; o++) route_at = route_at | ((Ports*Buffers)'(route_i[o]) << (o*Buffers));
+    for (int l = 0; l < Links; l++) cls_at = cls_at | ((Links*Buffers)'(classes_i[l]) << (l*Buffers));
+  end
 
   // ---- Freeing and owing: registers only -------------------------------------------
-  logic [Ports-1:0]   done  [Buffers];
-  logic [Buffers-1:0] freed;
+  // Per output, the buffer whose last byte it sends now. A buffer frees once no output
+  // is left to send it.
+  logic [Ports*Buffers-1:0] done;
+  logic [Buffers-1:0]       owes, freed, live;
 
   always_comb begin
-    for (int s = 0; s < Buffers; s++) begin
-      done[s]  = done_i[s*Ports +: Ports];
-      freed[s] = full_q[s] && pend_q[s] != '0 && (pend_q[s] & ~done[s]) == '0;
-    end
-  end
-
-  always_comb begin
-    logic [Buffers-1:0] owes;
-    owes_o       = 1'b0;
-    owes_hdr_o   = '0;
-    owes_ports_o = '0;
-    for (int s = 0; s < Buffers; s++) owes[s] = full_q[s] && pend_q[s] != '0;
-    for (int s = 0; s < Buffers; s++) begin
-      if (owes[s] && (older_q[s] & owes) == '0) begin
-        owes_o       = 1'b1;
-        owes_hdr_o   = hdr_q[s];
-        owes_ports_o = pend_q[s];
-      end
-    end
-  end
-
-  always_comb begin
+    logic [Buffers-1:0] left;
+    done = '0;
     for (int o = 0; o < Ports; o++) begin
-      logic [SlotWidth-1:0] slot;
-      logic [ByteWidth-1:0] index;
-      slot                = rd_slot_i[o*SlotWidth+:SlotWidth];
-      index               = rd_byte_i[o*ByteWidth+:ByteWidth];
-      rd_data_o[o*8+:8] = mem_q[slot][32'(index)*8+:8];
+      if (done_i[o]) done = done | ((Ports*Buffers)'(1) << (o*Buffers +
+                                                              32'(rd_slot_i[o*SlotWidth+:SlotWidth])));
+    end
+    owes = '0;
+    left = '0;
+    for (int o = 0; o < Ports; o++) begin
+      owes = owes | Buffers'(pend_q >> (o*Buffers));
+      left = left | Buffers'((pend_q & ~done) >> (o*Buffers));
+    end
+    owes  = owes & full_q;
+    freed = owes & ~left;
+    live  = used_q & ~freed;
+  end
+
+  // The oldest buffer that owes: none allocated before it owes (the age order is total
+  // over the allocated buffers, so there is at most one).
+  always_comb begin
+    logic [Buffers-1:0]   younger, first;
+    logic [SlotWidth-1:0] slot;
+    younger = '0;
+    for (int t = 0; t < Buffers; t++) begin
+      if (owes[t]) younger = younger | newer_q[t*Buffers+:Buffers];
+    end
+    first = owes & ~younger;
+    slot  = '0;
+    for (int s = 0; s < Buffers; s++) begin
+      if (first[s]) slot = SlotWidth'(s);
+    end
+    owes_o       = first != '0;
+    owes_hdr_o   = owes_o ? hdr_q[slot] : '0;
+    owes_ports_o = '0;
+    for (int o = 0; o < Ports; o++) begin
+      owes_ports_o = owes_ports_o | (Ports'((pend_q[o*Buffers+:Buffers] & first) != '0) << o);
     end
   end
 
   // ---- The write side ---------------------------------------------------------------
   // What the pick sees: the registered buffers, and on the local input the packet the
   // interface writes now.
-  logic [Buffers-1:0]   view_full;
-  logic [Ports-1:0]     view_pend  [Buffers];
-  logic [Buffers-1:0]   view_older [Buffers];
-  logic [Links-1:0]     view_ncls  [Buffers];
-  logic                 view_inj;  // the local input's packet is in buffer alloc_slot
-  // A header (a link input) or a packet (the local input) takes buffer alloc_slot.
-  logic                 alloc;
-  logic [SlotWidth-1:0] alloc_slot;
-  tsr_pkg::torus_hdr_t  alloc_hdr;
-  logic                 no_room;  // alloc_slot is not free
-  // The packet in buffer complete_slot is complete: it goes to route_i, and with none
-  // there (drop) it frees its buffer at once.
-  logic                 complete;
-  logic [SlotWidth-1:0] complete_slot;
-  logic                 drop;
-  // A link input: the header of the packet being filled (struct members of a variable
-  // declared in a generate block are beyond Yosys 0.23).
-  tsr_pkg::torus_hdr_t  hdr_fill;
-  assign fill_hdr_o = hdr_fill;
+  logic [Buffers-1:0]         view_full;
+  logic [Ports*Buffers-1:0]   view_pend;
+  logic [Links*Buffers-1:0]   view_ncls;
+  logic [Buffers*Buffers-1:0] view_newer;
 
   if (IsLink) begin : gen_link
+    /*verilator tracing_on*/
     logic [SlotWidth-1:0] fill_q;   // the buffer being filled
     logic [ByteWidth-1:0] count_q;  // its bytes arrived
     logic                 arrive_q;
     tsr_pkg::torus_hdr_t  arrive_hdr_q;
+    /*verilator tracing_off*/
     logic                 cls_in;   // the class an arriving header takes
+    // The payload as bytes: it fills a byte at a time, and an output's byte is a plain
+    // array read.
+    logic [7:0]           mem_q [Buffers][MaxBytes];
 
     // A header comes in the first cycle of a hop and its first byte at least a cycle
     // later (beta + tau - 1 >= 1; HeaderBeforeBytes_A), so a byte always goes to the
@@ -187,13 +249,13 @@ module tsr_torus_buffer #(
     assign arrive_hdr_o  = arrive_hdr_q;
     assign complete_slot = fill_q;
 
-    assign view_full = full_q;
-    for (genvar gs = 0; gs < Buffers; gs++) begin : gen_view
-      assign view_pend[gs]  = pend_q[gs];
-      assign view_older[gs] = older_q[gs];
-      assign view_ncls[gs]  = ncls_q[gs];
+    assign view_full  = full_q;
+    assign view_pend  = pend_q;
+    assign view_ncls  = ncls_q;
+    assign view_newer = newer_q;
+    always_comb begin
+      for (int s = 0; s < Buffers; s++) hdr_o[s*HdrBits+:HdrBits] = hdr_q[s];
     end
-    assign view_inj = 1'b0;
 
     // From the link: a header takes the lowest free buffer of its class; its packets
     // travel in direction Port ^ 1. Bytes fill the buffer; the last completes it.
@@ -237,7 +299,13 @@ module tsr_torus_buffer #(
 
     // The payload has no reset: a byte is read only once its packet is complete.
     always_ff @(posedge clk_i) begin
-      if (link_i.byte_valid) mem_q[fill_q][32'(count_q)*8+:8] <= link_i.data;
+      if (link_i.byte_valid) mem_q[fill_q][count_q] <= link_i.data;
+    end
+
+    always_comb begin
+      for (int o = 0; o < Ports; o++) begin
+        rd_data_o[o*8+:8] = mem_q[rd_slot_i[o*SlotWidth+:SlotWidth]][rd_byte_i[o*ByteWidth+:ByteWidth]];
+      end
     end
 
     // The local input's ports are unused here.
@@ -245,6 +313,10 @@ module tsr_torus_buffer #(
     assign unused_inj = ^{inj_valid_i, inj_hdr_i, inj_data_i};
 
   end else begin : gen_local
+    // The payload as one vector: a whole packet is written at once, one wide
+    // part-select.
+    logic [Buffers*MaxBytes*8-1:0] mem_q;
+
     assign hdr_fill     = '0;
     assign arrive_o     = inj_valid_i && route_i[tsr_pkg::TorusLocal];
     assign arrive_hdr_o = inj_hdr_i;
@@ -271,29 +343,43 @@ module tsr_torus_buffer #(
       drop          = inj_valid_i && route_i == '0;
     end
 
-    // It is stored at once, as the youngest packet of the input.
-    assign view_inj = alloc;
+    // It is stored at once, as the youngest packet of the input: allocated after every
+    // allocated buffer, before none (its buffer's row in the age order is left from the
+    // packet it held before).
     always_comb begin
-      view_full = full_q;
-      for (int s = 0; s < Buffers; s++) begin
-        view_pend[s]  = pend_q[s];
-        view_older[s] = older_q[s];
-        view_ncls[s]  = ncls_q[s];
+      logic [Buffers*Buffers-1:0] used_rows;
+      used_rows = '0;
+      for (int t = 0; t < Buffers; t++) begin
+        used_rows = used_rows | ((Buffers*Buffers)'(used_q[t]) << (t*Buffers));
       end
+      view_full  = full_q;
+      view_pend  = pend_q;
+      view_ncls  = ncls_q;
+      view_newer = newer_q;
       if (alloc) begin
-        view_full[alloc_slot] = 1'b1;
-        view_pend[alloc_slot] = route_i;
-        view_ncls[alloc_slot] = classes_i;
-        // Older than it: every stored packet. The buffer's bit in the others' rows is
-        // left from the packet it held before, which was older than them: clear it, as
-        // the register update does.
-        view_older[alloc_slot] = used_q;
-        for (int t = 0; t < Buffers; t++) view_older[t][alloc_slot] = 1'b0;
+        view_full  = full_q | alloc_bit;
+        view_pend  = pend_q | (route_at << alloc_slot);
+        view_ncls  = (ncls_q & ~((Links*Buffers)'(EachField) * alloc_bit)) |
+                     (cls_at << alloc_slot);
+        view_newer = (newer_q & ~((Buffers*Buffers)'(FieldOnes) << (32'(alloc_slot)*Buffers)) &
+                      ~((Buffers*Buffers)'(EachField) * alloc_bit)) |
+                     ((used_rows * (Buffers*Buffers)'(FieldOnes)) &
+                      ((Buffers*Buffers)'(EachField) * alloc_bit));
+      end
+      for (int s = 0; s < Buffers; s++) begin
+        hdr_o[s*HdrBits+:HdrBits] = alloc_bit[s] ? inj_hdr_i : hdr_q[s];
       end
     end
 
     always_ff @(posedge clk_i) begin
-      if (alloc) mem_q[alloc_slot] <= inj_data_i;
+      if (alloc) mem_q[32'(alloc_slot)*MaxBytes*8+:MaxBytes*8] <= inj_data_i;
+    end
+
+    always_comb begin
+      for (int o = 0; o < Ports; o++) begin
+        rd_data_o[o*8+:8] = mem_q[(32'(rd_slot_i[o*SlotWidth+:SlotWidth])*MaxBytes +
+                                   32'(rd_byte_i[o*ByteWidth+:ByteWidth]))*8+:8];
+      end
     end
 
     // The link ports are unused here.
@@ -302,77 +388,94 @@ module tsr_torus_buffer #(
   end
 
   // ---- The pick: per output, the oldest packet that wants it and may go --------------
+  // can_go: the buffers whose packet may go to each output now (a link output: the
+  // neighbour has a free buffer of the class the packet takes there); younger: of them,
+  // those allocated after another; the rest is the oldest (at most one: the age order
+  // is total over the allocated buffers).
   always_comb begin
+    logic [Ports*Buffers-1:0] can_go, younger;
+    can_go = view_pend & ((Ports*Buffers)'(EachField) * view_full);
+    for (int l = 0; l < Links; l++) begin
+      logic [Buffers-1:0] ncls, stuck;
+      ncls   = view_ncls[l*Buffers+:Buffers];
+      stuck  = (ncls & {Buffers{!room_i[2*l+1]}}) | (~ncls & {Buffers{!room_i[2*l]}});
+      can_go = can_go & ~((Ports*Buffers)'(stuck) << (l*Buffers));
+    end
+    // Buffer t's bit in every field, spread over the field, marks the outputs it may go
+    // to; the buffers allocated after it are younger there.
+    younger = '0;
+    for (int t = 0; t < Buffers; t++) begin
+      younger = younger | ((((can_go >> t) & (Ports*Buffers)'(EachField)) *
+                            (Ports*Buffers)'(FieldOnes)) &
+                           ((Ports*Buffers)'(EachField) * view_newer[t*Buffers+:Buffers]));
+    end
+    pick_o     = can_go & ~younger;
+    want_o     = '0;
     want_cls_o = '0;
     for (int o = 0; o < Ports; o++) begin
-      logic [Buffers-1:0]   can_go;
-      logic [SlotWidth-1:0] slot;
-      for (int s = 0; s < Buffers; s++) begin
-        can_go[s] = view_full[s] && view_pend[s][o] &&
-                    (o == tsr_pkg::TorusLocal ||
-                     room_i[2*(o%Links)+32'(view_ncls[s][o%Links])]);
-      end
-      want_o[o] = 1'b0;
-      slot      = '0;
-      for (int s = 0; s < Buffers; s++) begin
-        if (can_go[s] && (view_older[s] & can_go) == '0) begin
-          want_o[o] = 1'b1;
-          slot      = SlotWidth'(s);
-        end
-      end
-      want_slot_o[o*SlotWidth+:SlotWidth] = slot;
-      want_hdr_o[o*HdrBits+:HdrBits]      = (view_inj && slot == alloc_slot) ? inj_hdr_i
-                                                                              : hdr_q[slot];
-      if (o < Links) want_cls_o[o%Links] = view_ncls[slot][o%Links];
+      want_o = want_o | (Ports'(pick_o[o*Buffers+:Buffers] != '0) << o);
+    end
+    for (int l = 0; l < Links; l++) begin
+      want_cls_o = want_cls_o |
+                   (Links'((pick_o[l*Buffers+:Buffers] & view_ncls[l*Buffers+:Buffers]) != '0) << l);
     end
   end
 
   // ---- Credits: freed buffers, and a packet routed nowhere ---------------------------
   // A link input's such packet frees the buffer it filled; the interface's took none.
   always_comb begin
+    logic [Buffers-1:0]     back;
     logic [CreditWidth-1:0] cls0, cls1;
+    back = freed | ((IsLink && drop) ? complete_bit : '0);
     cls0 = '0;
     cls1 = '0;
     for (int s = 0; s < Buffers; s++) begin
-      if (freed[s] || (IsLink && drop && 32'(complete_slot) == s)) begin
-        if (32'(s) >= Class0) cls1 = cls1 + 1'b1;
-        else cls0 = cls0 + 1'b1;
-      end
+      if (32'(s) >= Class0) cls1 = cls1 + CreditWidth'(back[s]);
+      else cls0 = cls0 + CreditWidth'(back[s]);
     end
     if (!IsLink && drop) cls0 = cls0 + 1'b1;
     credit_o = {cls1, cls0};
   end
 
   // ---- Registers --------------------------------------------------------------------
+  // Freed buffers clear: an allocation may reuse none of them this cycle (the credit
+  // reaches the sender next cycle). An allocated buffer is the youngest: allocated
+  // after every live buffer, before none. A completed buffer is full (or, routed
+  // nowhere, free again) and owes the outputs of its route, with its classes behind
+  // them.
+  logic [Buffers*Buffers-1:0] live_rows;
+
+  always_comb begin
+    live_rows = '0;
+    for (int t = 0; t < Buffers; t++) begin
+      live_rows = live_rows | ((Buffers*Buffers)'(live[t]) << (t*Buffers));
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      used_q <= '0;
-      full_q <= '0;
-      for (int s = 0; s < Buffers; s++) begin
-        pend_q[s]  <= '0;
-        older_q[s] <= '0;
-        ncls_q[s]  <= '0;
-      end
+      used_q  <= '0;
+      full_q  <= '0;
+      pend_q  <= '0;
+      ncls_q  <= '0;
+      newer_q <= '0;
     end else begin
-      // Freed buffers first: an allocation below may reuse none of them this cycle (the
-      // credit reaches the sender next cycle), but their bits must clear.
-      used_q <= used_q & ~freed;
-      full_q <= full_q & ~freed;
-      for (int s = 0; s < Buffers; s++) begin
-        if (freed[s]) pend_q[s] <= '0;
-        else if (done[s] != '0) pend_q[s] <= pend_q[s] & ~done[s];
+      used_q <= (live & ~complete_bit) | alloc_bit | (route_i != '0 ? complete_bit : '0);
+      full_q <= (full_q & ~freed & ~complete_bit) | (route_i != '0 ? complete_bit : '0);
+      pend_q <= pend_q & ~done & ~((Ports*Buffers)'(EachField) * freed);
+      if (complete) begin
+        pend_q <= (pend_q & ~done & ~((Ports*Buffers)'(EachField) * freed) &
+                   ~((Ports*Buffers)'(EachField) * complete_bit)) |
+                  (route_at << complete_slot);
+        ncls_q <= (ncls_q & ~((Links*Buffers)'(EachField) * complete_bit)) |
+                  (cls_at << complete_slot);
       end
       if (alloc) begin
-        used_q[alloc_slot]  <= 1'b1;
-        hdr_q[alloc_slot]   <= alloc_hdr;
-        older_q[alloc_slot] <= used_q & ~freed;
-        for (int t = 0; t < Buffers; t++) older_q[t][alloc_slot] <= 1'b0;
-      end
-      if (complete) begin
-        full_q[complete_slot] <= route_i != '0;
-        used_q[complete_slot] <= route_i != '0;
-        pend_q[complete_slot] <= route_i;
-        ncls_q[complete_slot] <= classes_i;
+        newer_q <= (newer_q & ~((Buffers*Buffers)'(FieldOnes) << (32'(alloc_slot)*Buffers)) &
+                    ~((Buffers*Buffers)'(EachField) * alloc_bit)) |
+                   ((live_rows * (Buffers*Buffers)'(FieldOnes)) &
+                    ((Buffers*Buffers)'(EachField) * alloc_bit));
+        hdr_q[alloc_slot] <= alloc_hdr;
       end
     end
   end
@@ -398,3 +501,4 @@ module tsr_torus_buffer #(
 `endif
 
 endmodule
+/*verilator tracing_on*/

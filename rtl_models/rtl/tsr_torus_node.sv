@@ -17,7 +17,7 @@
 // goes from here, and its dateline class behind each link output) and a
 // tsr_torus_buffer (the packet buffers in their dateline classes, and per output the
 // oldest packet that may go); per output a tsr_rr_arbiter between the inputs and a
-// tsr_torus_serializer; per link output and class a tsr_credit_counter.
+// tsr_torus_serializer; per dateline class a tsr_credit_counter over the link outputs.
 //
 // Each output takes, from each input, the oldest packet that wants it and may go, and
 // round-robins between the inputs, so a tree's packets stay in order. Flow control is by
@@ -119,14 +119,15 @@ module tsr_torus_node #(
   end
 
   // ---- Inputs: route and buffers ----------------------------------------------------
-  // Per input i: the pick for each output (want, buffer, class behind a link output,
-  // header), the payload bytes the outputs read, what the outputs finished.
+  // Per input i: the pick for each output (want, buffer, class behind a link output),
+  // the headers in its buffers, the payload bytes the outputs read, the outputs that
+  // send the last byte of one of its packets.
   logic [Ports-1:0]             want      [Ports];
-  logic [Ports*SlotWidth-1:0]   want_slot [Ports];
+  logic [Ports*Buffers-1:0]     pick      [Ports];
   logic [Links-1:0]             want_cls  [Ports];
-  logic [Ports*HdrBits-1:0]     want_hdr  [Ports];
+  logic [Buffers*HdrBits-1:0]   hdrs      [Ports];
   logic [Ports*8-1:0]           rd_data   [Ports];
-  logic [Buffers*Ports-1:0]     done      [Ports];
+  logic [Ports-1:0]             done      [Ports];
   logic [Ports-1:0]             owes;
   // Per output: the serializer's buffer and byte, for the payload reads.
   logic [Ports*SlotWidth-1:0]   rd_slot;
@@ -194,9 +195,9 @@ module tsr_torus_node #(
       .classes_i    (classes),
       .room_i       (room),
       .want_o       (want[gi]),
-      .want_slot_o  (want_slot[gi]),
+      .pick_o       (pick[gi]),
       .want_cls_o   (want_cls[gi]),
-      .want_hdr_o   (want_hdr[gi]),
+      .hdr_o        (hdrs[gi]),
       .rd_slot_i    (rd_slot),
       .rd_byte_i    (rd_byte),
       .rd_data_o    (rd_data[gi]),
@@ -217,6 +218,7 @@ module tsr_torus_node #(
   logic                 last  [Ports];
   logic                 grant [Ports];
   logic [SrcWidth-1:0]  grant_in [Ports];
+  logic [Links-1:0]     grant_cls;  // the class the granted packet takes behind a link
   // Byte 0 goes beta + tau - 1 cycles after the header, then a byte every tau cycles.
   logic [WaitWidth-1:0] first_wait, next_wait;
   assign first_wait = WaitWidth'(32'(beta_i) + 32'(tau_i) - 2);
@@ -246,8 +248,16 @@ module tsr_torus_node #(
       .idx_o   (grant_in[go])
     );
 
-    assign grant_slot = want_slot[grant_in[go]][go*SlotWidth+:SlotWidth];
-    assign grant_hdr  = want_hdr[grant_in[go]][go*HdrBits+:HdrBits];
+    // The buffer of the pick of the input granted.
+    always_comb begin
+      logic [Buffers-1:0] granted;
+      granted    = pick[grant_in[go]][go*Buffers+:Buffers];
+      grant_slot = '0;
+      for (int s = 0; s < Buffers; s++) begin
+        if (granted[s]) grant_slot = SlotWidth'(s);
+      end
+    end
+    assign grant_hdr  = hdrs[grant_in[go]][32'(grant_slot)*HdrBits+:HdrBits];
 
     // The local port sends a byte a cycle after the header.
     tsr_torus_serializer #(
@@ -272,32 +282,40 @@ module tsr_torus_node #(
     assign rd_slot[go*SlotWidth+:SlotWidth] = slot[go];
     assign rd_byte[go*ByteWidth+:ByteWidth] = rd_byte_o;
 
-    // Credits of the neighbour's input behind a link output, per dateline class.
+    // The class the granted packet takes behind a link output.
     if (go < Links) begin : gen_link
-      logic grant_cls;  // the class the packet takes behind the link
-      assign grant_cls = want_cls[grant_in[go]][go%Links];
-      for (genvar gk = 0; gk < 2; gk++) begin : gen_class
-        tsr_credit_counter #(
-          .MaxCredits(Buffers), .GiveWidth(CreditWidth)
-        ) i_credits (
-          .clk_i,
-          .rst_ni,
-          .limit_i (CreditWidth'(gk == 0 ? Class0 : Buffers - Class0)),
-          .take_i  (grant[go] && 32'(grant_cls) == gk),
-          .give_i  (credit_i[go%Links][gk]),
-          .avail_o (room[2*go+gk])
-        );
-      end
+      assign grant_cls[go] = want_cls[grant_in[go]][go];
     end
   end
 
-  // Per input, per buffer s and output o: o sent the last byte of the buffer's packet.
+  // Credits of the neighbours' inputs behind the link outputs, a counter per dateline
+  // class over the links: the buffers of the class each.
+  for (genvar gk = 0; gk < 2; gk++) begin : gen_class
+    logic [Links-1:0]             take, avail;
+    logic [Links*CreditWidth-1:0] give;
+
+    for (genvar gl = 0; gl < Links; gl++) begin : gen_link
+      assign take[gl]                          = grant[gl] && 32'(grant_cls[gl]) == gk;
+      assign give[gl*CreditWidth+:CreditWidth] = credit_i[gl][gk];
+      assign room[2*gl+gk]                     = avail[gl];
+    end
+
+    tsr_credit_counter #(
+      .Channels(Links), .MaxCredits(Buffers), .GiveWidth(CreditWidth)
+    ) i_credits (
+      .clk_i,
+      .rst_ni,
+      .limit_i (CreditWidth'(gk == 0 ? Class0 : Buffers - Class0)),
+      .take_i  (take),
+      .give_i  (give),
+      .avail_o (avail)
+    );
+  end
+
+  // Per input i and output o: o sends the last byte of one of i's packets.
   always_comb begin
     for (int i = 0; i < Ports; i++) begin
-      done[i] = '0;
-      for (int o = 0; o < Ports; o++) begin
-        if (last[o] && 32'(src[o]) == i) done[i][32'(slot[o])*Ports+o] = 1'b1;
-      end
+      for (int o = 0; o < Ports; o++) done[i][o] = last[o] && 32'(src[o]) == i;
     end
   end
 

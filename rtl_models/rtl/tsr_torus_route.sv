@@ -5,6 +5,9 @@
 // its destination; a multicast packet goes to every port of its tree's entry in the
 // forwarding table (none for an entry the table does not have). Multicast packets stay
 // in class 0: a tree's edges point away from its root.
+// Not in FST traces: combinational, once per input of every node; the node traces the
+// header it reads and the route it gives.
+/*verilator tracing_off*/
 module tsr_torus_route #(
   /// Torus rows, at least 2.
   parameter int unsigned Rows = 4,
@@ -88,3 +91,4 @@ module tsr_torus_route #(
   end
 
 endmodule
+/*verilator tracing_on*/

@@ -4,6 +4,8 @@
 // tau - 2 and tau - 1, so byte k goes in cycle beta + tau (k + 1) - 1 of the hop and the
 // hop holds the link for beta + tau len cycles; the local output 0 and 0, a byte a cycle
 // after the header. The output is busy, and takes no grant, until its last byte goes.
+// FST traces show its state; its ports are the node's signals, traced there.
+/*verilator tracing_off*/
 module tsr_torus_serializer #(
   /// Input ports of the node the packets come from.
   parameter int unsigned Inputs = tsr_pkg::TorusPorts,
@@ -47,12 +49,14 @@ module tsr_torus_serializer #(
     $fatal(1, "tsr_torus_serializer: Inputs, Buffers must be at least 1 and MaxBytes 1..65535");
   end
 
+  /*verilator tracing_on*/
   logic                 busy_d, busy_q;
   logic [SrcWidth-1:0]  src_d, src_q;
   logic [SlotWidth-1:0] slot_d, slot_q;
   logic [ByteWidth-1:0] byte_d, byte_q;
   logic [WaitWidth-1:0] wait_d, wait_q;
   logic [15:0]          len_d, len_q;  // the packet's payload bytes
+  /*verilator tracing_off*/
   logic                 emit;
 
   assign busy_o = busy_q;
@@ -127,3 +131,4 @@ module tsr_torus_serializer #(
 `endif
 
 endmodule
+/*verilator tracing_on*/
