@@ -2,7 +2,7 @@
 // injection", "Virtual channels", "Cross terms"): the crossing time of any flit of a worm
 // over any channel, from its header crossings t0[] and, for the flits behind another
 // packet in a buffer, that packet's own times. A query that needs a header crossing not
-// yet granted answers with the worm it misses. tests/net/flit_reference.hpp holds it to a
+// yet granted answers with the worm it misses. tb/reference/flit_reference.hpp holds it to a
 // flit-by-flit simulation. Included by wormhole_engine.cpp only.
 #pragma once
 

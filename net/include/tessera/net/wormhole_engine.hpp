@@ -2,7 +2,7 @@
 // B-flit FIFOs and credits, XY routing, round-robin output arbitration, one flit per
 // channel per cycle. The engine schedules about two events per header hop and gets
 // every body flit from a max-plus closed form, so its cost does not grow with the
-// message length. tests/net/flit_reference.hpp simulates the same router flit by
+// message length. tb/reference/flit_reference.hpp simulates the same router flit by
 // flit, and the tests hold the two to exact agreement. With virtual channels the engine
 // gives each VC a fixed 1/vcs share of every link; the reference simulates that rule and
 // the real round-robin VC router, against which docs/wormhole.md derives the bounds.
