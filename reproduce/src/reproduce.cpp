@@ -1,8 +1,8 @@
 #include "tessera/reproduce/reproduce.hpp"
 
 #include "papers.hpp"
-#include "tessera/reproduce/known.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/reproduce/known.hpp"
 
 namespace tessera::reproduce {
 

@@ -5,8 +5,8 @@
 #include <iomanip>
 #include <string>
 
-#include "tessera/firmware/edst_bcast.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/firmware/edst_bcast.hpp"
 #include "tessera/schedule/verdict.hpp"
 
 namespace tessera::run::detail {

@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tessera/runtime/fabric.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/runtime/fabric.hpp"
 
 namespace tessera {
 namespace {

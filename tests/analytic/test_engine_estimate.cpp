@@ -219,7 +219,6 @@ TEST_CASE("estimate: a receive with no send is reported incomplete", "[estimate]
   models::engine_params p;
   std::vector<std::vector<op_spec>> ops(2);
   ops[0].push_back({op_kind::recv, no_tile, 1, 8, 1});
-  const auto e =
-      models::estimate_on_engine(make(2, ops), fabric::mesh(1, 2), switching::ideal, p);
+  const auto e = models::estimate_on_engine(make(2, ops), fabric::mesh(1, 2), switching::ideal, p);
   CHECK_FALSE(e.complete);
 }

@@ -11,8 +11,8 @@
 #include "args.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "tessera/run/run.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/run/run.hpp"
 
 using tessera::cli::args;
 using tessera::cli::command_line;

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "run_configs.hpp"
-#include "tessera/run/run.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/run/run.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "tessera/harness/faults.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/harness/faults.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -5,9 +5,9 @@
 #include <string_view>
 
 #include "readers.hpp"
-#include "tessera/net/torus_engine.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/net/torus_engine.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

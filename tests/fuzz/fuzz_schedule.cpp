@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "tessera/alphabeta/run.hpp"
-#include "tessera/schedule/check.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/schedule/check.hpp"
 #include "tessera/schedule/json_io.hpp"
 #include "tessera/schedule/resolve.hpp"
 

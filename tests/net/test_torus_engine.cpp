@@ -12,11 +12,11 @@
 #include <map>
 #include <tuple>
 
+#include "tessera/common/errors.hpp"
 #include "tessera/net/replay.hpp"
 #include "tessera/net/torus_engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/common/errors.hpp"
 
 namespace net = tessera::net;
 using net::cycle_t;

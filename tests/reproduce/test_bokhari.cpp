@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tessera/common/isolated.hpp"
 #include "tessera/firmware/complete_exchange.hpp"
 #include "tessera/reproduce/reproduce.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/common/isolated.hpp"
 
 using namespace tessera::reproduce;
 

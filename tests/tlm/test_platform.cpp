@@ -12,8 +12,8 @@
 #include <string>
 
 #include "tessera/alphabeta/run.hpp"
-#include "tessera/firmware/collective.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/firmware/collective.hpp"
 #include "tessera/tlm/isolated.hpp"
 #include "tessera/tlm/machines.hpp"
 #include "tessera/tlm/platform.hpp"

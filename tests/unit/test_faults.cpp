@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "tessera/common/errors.hpp"
 #include "tessera/firmware/local_run.hpp"
 #include "tessera/harness/faults.hpp"
 #include "tessera/runtime/reliable.hpp"
-#include "tessera/common/errors.hpp"
 
 using namespace tessera;
 
@@ -181,7 +181,8 @@ TEST_CASE("a stall holds its tile from the first time it wants to run to the sta
           "[faults]") {
   const fabric ring = fabric::ring(4);
   harness::fault_injector inj{
-      ring, {harness::parse_fault("stall=2@10+30", ring), harness::parse_fault("stall=2@35+10", ring)}};
+      ring,
+      {harness::parse_fault("stall=2@10+30", ring), harness::parse_fault("stall=2@35+10", ring)}};
   CHECK(inj.resume_at(2, 5) == 5);
   CHECK(inj.resume_at(1, 20) == 20);
   // 20 falls in the first stall, whose end (40) falls in the second (35..45).

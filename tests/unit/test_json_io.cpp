@@ -1,9 +1,9 @@
 // The schedule JSON format (docs/schedule-format.md): round trips and input errors.
 #include <catch2/catch.hpp>
 
+#include "tessera/common/errors.hpp"
 #include "tessera/schedule/build.hpp"
 #include "tessera/schedule/check.hpp"
-#include "tessera/common/errors.hpp"
 #include "tessera/schedule/json_io.hpp"
 
 using namespace tessera;

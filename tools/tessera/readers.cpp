@@ -149,7 +149,8 @@ std::vector<net::forwarding_entry> routes_from_json(const json& j, const fabric&
 }
 
 std::vector<harness::fault_spec> load_faults(const std::vector<std::string>& values,
-                                         const std::optional<std::string>& file, const fabric& f) {
+                                             const std::optional<std::string>& file,
+                                             const fabric& f) {
   std::vector<harness::fault_spec> out;
   for (const std::string& v : values) {
     if (out.size() == harness::max_faults)

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tessera/net/torus_engine.hpp"
 #include "tessera/harness/faults.hpp"
 #include "tessera/harness/pattern.hpp"
+#include "tessera/net/torus_engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 
 namespace tessera::cli {
@@ -28,6 +28,7 @@ std::vector<net::forwarding_entry> load_routes(const std::string& file, const fa
 
 // Every --fault value, then the faults of --fault-file FILE (one per line, docs/faults.md).
 std::vector<harness::fault_spec> load_faults(const std::vector<std::string>& values,
-                                         const std::optional<std::string>& file, const fabric& f);
+                                             const std::optional<std::string>& file,
+                                             const fabric& f);
 
 }  // namespace tessera::cli

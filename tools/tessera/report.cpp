@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "tessera/analytic/chart.hpp"
-#include "tessera/runtime/routing.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/runtime/routing.hpp"
 #include "tessera/schedule/resolve.hpp"
 
 namespace tessera::cli {

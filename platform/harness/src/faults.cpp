@@ -6,9 +6,9 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "tessera/runtime/routing.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/runtime/routing.hpp"
 
 namespace tessera::harness {
 namespace {

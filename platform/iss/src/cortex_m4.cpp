@@ -7,8 +7,8 @@
 #include <new>
 #include <sstream>
 
-#include "tessera/runtime/tile_abi.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/runtime/tile_abi.hpp"
 
 namespace tessera::iss {
 namespace {

@@ -10,9 +10,9 @@
 #include <memory>
 #include <sstream>
 
-#include "tessera/runtime/tile_abi.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/runtime/tile_abi.hpp"
 
 namespace tessera::iss {
 namespace {

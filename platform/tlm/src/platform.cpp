@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "tessera/common/errors.hpp"
 #include "tessera/net/jitter_engine.hpp"
 #include "tessera/runtime/routing.hpp"
-#include "tessera/common/errors.hpp"
 #include "tessera/tlm/platform_run.hpp"
 
 namespace tessera::tlm_models {

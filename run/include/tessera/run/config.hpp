@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
-#include "tessera/net/torus_engine.hpp"
 #include "tessera/harness/faults.hpp"
 #include "tessera/harness/pattern.hpp"
 #include "tessera/harness/schedule_run.hpp"
+#include "tessera/net/torus_engine.hpp"
 #include "tessera/runtime/message.hpp"
 
 namespace tessera::run {

@@ -19,9 +19,9 @@
 #include <systemc>
 #include <tlm>
 
-#include "tessera/net/engine.hpp"
 #include "tessera/harness/faults.hpp"
 #include "tessera/harness/harness.hpp"
+#include "tessera/net/engine.hpp"
 #include "tessera/tlm/msg_link.hpp"
 
 namespace tessera::tlm_models {

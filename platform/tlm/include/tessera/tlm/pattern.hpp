@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "tessera/net/engine.hpp"
 #include "tessera/harness/harness.hpp"
 #include "tessera/harness/pattern.hpp"
+#include "tessera/net/engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/tlm/platform.hpp"
 

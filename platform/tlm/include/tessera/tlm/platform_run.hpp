@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tessera/runtime/routing.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/runtime/routing.hpp"
 #include "tessera/tlm/fabric_module.hpp"
 #include "tessera/tlm/platform.hpp"
 #include "tessera/tlm/sim_control.hpp"
@@ -126,7 +126,7 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
 // The harness options of a run: the executor's protocol settings and timers from the
 // engine's zero-load times.
 inline harness::harness_options harness_for(const fabric& f, const platform_options& o,
-                                        std::uint64_t idle_bytes) {
+                                            std::uint64_t idle_bytes) {
   harness::harness_options ho;
   ho.exec.proto = o.proto;
   // x * s > T exactly when x > floor(T / s): the protocol switch sees wire bytes.
