@@ -38,13 +38,7 @@ round, Boppana's xi + i tau + i + k - 1 per message (circuit).)");
   return c;
 }
 
-int cmd_analyze(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  command_line cl = analyze_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_analyze(const args& a, std::ostream& out, std::ostream& err) {
   workload w = load_workload(a, a.get("algorithm").value_or(""));
   if (a.flag("chart")) require_chartable(w);
   const analyze_result r = run_analysis(std::move(w));

@@ -51,13 +51,7 @@ std::string fixed0(double v) {
 
 }  // namespace
 
-int cmd_compare(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  command_line cl = compare_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_compare(const args& a, std::ostream& out, std::ostream& err) {
   const auto names = split_list(a.require("algorithms"));
   std::vector<analyze_result> runs;
   for (const auto& name : names)

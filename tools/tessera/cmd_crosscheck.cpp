@@ -19,10 +19,10 @@
 #include "run_request.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/common/isolated.hpp"
 #include "tessera/harness/compare.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/common/isolated.hpp"
 
 namespace tessera::cli {
 
@@ -225,13 +225,7 @@ nlohmann::ordered_json times_json(const std::string& model, const harness::messa
 
 }  // namespace
 
-int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  command_line cl = crosscheck_command_line();
-  const args opts(cl, argv);
-  if (opts.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
   const bool json = opts.flag("json");
   const std::optional<std::string> models_text = opts.get("models");
   const std::optional<std::string> tol_text = opts.get("tolerance");

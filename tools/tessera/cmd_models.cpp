@@ -9,9 +9,9 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "tessera/common/errors.hpp"
 #include "tessera/models/registry.hpp"
 #include "tessera/run/run.hpp"
-#include "tessera/common/errors.hpp"
 
 namespace tessera::cli {
 
@@ -69,14 +69,7 @@ nlohmann::ordered_json param_json(const models::param& q) {
 
 }  // namespace
 
-int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  (void)err;
-  command_line cl = models_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_models(const args& a, std::ostream& out, std::ostream&) {
   if (a.flag("markdown") && a.flag("json"))
     throw input_error("--markdown and --json are two outputs; give one");
   if (a.flag("markdown")) {

@@ -140,13 +140,7 @@ void write_plots(const std::string& dir, const reproduce::paper_report& r) {
 
 }  // namespace
 
-int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  command_line cl = reproduce_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_reproduce(const args& a, std::ostream& out, std::ostream& err) {
   const bool json_out = a.flag("json");
   const bool model_given = a.has("model");
   const std::string model = a.get("model").value_or(

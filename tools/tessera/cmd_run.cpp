@@ -467,13 +467,7 @@ run_request parse_request(const args& a) {
   return q;
 }
 
-int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  command_line cl = run_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_run(const args& a, std::ostream& out, std::ostream& err) {
   run_request q = parse_request(a);
   const std::unique_ptr<run::run_result> res = run::run(std::move(q.config));
   // The trace is written for a failed run too: it shows where the run went wrong.

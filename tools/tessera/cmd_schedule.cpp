@@ -20,13 +20,7 @@ without --json.)");
   return c;
 }
 
-int cmd_schedule(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-  command_line cl = schedule_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_schedule(const args& a, std::ostream& out, std::ostream&) {
   const workload w = load_workload(a, a.require("algorithm"));
   out << schedule_to_json(w.sched) << '\n';
   return 0;

@@ -207,14 +207,7 @@ int write_results(const args& a, const sweep::spec& s,
 
 }  // namespace
 
-int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  command_line cl = sweep_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
-
+int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
   if (a.has("index") && !a.has("job")) throw input_error("--index goes with --job SPEC");
   if (a.has("job") || a.has("collect")) {
     // An emitted sweep's job or its collection: the spec says what the runs are.

@@ -10,8 +10,8 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "tessera/firmware/trees.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/firmware/trees.hpp"
 #include "workload.hpp"
 
 namespace tessera::cli {
@@ -99,13 +99,7 @@ std::string draw(const fabric& f, std::uint32_t root, const std::vector<std::uin
 
 }  // namespace
 
-int cmd_trees(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-  command_line cl = trees_command_line();
-  const args a(cl, argv);
-  if (a.flag("help")) {
-    out << cl.help();
-    return 0;
-  }
+int cmd_trees(const args& a, std::ostream& out, std::ostream&) {
   const std::string spec = a.require("fabric");
   const fabric f = parse_fabric_arg(spec);
   if (f.kind != fabric_kind::torus && f.kind != fabric_kind::ring)

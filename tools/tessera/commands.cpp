@@ -19,7 +19,7 @@ namespace {
 struct command_entry {
   const char* name;
   const char* summary;
-  int (*run)(const std::vector<std::string>&, std::ostream&, std::ostream&);
+  int (*run)(const args&, std::ostream&, std::ostream&);
   command_line (*declare)();
 };
 
@@ -178,9 +178,19 @@ int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostre
   }
   for (const command_entry& e : commands) {
     if (e.name != *cmd) continue;
-    // "tessera --help run": the command's help.
-    if (a->flag("help")) return e.run({"--help"}, out, err);
-    return e.run(a->rest(), out, err);
+    // "tessera --help run": the command's help; the command's own --help is answered
+    // here for every command, after its words parsed.
+    command_line cl = e.declare();
+    if (a->flag("help")) {
+      out << cl.help();
+      return 0;
+    }
+    const args given(cl, a->rest());
+    if (given.flag("help")) {
+      out << cl.help();
+      return 0;
+    }
+    return e.run(given, out, err);
   }
   throw input_error("unknown command '" + shown(*cmd) + "' (commands: " + command_list() + ")");
 }

@@ -14,16 +14,17 @@ namespace tessera::cli {
 
 int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
-// Each command: its arguments after the command name.
-int cmd_analyze(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_compare(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_schedule(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_reproduce(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_trees(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_models(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_crosscheck(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
-int cmd_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
+// Each command: the options given after the command name, parsed with its declarations
+// (the dispatcher parses them and answers --help).
+int cmd_analyze(const args& a, std::ostream& out, std::ostream& err);
+int cmd_compare(const args& a, std::ostream& out, std::ostream& err);
+int cmd_schedule(const args& a, std::ostream& out, std::ostream& err);
+int cmd_run(const args& a, std::ostream& out, std::ostream& err);
+int cmd_reproduce(const args& a, std::ostream& out, std::ostream& err);
+int cmd_trees(const args& a, std::ostream& out, std::ostream& err);
+int cmd_models(const args& a, std::ostream& out, std::ostream& err);
+int cmd_crosscheck(const args& a, std::ostream& out, std::ostream& err);
+int cmd_sweep(const args& a, std::ostream& out, std::ostream& err);
 
 // Each command's options, declared once: its parser and its --help.
 command_line analyze_command_line();
