@@ -6,6 +6,7 @@
 
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/common/range.hpp"
 
 namespace tessera::models {
 namespace {
@@ -17,6 +18,10 @@ constexpr std::uint8_t bit(fabric_kind k) {
 }
 constexpr std::uint8_t all_fabrics = bit(fabric_kind::mesh) | bit(fabric_kind::torus) |
                                      bit(fabric_kind::hypercube) | bit(fabric_kind::ring);
+
+// A count's name and range, from the engine that declares them (net/'s *_range) and
+// holds its parameters to them in validate().
+#define TESSERA_RANGE(r) r.name, param_kind::count, r.min, r.max
 
 // Accessors of one field, so a table row names its field once.
 #define TESSERA_FIELD(path, type)                                            \
@@ -46,8 +51,8 @@ const std::array<param, 2> ideal_params{{
 }};
 
 // The half-duplex NIC's rows (net/duplex.hpp), declared once for the engines that have
-// the rule; `Engine` names their parameters in engine_params and window_max is the
-// engine's bound on a count of cycles. The hold row is apart: circuits always hold.
+// the rule; `Engine` names their parameters in engine_params and `window` is the
+// engine's range of duplex_window. The hold row is apart: circuits always hold.
 // half_duplex_doc: the two engines word the switch's line apart ("streams" or not), and
 // --help and `tessera models` print it as they always have.
 #define TESSERA_DUPLEX(field, type)                                                      \
@@ -55,12 +60,12 @@ const std::array<param, 2> ideal_params{{
       [](engine_params& p, std::uint64_t v) { (p.*Engine).duplex.field = static_cast<type>(v); }
 
 template <auto Engine>
-constexpr std::array<param, 3> duplex_rows(std::uint64_t window_max,
+constexpr std::array<param, 3> duplex_rows(const count_range& window,
                                            std::string_view half_duplex_doc) {
   return {{
     {"half_duplex", param_kind::flag, 0, 1, "", half_duplex_doc, {},
      TESSERA_DUPLEX(half_duplex, bool)},
-    {"duplex_window", param_kind::count, 0, window_max, "cycles",
+    {TESSERA_RANGE(window), "cycles",
      "half_duplex: how close a transmit's and a receive's starts must be to overlap", {},
      TESSERA_DUPLEX(duplex_window, net::cycle_t)},
     {"duplex_exchange", param_kind::flag, 0, 1, "",
@@ -81,16 +86,16 @@ constexpr std::array<param, 1> duplex_hold_row() {
 #undef TESSERA_DUPLEX
 
 constexpr std::array<param, 9> circuit_own{{
-    {"xi", param_kind::count, 0, big, "cycles", "start-up of a data message (Boppana's xi)", {},
+    {TESSERA_RANGE(net::circuit_range::xi), "cycles", "start-up of a data message (Boppana's xi)", {},
      TESSERA_FIELD(circuit.xi, net::cycle_t)},
-    {"xi_held", param_kind::count, 0, big, "cycles",
+    {TESSERA_RANGE(net::circuit_range::xi_held), "cycles",
      "the part of xi spent after the path is set up, holding it (at most xi)", {},
      TESSERA_FIELD(circuit.xi_held, net::cycle_t)},
-    {"tau", param_kind::count, 0, big, "cycles", "path set-up per hop (Boppana's tau)", {},
+    {TESSERA_RANGE(net::circuit_range::tau), "cycles", "path set-up per hop (Boppana's tau)", {},
      TESSERA_FIELD(circuit.tau, net::cycle_t)},
-    {"width", param_kind::count, 1, 4096, "bytes", "bytes per element; one element per cycle", {},
+    {TESSERA_RANGE(net::circuit_range::width), "bytes", "bytes per element; one element per cycle", {},
      TESSERA_FIELD(circuit.width, std::uint32_t)},
-    {"control_xi", param_kind::count, 0, big, "cycles",
+    {TESSERA_RANGE(net::circuit_range::control_xi), "cycles",
      "start-up of a control message (reserve, ack, sync)", {},
      TESSERA_FIELD(circuit.control_xi, net::cycle_t)},
     {"arbitration", param_kind::choice, 0, arbitration_names.size() - 1, "",
@@ -99,7 +104,7 @@ constexpr std::array<param, 9> circuit_own{{
     {"blocking", param_kind::choice, 0, blocking_names.size() - 1, "",
      "a blocked header keeps its links and waits, or releases them and retries",
      blocking_names, TESSERA_FIELD(circuit.blocking, net::circuit_blocking)},
-    {"retry", param_kind::count, 1, big, "cycles", "release-retry: wait before the next try", {},
+    {TESSERA_RANGE(net::circuit_range::retry), "cycles", "release-retry: wait before the next try", {},
      TESSERA_FIELD(circuit.retry, net::cycle_t)},
     {"presetup", param_kind::flag, 0, 1, "",
      "set up the next path while the current message streams (Boppana's AAP')", {},
@@ -107,48 +112,48 @@ constexpr std::array<param, 9> circuit_own{{
 }};
 
 const std::array<param, 4> torus_params{{
-    {"beta", param_kind::count, 0, big, "cycles", "per packet per hop (Bermond's beta)", {},
+    {TESSERA_RANGE(net::torus_range::beta), "cycles", "per packet per hop (Bermond's beta)", {},
      TESSERA_FIELD(torus.beta, net::cycle_t)},
-    {"tau", param_kind::count, 0, std::uint64_t{1} << 20, "cycles/byte",
+    {TESSERA_RANGE(net::torus_range::tau), "cycles/byte",
      "per byte per hop (Bermond's tau)", {}, TESSERA_FIELD(torus.tau, net::cycle_t)},
-    {"packet_bytes", param_kind::count, 0, std::uint64_t{1} << 30, "bytes",
+    {TESSERA_RANGE(net::torus_range::packet_bytes), "bytes",
      "largest packet; 0: a message is one packet", {},
      TESSERA_FIELD(torus.packet_bytes, std::uint64_t)},
-    {"buffers", param_kind::count, 0, net::max_torus_buffers, "packets",
+    {TESSERA_RANGE(net::torus_range::buffers), "packets",
      "buffers per node input, in two dateline classes (2 or more); 0: unlimited", {},
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
 constexpr std::array<param, 8> wormhole_own{{
-    {"width", param_kind::count, 1, 4096, "bytes", "bytes per flit", {},
+    {TESSERA_RANGE(net::wormhole_range::width), "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
-    {"router_delay", param_kind::count, 0, 1'000'000, "cycles",
+    {TESSERA_RANGE(net::wormhole_range::router_delay), "cycles",
      "cycles a header spends in a router before it may leave (r)", {},
      TESSERA_FIELD(wormhole.router_delay, std::uint32_t)},
-    {"buffer", param_kind::count, 1, 65536, "flits", "FIFO depth of a router input (B)", {},
+    {TESSERA_RANGE(net::wormhole_range::buffer), "flits", "FIFO depth of a router input (B)", {},
      TESSERA_FIELD(wormhole.buffer, std::uint32_t)},
-    {"alpha", param_kind::count, 0, 1'000'000'000'000, "cycles", "software start-up per message",
+    {TESSERA_RANGE(net::wormhole_range::alpha), "cycles", "software start-up per message",
      {}, TESSERA_FIELD(wormhole.alpha, net::cycle_t)},
-    {"packet_bytes", param_kind::count, 0, std::uint64_t{1} << 30, "bytes",
+    {TESSERA_RANGE(net::wormhole_range::packet_bytes), "bytes",
      "largest packet payload; 0: a message is one packet", {},
      TESSERA_FIELD(wormhole.packet_bytes, std::uint64_t)},
-    {"inject_gap", param_kind::count, 1, 1024, "cycles/flit", "the NIC injects a flit every g cycles",
+    {TESSERA_RANGE(net::wormhole_range::inject_gap), "cycles/flit", "the NIC injects a flit every g cycles",
      {}, TESSERA_FIELD(wormhole.inject_gap, std::uint32_t)},
-    {"vcs", param_kind::count, 1, 16, "", "virtual channels per physical channel", {},
+    {TESSERA_RANGE(net::wormhole_range::vcs), "", "virtual channels per physical channel", {},
      TESSERA_FIELD(wormhole.vcs, std::uint32_t)},
-    {"credit_delay", param_kind::count, 0, 16, "cycles",
+    {TESSERA_RANGE(net::wormhole_range::credit_delay), "cycles",
      "a freed FIFO slot serves its sender d cycles later (1: the RTL router's)", {},
      TESSERA_FIELD(wormhole.credit_delay, std::uint32_t)},
 }};
 
 constexpr std::array<param, 3> wormhole_protocols{{
-    {"eager_bytes", param_kind::count, 0, std::uint64_t{1} << 40, "bytes",
+    {TESSERA_RANGE(net::wormhole_range::eager_bytes), "bytes",
      "messages up to this size go eagerly (alpha_eager, eager_copy); 0: none", {},
      TESSERA_FIELD(wormhole.eager_bytes, std::uint64_t)},
-    {"alpha_eager", param_kind::count, 0, 1'000'000'000'000, "cycles",
+    {TESSERA_RANGE(net::wormhole_range::alpha_eager), "cycles",
      "eager_bytes: software start-up of an eager message", {},
      TESSERA_FIELD(wormhole.alpha_eager, net::cycle_t)},
-    {"eager_copy", param_kind::count, 0, 1'000'000, "cycles/KiB",
+    {TESSERA_RANGE(net::wormhole_range::eager_copy), "cycles/KiB",
      "eager_bytes: the receiver's copy out of the system buffer", {},
      TESSERA_FIELD(wormhole.eager_copy, std::uint64_t)},
 }};
@@ -156,11 +161,12 @@ constexpr std::array<param, 3> wormhole_protocols{{
 constexpr auto circuit_params = join(
     circuit_own,
     duplex_rows<&engine_params::circuit>(
-        big, "a tile's transmit and receive streams overlap only if they start within duplex_window"));
+        net::circuit_range::duplex_window,
+        "a tile's transmit and receive streams overlap only if they start within duplex_window"));
 constexpr auto wormhole_params = join(
     wormhole_own,
     duplex_rows<&engine_params::wormhole>(
-        1'000'000'000'000,
+        net::wormhole_range::duplex_window,
         "a tile's transmit and receive overlap only if they start within duplex_window"),
          duplex_hold_row<&engine_params::wormhole>(), wormhole_protocols);
 
@@ -400,12 +406,7 @@ std::string param::range_text() const {
     case param_kind::count:
       break;
   }
-  auto num = [](std::uint64_t v) {
-    for (unsigned e = 20; e < 64; e += 10)
-      if (v == std::uint64_t{1} << e) return "2^" + std::to_string(e);
-    return std::to_string(v);
-  };
-  return num(min) + ".." + num(max);
+  return tessera::range_text(min, max);
 }
 
 std::span<const engine_info> engines() {
@@ -607,8 +608,7 @@ void set_param(engine_params& p, switching sw, std::string_view key, std::string
         const bool own =
             std::find_if(engine(sw).params.begin(), engine(sw).params.end(),
                          [&](const param& e) { return e.key == key; }) != engine(sw).params.end();
-        throw input_error(std::string(own ? switching_name(sw) : "run") + ": " + std::string(key) +
-                          " " + shown(v) + " is out of range " + q->range_text());
+        out_of_range(own ? switching_name(sw) : "run", {key, q->min, q->max}, shown(v));
       }
       q->set(p, n);
       return;

@@ -11,23 +11,11 @@
 namespace tessera::net {
 
 void validate(const circuit_params& p) {
-  constexpr cycle_t big = cycle_t{1} << 40;
-  if (p.xi > big) throw input_error("circuit xi " + std::to_string(p.xi) + " exceeds 2^40 cycles");
-  if (p.control_xi > big)
-    throw input_error("circuit control_xi " + std::to_string(p.control_xi) +
-                      " exceeds 2^40 cycles");
-  if (p.tau > big)
-    throw input_error("circuit tau " + std::to_string(p.tau) + " exceeds 2^40 cycles");
-  if (p.width == 0 || p.width > 4096)
-    throw input_error("circuit width " + std::to_string(p.width) + " is not 1..4096 bytes");
+  check_ranges("circuit", circuit_range::all,
+               {p.xi, p.xi_held, p.tau, p.width, p.control_xi, p.retry, p.duplex.duplex_window});
   if (p.xi_held > p.xi)
     throw input_error("circuit xi_held " + std::to_string(p.xi_held) + " exceeds xi " +
                       std::to_string(p.xi));
-  if (p.retry == 0 || p.retry > big)
-    throw input_error("circuit retry " + std::to_string(p.retry) + " is not 1..2^40 cycles");
-  if (p.duplex.duplex_window > big)
-    throw input_error("circuit duplex_window " + std::to_string(p.duplex.duplex_window) +
-                      " exceeds 2^40 cycles");
 }
 
 circuit_engine::circuit_engine(const fabric& f, circuit_params p)

@@ -76,11 +76,13 @@
 // without contention its setup hides behind the previous stream.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <vector>
 
+#include "tessera/common/range.hpp"
 #include "tessera/net/duplex.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
@@ -111,7 +113,22 @@ struct circuit_params {
   duplex_params duplex{};
 };
 
-// Throws input_error naming the offending value.
+// The parameters' valid values, for validate() and the registry's --param rows.
+namespace circuit_range {
+inline constexpr cycle_t big = cycle_t{1} << 40;
+inline constexpr count_range xi{"xi", 0, big};
+inline constexpr count_range xi_held{"xi_held", 0, big};  // and at most xi
+inline constexpr count_range tau{"tau", 0, big};
+inline constexpr count_range width{"width", 1, 4096};
+inline constexpr count_range control_xi{"control_xi", 0, big};
+inline constexpr count_range retry{"retry", 1, big};
+inline constexpr count_range duplex_window{"duplex_window", 0, big};
+// In the order validate() checks them.
+inline constexpr std::array all{xi, xi_held, tau, width, control_xi, retry, duplex_window};
+}  // namespace circuit_range
+
+// Throws input_error naming the offending value ("circuit: xi 2000000000000 is out of
+// range 0..2^40").
 void validate(const circuit_params& p);
 
 // The half-duplex rule on circuits: a late stream's circuit stays set up while it waits.

@@ -44,6 +44,7 @@
 // destination (multicast: at every tile its tree delivers to).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -51,6 +52,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tessera/common/range.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -71,6 +73,17 @@ struct torus_params {
   // (Bermond's ideal node).
   std::uint32_t buffers{rtl_torus_buffers};
 };
+
+// The parameters' valid values, for validate() and the registry's --param rows.
+namespace torus_range {
+inline constexpr count_range beta{"beta", 0, cycle_t{1} << 40};
+inline constexpr count_range tau{"tau", 0, cycle_t{1} << 20};
+inline constexpr count_range packet_bytes{"packet_bytes", 0, std::uint64_t{1} << 30};
+// 0 (unlimited) or 2 and more: one buffer per dateline class at least.
+inline constexpr count_range buffers{"buffers", 0, max_torus_buffers};
+// In the order validate() checks them.
+inline constexpr std::array all{beta, tau, packet_bytes, buffers};
+}  // namespace torus_range
 
 // Throws input_error naming the offending value.
 void validate(const torus_params& p);

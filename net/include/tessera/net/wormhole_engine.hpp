@@ -9,11 +9,13 @@
 // Credits return credit_delay cycles after a slot frees (default 1, the RTL router's).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "tessera/common/range.hpp"
 #include "tessera/net/duplex.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -56,7 +58,29 @@ struct wormhole_params {
   std::uint64_t eager_copy{0};
 };
 
-// Throws tessera::input_error naming the first value out of range.
+// The parameters' valid values, for validate() and the registry's --param rows.
+namespace wormhole_range {
+inline constexpr cycle_t long_time = 1'000'000'000'000;
+inline constexpr count_range width{"width", 1, 4096};
+inline constexpr count_range router_delay{"router_delay", 0, 1'000'000};
+inline constexpr count_range buffer{"buffer", 1, 65536};
+inline constexpr count_range alpha{"alpha", 0, long_time};
+inline constexpr count_range packet_bytes{"packet_bytes", 0, std::uint64_t{1} << 30};
+inline constexpr count_range inject_gap{"inject_gap", 1, 1024};
+inline constexpr count_range vcs{"vcs", 1, 16};
+inline constexpr count_range credit_delay{"credit_delay", 0, 16};
+inline constexpr count_range duplex_window{"duplex_window", 0, long_time};
+inline constexpr count_range eager_bytes{"eager_bytes", 0, std::uint64_t{1} << 40};
+inline constexpr count_range alpha_eager{"alpha_eager", 0, long_time};
+inline constexpr count_range eager_copy{"eager_copy", 0, 1'000'000};
+// In the order validate() checks them.
+inline constexpr std::array all{width,         buffer,      router_delay, alpha,
+                                packet_bytes,  inject_gap,  vcs,          credit_delay,
+                                duplex_window, eager_bytes, alpha_eager,  eager_copy};
+}  // namespace wormhole_range
+
+// Throws tessera::input_error naming the first value out of range ("wormhole: vcs 17 is
+// out of range 1..16").
 void validate(const wormhole_params& p);
 
 // The half-duplex rule on the mesh: a late stream holds its path only with duplex_hold.
