@@ -69,11 +69,28 @@ trace_data alphabeta_trace(const run_config& r, const std::string& what, const a
   return d;
 }
 
-// A schedule file's op streams on the alpha-beta network.
-class alphabeta_schedule {
+// What a run on the alpha-beta network keeps, schedule or collective: its options, the
+// transfers it recorded and its outcome, which gives the verdict.
+class alphabeta_run {
  public:
-  explicit alphabeta_schedule(const run_config& r) : r_(r), opt_(alphabeta_options(r)) {
+  [[nodiscard]] bool verified() const { return o_.verified; }
+  [[nodiscard]] bool nothing_checked() const { return o_.nothing_checked; }
+  [[nodiscard]] std::string failure() const { return o_.failure; }
+  [[nodiscard]] static std::string note() { return {}; }
+
+ protected:
+  explicit alphabeta_run(const run_config& r) : opt_(alphabeta_options(r)) {
     opt_.transfers = &transfers_;
+  }
+  ab::run_options opt_;
+  std::vector<harness::transfer_record> transfers_;
+  ab::run_outcome o_;
+};
+
+// A schedule file's op streams on the alpha-beta network.
+class alphabeta_schedule : public alphabeta_run {
+ public:
+  explicit alphabeta_schedule(const run_config& r) : alphabeta_run(r), r_(r) {
     o_ = ab::run_schedule(r_.c.f, r_.schedule, opt_);
   }
   [[nodiscard]] nlohmann::ordered_json json() const {
@@ -91,26 +108,18 @@ class alphabeta_schedule {
        << ", alphabeta ts = " << opt_.prm.ts << " tw = " << opt_.prm.tw << '\n';
     print_outcome(os, o_);
   }
-  [[nodiscard]] bool verified() const { return o_.verified; }
-  [[nodiscard]] bool nothing_checked() const { return o_.nothing_checked; }
-  [[nodiscard]] std::string failure() const { return o_.failure; }
-  [[nodiscard]] static std::string note() { return {}; }
   [[nodiscard]] trace_data trace() const {
     return alphabeta_trace(r_, "schedule " + r_.schedule_name, o_, transfers_);
   }
 
  private:
   const run_config& r_;
-  ab::run_options opt_;
-  std::vector<harness::transfer_record> transfers_;
-  ab::run_outcome o_;
 };
 
 // A collective on the alpha-beta network, beside Grama's closed form.
-class alphabeta_collective {
+class alphabeta_collective : public alphabeta_run {
  public:
-  explicit alphabeta_collective(run_config& r) : r_(r), opt_(alphabeta_options(r)) {
-    opt_.transfers = &transfers_;
+  explicit alphabeta_collective(run_config& r) : alphabeta_run(r), r_(r) {
     edst_ = plan_edst(r_, static_cast<double>(opt_.prm.ts), static_cast<double>(opt_.prm.tw));
     o_ = ab::run_collective(r_.c, opt_);
     // Grama's forms have no pairwise synchronization: no closed form for such a run.
@@ -145,10 +154,6 @@ class alphabeta_collective {
     if (edst_) print_edst(os, *edst_);
     print_outcome(os, o_);
   }
-  [[nodiscard]] bool verified() const { return o_.verified; }
-  [[nodiscard]] bool nothing_checked() const { return o_.nothing_checked; }
-  [[nodiscard]] std::string failure() const { return o_.failure; }
-  [[nodiscard]] static std::string note() { return {}; }
   [[nodiscard]] trace_data trace() const {
     return alphabeta_trace(r_, std::string(fw::info(r_.c.coll).name) + " (" + r_.algorithm + ")",
                            o_, transfers_);
@@ -156,10 +161,7 @@ class alphabeta_collective {
 
  private:
   run_config& r_;
-  ab::run_options opt_;
-  std::vector<harness::transfer_record> transfers_;
   std::optional<edst_plan> edst_;
-  ab::run_outcome o_;
   std::optional<analytic::grama_form> grama_;
 };
 

@@ -28,15 +28,14 @@ schedule build_alltoall(fw::a2a_algorithm alg, const fabric& f, std::uint64_t bl
         send_ids.push_back(send[i].value());
       for (std::uint32_t i = 0; i < o.recv_count; ++i)
         recv_ids.push_back(recv[i].value());
-      sched_op so;
-      so.kind = o.kind;
-      so.step = o.step;
-      so.to = o.to;
-      so.from = o.from;
-      so.count = o.count;
-      so.flags = o.flags;
-      so.send_bytes = o.send_count * block_bytes;
-      so.recv_bytes = o.recv_count * block_bytes;
+      const sched_op so{.kind = o.kind,
+                        .step = o.step,
+                        .to = o.to,
+                        .from = o.from,
+                        .send_bytes = o.send_count * block_bytes,
+                        .recv_bytes = o.recv_count * block_bytes,
+                        .count = o.count,
+                        .flags = o.flags};
       s.programs[t].add(so, send_ids, recv_ids);
     }
   }

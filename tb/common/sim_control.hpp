@@ -48,16 +48,10 @@ class sim_control {
   void settle() {
     model_.eval();
   }
+  // A whole cycle: the rising edge, then the falling edge evaluated.
   void edge() {
-    dump();
-    context_.timeInc(1);
-    model_.clk_i = 1;
+    rise();
     model_.eval();
-    dump();
-    context_.timeInc(1);
-    model_.clk_i = 0;
-    model_.eval();
-    ++now_;
   }
   // The rising edge only. The clock goes low without an evaluation, so the next settle()
   // evaluates the falling edge together with the new inputs: one evaluation fewer per

@@ -396,27 +396,10 @@ TEST_CASE("randomized traffic on a 4x4 mesh: engine equals the flit reference", 
   const fabric f = fabric::mesh(4, 4);
   for (std::uint32_t d : {0U, 1U, 2U}) {
     for (std::uint32_t seed = 1; seed <= 24; ++seed) {
-      std::mt19937 rng(seed);  // raw draws only: distributions differ between libraries
-      auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
-      wormhole_params p;
-      p.width = 1 + draw(4);
-      p.router_delay = draw(3);
-      p.buffer = 1 + draw(4);
-      p.alpha = draw(2) * draw(5);
-      p.packet_bytes = draw(2) == 0 ? 0 : 4 + draw(12);
-      p.credit_delay = d;
-      std::vector<job> jobs;
-      for (int i = 0; i < 50; ++i) {
-        job j;
-        j.src = draw(16);
-        j.dst = draw(16);
-        j.bytes = draw(40);
-        j.at = draw(80);
-        j.control = draw(8) == 0;
-        jobs.push_back(j);
-      }
+      // The shared generator with one VC and a flit every cycle.
+      const random_case c = random_traffic(seed, 1, 1, d);
       INFO("seed " << seed);
-      require_agreement(f, p, jobs);
+      require_agreement(f, c.p, c.jobs);
     }
   }
 }

@@ -112,25 +112,22 @@ class rtl_cube_engine final : public clocked_bridge {
                         std::to_string(rtl_tops::cube_7.max_elements) +
                         " elements a message: give a larger --param width");
     }
-    message m;
-    m.id = x.id;
-    m.src = x.src;
-    m.dst = x.dst;
-    m.k = static_cast<std::uint32_t>(k);
-    m.layer_control = x.layer_control();
-    m.seq = next_seq_[x.src];
+    const message m{.id = x.id,
+                    .src = x.src,
+                    .dst = x.dst,
+                    .k = static_cast<std::uint32_t>(k),
+                    .layer_control = x.layer_control(),
+                    .seq = next_seq_[x.src]};
     next_seq_[x.src] = static_cast<std::uint16_t>(next_seq_[x.src] + 1);
     // Offered from the cycle it is posted (step(true) runs no earlier), with the start-up
     // of its kind.
-    rtl_tops::cube_message w;
-    w.id = x.id;
-    w.src = m.src;
-    w.dst = m.dst;
-    w.seq = m.seq;
-    w.k = m.k;
-    w.xi = static_cast<std::uint16_t>(m.layer_control ? p_.control_xi : p_.xi);
-    w.xi_held = static_cast<std::uint16_t>(m.layer_control ? 0 : p_.xi_held);
-    drv_.send(w);
+    drv_.send({.id = x.id,
+               .src = m.src,
+               .dst = m.dst,
+               .seq = m.seq,
+               .k = m.k,
+               .xi = static_cast<std::uint16_t>(m.layer_control ? p_.control_xi : p_.xi),
+               .xi_held = static_cast<std::uint16_t>(m.layer_control ? 0 : p_.xi_held)});
     msgs_.emplace(x.id, m);
   }
 

@@ -113,23 +113,20 @@ class rtl_torus_engine final : public clocked_bridge {
                         std::to_string(rtl_tops::torus_max_bytes) + " (the default is " +
                         std::to_string(rtl_tops::torus_max_bytes) + ")");
     }
-    message m;
-    m.id = x.id;
-    m.src = x.src;
-    m.dst = x.dst;
-    m.len = static_cast<std::uint32_t>(bytes);
-    m.packet_bytes = static_cast<std::uint32_t>(p_.packet_bytes);
+    message m{.id = x.id,
+              .src = x.src,
+              .dst = x.dst,
+              .len = static_cast<std::uint32_t>(bytes),
+              .packet_bytes = static_cast<std::uint32_t>(p_.packet_bytes)};
     const std::uint32_t unit = m.packet_bytes == 0 ? m.len : m.packet_bytes;
     m.seq = check_.add(x.id, x.src, (m.len + unit - 1) / unit);
     // Offered from the cycle it is posted: step(true) runs no earlier.
-    rtl_tops::torus_message w;
-    w.id = x.id;
-    w.src = m.src;
-    w.dst = m.dst;
-    w.seq = m.seq;
-    w.len = m.len;
-    w.packet_bytes = m.packet_bytes;
-    drv_.send(w);
+    drv_.send({.id = x.id,
+               .src = m.src,
+               .dst = m.dst,
+               .seq = m.seq,
+               .len = m.len,
+               .packet_bytes = m.packet_bytes});
     msgs_.emplace(x.id, m);
     (void)now;
   }

@@ -288,17 +288,15 @@ inline tile_arena carve(const tile_plan& p, const arena_layout& l, std::span<std
 // needs, the slot, the id lists and the async slots. The tile adds its executor settings
 // and its own program's bounds (tile_app.hpp).
 constexpr tile_abi::tile_plan_words plan_words(const tile_needs& n, const tile_plan& p) {
-  tile_abi::tile_plan_words w{};
-  w.slot = p.slot;
-  w.peak_blocks = n.peak_blocks;
-  w.max_blocks = p.ids;
-  w.max_send = n.max_send;
-  w.max_recv = n.max_recv;
-  w.receiving_ops = n.receiving_ops;
-  w.all_recv_lo = tile_abi::lo(n.all_recv_bytes);
-  w.all_recv_hi = tile_abi::hi(n.all_recv_bytes);
-  w.async_slots = p.async_slots;
-  return w;
+  return {.slot = p.slot,
+          .peak_blocks = n.peak_blocks,
+          .max_blocks = p.ids,
+          .max_send = n.max_send,
+          .max_recv = n.max_recv,
+          .receiving_ops = n.receiving_ops,
+          .all_recv_lo = tile_abi::lo(n.all_recv_bytes),
+          .all_recv_hi = tile_abi::hi(n.all_recv_bytes),
+          .async_slots = p.async_slots};
 }
 
 // The needs the words carry (the walk's work counts are the host's: zero here).
