@@ -225,6 +225,8 @@ CASES = [
     (2, "is a directory", "analyze --fabric ring:4 --schedule {d}"),
     (2, "cannot be opened", "run --fabric ring:4 --schedule {d}/missing.json"),
     (2, "'/dev/zero' is not JSON", "run --fabric ring:4 --schedule /dev/zero"),
+    (2, "crosscheck: --schedule '/dev/zero' is not a regular file",
+     "crosscheck --models alphabeta,alphabeta --fabric ring:4 --schedule /dev/zero"),
     (2, "--job '/dev/zero' is not JSON", "sweep --job /dev/zero --index 0"),
     (2, "holds more than 16777216 JSON values", "sweep --job {d}/fifo --index 0"),
     (2, "holds more than 16777216 JSON values", "sweep --collect {d}/fifodir"),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <iostream>
 #include <ostream>
 #include <sstream>
@@ -259,6 +260,18 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
     run::runnable_model(m);  // a closed form moves no data to compare
     if (!run::model_available(m))
       throw input_error("--models: '" + m + "' is not available in this build");
+  }
+  // Each model's run reads the input files itself: a pipe or a device would give the
+  // second run nothing, or something else.
+  for (const char* name : {"schedule", "pattern", "routes", "fault-file"}) {
+    for (const std::string& path : opts.all(name)) {
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+        throw input_error("crosscheck: --" + std::string(name) + " '" + shown(path) +
+                          "' is not a regular file; crosscheck reads it once for each model "
+                          "(save it to a file)");
+      }
+    }
   }
   const tolerance tol = tol_text ? parse_tolerance(*tol_text) : tolerance{};
   // --tiles A,B: each model's tiles (native or cortex-m4); one value: both.
