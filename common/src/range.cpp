@@ -5,8 +5,12 @@
 namespace tessera {
 
 std::string bound_text(std::uint64_t v) {
-  for (unsigned e = 20; e < 64; e += 10)
-    if (v == std::uint64_t{1} << e) return "2^" + std::to_string(e);
+  if (v >= (std::uint64_t{1} << 20) && (v & (v - 1)) == 0) {
+    unsigned e = 20;
+    while ((std::uint64_t{1} << e) != v)
+      ++e;
+    return "2^" + std::to_string(e);
+  }
   return std::to_string(v);
 }
 

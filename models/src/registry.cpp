@@ -657,13 +657,7 @@ namespace {
 
 // A value as docs show it: 2^50 rather than 1125899906842624.
 std::string value_text(const param& q, std::uint64_t v) {
-  if (q.kind == param_kind::count && v >= (std::uint64_t{1} << 20) && (v & (v - 1)) == 0) {
-    unsigned e = 0;
-    while ((std::uint64_t{1} << e) != v)
-      ++e;
-    return "2^" + std::to_string(e);
-  }
-  return q.text(v);
+  return q.kind == param_kind::count ? bound_text(v) : q.text(v);
 }
 
 // The default, and a model's own after it: "0 (rtl: 256)".

@@ -19,7 +19,7 @@ struct count_range {
   [[nodiscard]] constexpr bool holds(std::uint64_t v) const { return v >= min && v <= max; }
 };
 
-// A bound as the docs write it: 2^20, 2^30 ... 2^60 as powers, others as numbers.
+// A value as the docs write it: a power of two from 2^20 up as 2^N, others as numbers.
 std::string bound_text(std::uint64_t v);
 
 // "1..4096", "0..2^40".
