@@ -39,6 +39,7 @@ constexpr std::array<param, (N + ...)> join(const std::array<param, N>&... parts
 
 constexpr std::array<std::string_view, 3> arbitration_names{"lowest-id", "fifo", "round-robin"};
 constexpr std::array<std::string_view, 2> blocking_names{"hold-wait", "release-retry"};
+constexpr std::array<std::string_view, 2> vc_share_names{"round-robin", "fixed"};
 
 // The parameter tables keep one row per parameter (clang-format would put each field
 // of a row on its own line).
@@ -124,7 +125,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-constexpr std::array<param, 8> wormhole_own{{
+constexpr std::array<param, 9> wormhole_own{{
     {TESSERA_RANGE(net::wormhole_range::width), "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {TESSERA_RANGE(net::wormhole_range::router_delay), "cycles",
@@ -141,6 +142,9 @@ constexpr std::array<param, 8> wormhole_own{{
      {}, TESSERA_FIELD(wormhole.inject_gap, std::uint32_t)},
     {TESSERA_RANGE(net::wormhole_range::vcs), "", "virtual channels per physical channel", {},
      TESSERA_FIELD(wormhole.vcs, std::uint32_t)},
+    {"vc_share", param_kind::choice, 0, vc_share_names.size() - 1, "",
+     "VCs share a channel per flit round robin (the RTL's), or fixed: one flit every vcs cycles each",
+     vc_share_names, TESSERA_FIELD(wormhole.share, net::vc_share)},
     {TESSERA_RANGE(net::wormhole_range::credit_delay), "cycles",
      "a freed FIFO slot serves its sender d cycles later (1: the RTL router's)", {},
      TESSERA_FIELD(wormhole.credit_delay, std::uint32_t)},
@@ -244,7 +248,9 @@ std::uint64_t torus_zero_load(const engine_params& p, std::uint64_t bytes, std::
 }
 
 // docs/wormhole.md "Zero load", the message as one packet of F flits over h hops, with
-// u = floor((F-1)/B), M = min(h+1, u), s = vcs, d = credit_delay:
+// u = floor((F-1)/B), M = min(h+1, u), d = credit_delay, and s the cycles per flit of a
+// lone worm's VC: 1 when VCs share round robin (it has the channel to itself), vcs under
+// vc_share=fixed:
 //   alpha + 1 + max(g(F-1) + h + 1 + lag, s(F-1) + (h+1)(r+1) + u max(0, 1 + d - sB)),
 // lag = M max(0, r + 1 + d - gB) when gB >= 1 + d, else M r + u(1 + d - gB) (row 0 loops).
 // An eager message (bytes <= eager_bytes) starts after alpha_eager instead of alpha and is
@@ -259,7 +265,7 @@ std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, st
   const std::uint64_t r = w.router_delay;
   const std::uint64_t b = w.buffer;
   const std::uint64_t d = w.credit_delay;
-  const std::uint64_t s = w.vcs;
+  const std::uint64_t s = w.share == net::vc_share::fixed ? w.vcs : 1;
   const std::uint64_t h = hops;
   const std::uint64_t u = (f - 1) / b;
   const std::uint64_t m = std::min<std::uint64_t>(h + 1, u);
@@ -305,7 +311,7 @@ const std::array<engine_info, 4> builtin_engines{{
      "Thakur, Choudhary, Fox, Complete Exchange on a Wormhole Routed Mesh", bit(fabric_kind::mesh),
      bit(fabric_kind::mesh), wormhole_params,
      [](const fabric& f, const engine_params& p) -> std::unique_ptr<net::engine> {
-       return std::make_unique<net::wormhole_engine>(f, p.wormhole);
+       return net::make_wormhole_engine(f, p.wormhole);
      },
      wormhole_zero_load, [](const engine_params& p) { return p.wormhole.width; }},
 }};

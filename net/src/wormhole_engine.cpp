@@ -20,6 +20,7 @@
 #include "tessera/net/wormhole_engine.hpp"
 
 #include "tessera/common/errors.hpp"
+#include "tessera/net/flit_engine.hpp"
 #include "wormhole/arbitration.hpp"
 #include "wormhole/half_duplex.hpp"
 #include "wormhole/impl.hpp"
@@ -85,7 +86,17 @@ wormhole_engine::wormhole_engine(const fabric& f, const wormhole_params& p) {
                       " has no tiles or too many");
   }
   validate(p);
+  if (p.vcs > 1 && p.share != vc_share::fixed) {
+    throw input_error("wormhole: the closed form shares " + std::to_string(p.vcs) +
+                      " VCs in fixed shares only (vc_share=fixed); make_wormhole_engine "
+                      "gives the flit engine for round robin");
+  }
   impl_ = std::make_unique<impl>(*this, f, p);
+}
+
+std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_params& p) {
+  if (p.vcs == 1 || p.share == vc_share::fixed) return std::make_unique<wormhole_engine>(f, p);
+  return std::make_unique<flit_engine>(f, p);
 }
 
 wormhole_engine::~wormhole_engine() = default;

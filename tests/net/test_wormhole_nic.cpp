@@ -28,14 +28,15 @@ wormhole_params half_duplex_line() {
           .duplex = {.half_duplex = true, .duplex_window = 10}};
 }
 
-// The skewed all-to-all of the deadlock cases on a 4x4 mesh paced at 2 with two VCs, half
-// duplex with a window of 5 cycles, duplex_hold as asked.
+// The skewed all-to-all of the deadlock cases on a 4x4 mesh paced at 2 with two VCs in
+// fixed shares, half duplex with a window of 5 cycles, duplex_hold as asked.
 wormhole_params skewed_mesh_params(bool hold) {
   return {.width = 1,
           .router_delay = 1,
           .buffer = 4,
           .inject_gap = 2,
           .vcs = 2,
+          .share = vc_share::fixed,  // the half-duplex NIC is the closed form's (as on delta)
           .credit_delay = 1,
           .duplex = {.half_duplex = true, .duplex_window = 5, .duplex_hold = hold}};
 }

@@ -1,11 +1,13 @@
-// The wormhole engine's paced injection (inject_gap) and virtual channels (vcs) against
+// The wormhole engines' paced injection (inject_gap) and virtual channels (vcs) against
 // the closed forms of docs/wormhole.md ("Paced injection", "Virtual channels") and against
-// the flit-by-flit reference: exactly when the reference shares a channel's VCs the
-// engine's way (link_share::fixed), within the derived bounds against the real router
-// (link_share::round_robin).
+// the flit-by-flit reference: the flit engine exactly against the real router
+// (link_share::round_robin, vc_share=round-robin), the closed form exactly against the
+// fixed shares (link_share::fixed, vc_share=fixed) and within the derived bounds of the
+// real router.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -123,10 +125,11 @@ TEST_CASE("paced injection: the next message starts the cycle after the last fli
 
 // ---- virtual channels (vcs) ----
 
-TEST_CASE("virtual channels: a lone packet, the engine's shares against the real router",
+TEST_CASE("virtual channels: a lone packet has the whole link, the fixed shares bounded against it",
           "[wormhole]") {
-  // The engine gives each VC 1/vcs of every link, so a lone packet's body follows its
-  // header at s = vcs cycles per flit; the real router lets it use the whole link. With
+  // Round robin lets a lone packet use the whole link: its time is one VC's, s = 1. The
+  // fixed shares give each VC 1/vcs of every link, so its body follows its header at
+  // s = vcs cycles per flit. With
   // g >= s the NIC is the slower of the two except while the body catches up with the
   // header's r per hop: at most (h+1) r cycles (docs/wormhole.md, "Virtual channels").
   const fabric f = fabric::mesh(4, 4);
@@ -142,11 +145,13 @@ TEST_CASE("virtual channels: a lone packet, the engine's shares against the real
                                         .buffer = b,
                                         .inject_gap = gap,
                                         .vcs = vcs,
+                                        .share = vc_share::fixed,
                                         .credit_delay = d};
+                wormhole_params rr = p;
+                rr.share = vc_share::round_robin;
                 const std::uint32_t h = hops(f, 0, dst);
                 const auto e = require_agreement(f, p, {{0, dst, flits * 4, 0}});
-                const auto real = run_reference(f, p, {{0, dst, flits * 4, 0}},
-                                                reference::link_share::round_robin);
+                const auto real = require_agreement(f, rr, {{0, dst, flits * 4, 0}});
                 INFO(describe(p) << " F " << flits << " h " << h);
                 CHECK(e[0].delivered == paced_zero_load(h, p, flits, vcs));
                 CHECK(real[0].delivered == paced_zero_load(h, p, flits, 1));
@@ -178,14 +183,19 @@ TEST_CASE("Thakur sharing (vcs 2, gap 2): two messages on a link cost nothing, m
   for (std::uint32_t d : {0U, 1U, 2U}) {
     for (std::uint64_t packet_bytes : {0ULL, 64ULL}) {
       for (std::uint32_t n : {2U, 3U, 4U}) {
-        const wormhole_params p{
-            .packet_bytes = packet_bytes, .inject_gap = 2, .vcs = 2, .credit_delay = d};
+        const wormhole_params p{.packet_bytes = packet_bytes,
+                                .inject_gap = 2,
+                                .vcs = 2,
+                                .share = vc_share::fixed,
+                                .credit_delay = d};
+        wormhole_params p_rr = p;
+        p_rr.share = vc_share::round_robin;
         const fabric f = fabric::mesh(1, 2 * n);
         std::vector<job> jobs;
         for (std::uint32_t s = 0; s < n; ++s)
           jobs.push_back({s, s + n, bytes, 0});
-        const auto e = require_agreement(f, p, jobs);  // exact against the engine's shares
-        const auto real = run_reference(f, p, jobs, reference::link_share::round_robin);
+        const auto e = require_agreement(f, p, jobs);        // the closed form, fixed shares
+        const auto real = require_agreement(f, p_rr, jobs);  // the flit engine, round robin
         const auto e_alone = run_engine(f, p, {jobs[0]});
         const auto real_alone = run_reference(f, p, {jobs[0]}, reference::link_share::round_robin);
         // Engine against the real router, per message (docs/wormhole.md, "Virtual
@@ -234,7 +244,8 @@ TEST_CASE("Thakur sharing (vcs 2, gap 2): two messages on a link cost nothing, m
 
 TEST_CASE("two worms on the two VCs of a link: neither waits, the link counts both", "[wormhole]") {
   const fabric f = fabric::mesh(1, 4);
-  const wormhole_params p{.inject_gap = 2, .vcs = 2};  // credit_delay 1: B = 4 > r + 1 + d
+  // credit_delay 1: B = 4 > r + 1 + d
+  const wormhole_params p{.inject_gap = 2, .vcs = 2, .share = vc_share::fixed};
   wormhole_engine e(f, p);
   const auto r = replay(e, {{xfer{1, 0, 2, 256, false, 0}, 0}, {xfer{2, 1, 3, 256, false, 0}, 0}});
   CHECK(e.contention().blocked == 0);
@@ -251,28 +262,34 @@ TEST_CASE("two worms on the two VCs of a link: neither waits, the link counts bo
   CHECK(r[1].delivered == paced_zero_load(2, p, 64, 2));
 }
 
-TEST_CASE("randomized traffic with paced NICs and VCs: engine equals the reference's shares",
+// Both ways of sharing VCs: the flit engine against the real router, the closed form
+// against the fixed shares.
+constexpr std::array<vc_share, 2> both_shares{vc_share::round_robin, vc_share::fixed};
+
+TEST_CASE("randomized traffic with paced NICs and VCs: each engine equals the reference",
           "[wormhole]") {
   const fabric f = fabric::mesh(4, 4);
-  for (std::uint32_t d : {0U, 1U, 2U}) {
-    for (std::uint32_t vcs : {1U, 2U, 3U}) {
-      for (std::uint32_t gap : {1U, 2U, 3U}) {
-        for (std::uint32_t seed = 1; seed <= 12; ++seed) {
-          const random_case c = random_traffic(seed, gap, vcs, d);
-          INFO("seed " << seed);
-          require_agreement(f, c.p, c.jobs);
+  for (const vc_share share : both_shares) {
+    for (std::uint32_t d : {0U, 1U, 2U}) {
+      for (std::uint32_t vcs : {1U, 2U, 3U, 4U}) {
+        for (std::uint32_t gap : {1U, 2U, 3U}) {
+          for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+            const random_case c = random_traffic(seed, gap, vcs, d, share);
+            INFO("seed " << seed);
+            require_agreement(f, c.p, c.jobs);
+          }
         }
       }
     }
   }
 }
 
-TEST_CASE("randomized meshes, buffers and long messages: engine equals the reference's shares",
+TEST_CASE("randomized meshes, buffers and long messages: each engine equals the reference",
           "[wormhole]") {
   // Up to 5x5, B up to 80 (per-packet tables and maps in the engine), r up to 4, gap up
   // to 5, vcs up to 4, packets of 1..40 bytes or whole messages up to 300 bytes.
   for (std::uint32_t d : {0U, 1U, 2U}) {
-    for (std::uint32_t seed = 1; seed <= 40; ++seed) {
+    for (std::uint32_t seed = 1; seed <= 80; ++seed) {
       std::mt19937 rng(seed);
       auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
       const std::uint32_t rows = 1 + draw(5);
@@ -286,6 +303,7 @@ TEST_CASE("randomized meshes, buffers and long messages: engine equals the refer
       p.packet_bytes = draw(2) == 0 ? 0 : 1 + draw(40);
       p.inject_gap = 1 + draw(5);
       p.vcs = 1 + draw(4);
+      p.share = both_shares[seed % 2];
       p.credit_delay = d;
       std::vector<job> jobs;
       const int n = 10 + static_cast<int>(draw(40));
@@ -298,13 +316,13 @@ TEST_CASE("randomized meshes, buffers and long messages: engine equals the refer
   }
 }
 
-TEST_CASE("randomized credit delays up to 16: engine equals the reference's shares", "[wormhole]") {
+TEST_CASE("randomized credit delays up to 16: each engine equals the reference", "[wormhole]") {
   // Long credit delays against small buffers: the rows where a credit round trip is
   // slower than B flits (1 + d > sB or gB, "loop" rows) and those where cross terms of
   // buffers the header has passed count (d > s + B - 2); docs/wormhole.md, "Cross terms".
   std::uint32_t loops = 0;
   std::uint32_t low = 0;
-  for (std::uint32_t seed = 1; seed <= 60; ++seed) {
+  for (std::uint32_t seed = 1; seed <= 120; ++seed) {
     std::mt19937 rng(seed);
     auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
     const std::uint32_t rows = 1 + draw(4);
@@ -318,6 +336,7 @@ TEST_CASE("randomized credit delays up to 16: engine equals the reference's shar
     p.packet_bytes = draw(2) == 0 ? 0 : 1 + draw(40);
     p.inject_gap = 1 + draw(draw(2) == 0 ? 1 : 4);
     p.vcs = 1 + draw(draw(2) == 0 ? 1 : 3);
+    p.share = both_shares[seed % 2];
     // A third of the runs aim at d > s + B - 2 with 1 + d <= sB, where there is such a d.
     const std::uint32_t lo = p.vcs + p.buffer - 1;
     const std::uint32_t hi = std::min(p.vcs * p.buffer - 1, 16U);
@@ -338,7 +357,7 @@ TEST_CASE("randomized credit delays up to 16: engine equals the reference's shar
   CHECK(low >= 5);
 }
 
-TEST_CASE("randomized traffic: the engine's VC shares against the real router, per run",
+TEST_CASE("randomized traffic: the fixed VC shares against the real router, per run",
           "[wormhole]") {
   // Short random messages are the worst case for the fixed shares (docs/wormhole.md,
   // "Virtual channels"): bursts that the real router sends at full rate and, per message,
@@ -349,7 +368,7 @@ TEST_CASE("randomized traffic: the engine's VC shares against the real router, p
     for (std::uint32_t vcs : {2U, 3U}) {
       for (std::uint32_t gap : {1U, 2U, 3U}) {
         for (std::uint32_t seed = 1; seed <= 8; ++seed) {
-          const random_case c = random_traffic(seed, gap, vcs, d);
+          const random_case c = random_traffic(seed, gap, vcs, d, vc_share::fixed);
           const auto e = run_engine(f, c.p, c.jobs);
           const auto real = run_reference(f, c.p, c.jobs, reference::link_share::round_robin);
           double sum_e = 0;
@@ -390,7 +409,7 @@ TEST_CASE("bad inject_gap, vcs and credit_delay are input errors naming the valu
   const fabric f = fabric::mesh(4, 4);
   auto message_of = [&](const wormhole_params& p) {
     try {
-      wormhole_engine e(f, p);
+      (void)make_wormhole_engine(f, p);
     } catch (const input_error& ex) {
       return std::string(ex.what());
     }
@@ -402,6 +421,13 @@ TEST_CASE("bad inject_gap, vcs and credit_delay are input errors naming the valu
         std::string::npos);
   CHECK(message_of({.inject_gap = 1025}).find("inject_gap 1025") != std::string::npos);
   CHECK(message_of({.inject_gap = 1024, .vcs = 16}) == "no error");
+  CHECK(message_of({.inject_gap = 1024, .vcs = 16, .share = vc_share::fixed}) == "no error");
+  // The half-duplex NIC is the closed form's: with VCs shared round robin it is refused.
+  CHECK(message_of({.vcs = 2, .duplex = {.half_duplex = true}}) ==
+        "wormhole: param half_duplex 1 with vcs 2 shared round robin is not modelled (the flit "
+        "engine's NIC is full duplex); use vcs=1 or vc_share=fixed");
+  CHECK(message_of({.vcs = 2, .share = vc_share::fixed, .duplex = {.half_duplex = true}}) ==
+        "no error");
   CHECK(message_of({.credit_delay = 17}) == "wormhole: credit_delay 17 is out of range 0..16");
   CHECK(message_of({.credit_delay = 0}) == "no error");
   CHECK(message_of({.credit_delay = 16}) == "no error");

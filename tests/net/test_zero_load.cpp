@@ -43,18 +43,22 @@ TEST_CASE("registry: the wormhole zero-load formula is the engine's lone message
     for (std::uint32_t r : {0U, 1U, 3U}) {
       for (std::uint32_t b : {1U, 2U, 4U}) {
         for (std::uint32_t g : {1U, 2U}) {
-          for (std::uint32_t s : {1U, 2U}) {
-            for (std::uint64_t bytes : {1ULL, 5ULL, 23ULL}) {
-              for (std::uint32_t dst : {1U, 5U}) {
-                p.wormhole.router_delay = r;
-                p.wormhole.buffer = b;
-                p.wormhole.credit_delay = d;
-                p.wormhole.inject_gap = g;
-                p.wormhole.vcs = s;
-                p.wormhole.alpha = 7;
-                INFO("d " << d << " r " << r << " B " << b << " g " << g << " vcs " << s
-                          << " bytes " << bytes << " hops " << dst);
-                CHECK(lone_delivery(f, p, dst, bytes) == info.zero_load(p, bytes, dst));
+          for (std::uint32_t s : {1U, 2U, 3U}) {
+            for (const vc_share share : {vc_share::round_robin, vc_share::fixed}) {
+              for (std::uint64_t bytes : {1ULL, 5ULL, 23ULL}) {
+                for (std::uint32_t dst : {1U, 5U}) {
+                  p.wormhole.router_delay = r;
+                  p.wormhole.buffer = b;
+                  p.wormhole.credit_delay = d;
+                  p.wormhole.inject_gap = g;
+                  p.wormhole.vcs = s;
+                  p.wormhole.share = share;
+                  p.wormhole.alpha = 7;
+                  INFO("d " << d << " r " << r << " B " << b << " g " << g << " vcs " << s
+                            << (share == vc_share::fixed ? " fixed" : " round-robin") << " bytes "
+                            << bytes << " hops " << dst);
+                  CHECK(lone_delivery(f, p, dst, bytes) == info.zero_load(p, bytes, dst));
+                }
               }
             }
           }

@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "reference/flit_reference.hpp"
+#include "tessera/net/flit_engine.hpp"
 #include "tessera/net/replay.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/routing.hpp"
@@ -35,9 +37,12 @@ struct timing {
   cycle_t delivered{0};
 };
 
+// The engine make_wormhole_engine picks: the closed form with one VC or fixed shares,
+// the flit engine for VCs shared round robin.
 inline std::vector<timing> run_engine(const fabric& f, const wormhole_params& p,
                                       const std::vector<job>& jobs) {
-  wormhole_engine e(f, p);
+  const auto made = make_wormhole_engine(f, p);
+  engine& e = *made;
   std::vector<timed_xfer> msgs;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const job& j = jobs[i];
@@ -51,13 +56,20 @@ inline std::vector<timing> run_engine(const fabric& f, const wormhole_params& p,
   return out;
 }
 
-// The engine's model by default; link_share::round_robin is the real VC router.
-inline std::vector<timing> run_reference(
-    const fabric& f, const wormhole_params& p, const std::vector<job>& jobs,
-    reference::link_share share = reference::link_share::fixed) {
+// The reference's rule for p's vc_share: link_share::round_robin is the real VC router,
+// link_share::fixed the closed form's approximation.
+inline reference::link_share share_of(const wormhole_params& p) {
+  return p.share == vc_share::fixed ? reference::link_share::fixed
+                                    : reference::link_share::round_robin;
+}
+
+// The reference, sharing VCs as p says unless `share` is given.
+inline std::vector<timing> run_reference(const fabric& f, const wormhole_params& p,
+                                         const std::vector<job>& jobs,
+                                         std::optional<reference::link_share> share = {}) {
   reference::flit_mesh mesh(f.rows, f.cols,
                             {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes,
-                             p.inject_gap, p.vcs, share, p.credit_delay});
+                             p.inject_gap, p.vcs, share.value_or(share_of(p)), p.credit_delay});
   std::vector<reference::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.bytes, j.control, j.at});
@@ -71,10 +83,12 @@ inline std::string describe(const wormhole_params& p) {
   return "width " + std::to_string(p.width) + " r " + std::to_string(p.router_delay) + " B " +
          std::to_string(p.buffer) + " alpha " + std::to_string(p.alpha) + " packet_bytes " +
          std::to_string(p.packet_bytes) + " gap " + std::to_string(p.inject_gap) + " vcs " +
-         std::to_string(p.vcs) + " credit_delay " + std::to_string(p.credit_delay);
+         std::to_string(p.vcs) + (p.share == vc_share::fixed ? " fixed" : " round-robin") +
+         " credit_delay " + std::to_string(p.credit_delay);
 }
 
-// Engine and reference agree on every start and delivery; returns the engine's times.
+// Engine and reference (sharing VCs as p says) agree on every start and delivery;
+// returns the engine's times.
 inline std::vector<timing> require_agreement(const fabric& f, const wormhole_params& p,
                                              const std::vector<job>& jobs) {
   const auto e = run_engine(f, p, jobs);
@@ -149,7 +163,8 @@ struct random_case {
   std::vector<job> jobs;
 };
 inline random_case random_traffic(std::uint32_t seed, std::uint32_t gap, std::uint32_t vcs,
-                                  std::uint32_t credit_delay) {
+                                  std::uint32_t credit_delay,
+                                  vc_share share = vc_share::round_robin) {
   std::mt19937 rng(seed);  // raw draws only: distributions differ between libraries
   auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
   random_case c;
@@ -160,6 +175,7 @@ inline random_case random_traffic(std::uint32_t seed, std::uint32_t gap, std::ui
   c.p.packet_bytes = draw(2) == 0 ? 0 : 4 + draw(12);
   c.p.inject_gap = gap;
   c.p.vcs = vcs;
+  c.p.share = share;
   c.p.credit_delay = credit_delay;
   for (int i = 0; i < 50; ++i) {
     job j;

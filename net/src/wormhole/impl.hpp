@@ -15,18 +15,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "messages.hpp"
 #include "tessera/net/duplex.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/routing.hpp"
 #include "window_queue.hpp"
 
 namespace tessera::net {
-
-namespace wormhole_detail {
-inline constexpr std::uint64_t max_message_bytes = std::uint64_t{1} << 50;
-// The fabric as --fabric spells it, for refusals.
-std::string fabric_spec(const fabric& f);
-}  // namespace wormhole_detail
 
 struct wormhole_engine::impl {
   static constexpr std::uint32_t n_inputs = 5;     // four neighbours and the NIC
@@ -349,7 +344,6 @@ struct wormhole_engine::impl {
   inline void deliver_serial(std::uint32_t slot);
 
   // ---- nic.hpp: messages and packets at the NIC ----
-  [[nodiscard]] inline bool eager(const xfer& x) const;
   inline worm* make_worm(std::uint32_t slot);
   inline void schedule_nic(std::uint32_t tile, cycle_t t);
   inline void start_next(std::uint32_t tile, cycle_t now);

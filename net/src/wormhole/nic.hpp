@@ -8,11 +8,6 @@
 
 namespace tessera::net {
 
-// eager_bytes: x goes eagerly.
-bool wormhole_engine::impl::eager(const xfer& x) const {
-  return p.eager_bytes != 0 && !x.control && x.bytes <= p.eager_bytes;
-}
-
 auto wormhole_engine::impl::make_worm(std::uint32_t slot) -> worm* {
   message& m = msgs[slot];
   if (spare.empty()) {
@@ -72,7 +67,7 @@ void wormhole_engine::impl::start_next(std::uint32_t tile, cycle_t now) {
   m.started = true;
   if (owner.listener_ != nullptr) owner.listener_->started(m.x.id, now);
   worm* w = make_worm(slot);
-  const cycle_t alpha = eager(m.x) ? p.alpha_eager : p.alpha;
+  const cycle_t alpha = wormhole_detail::start_up(p, m.x);
   if (alpha == 0) {
     request(*w, now);  // competes in this round, like a header that became ready now
   } else {
@@ -81,28 +76,15 @@ void wormhole_engine::impl::start_next(std::uint32_t tile, cycle_t now) {
 }
 
 void wormhole_engine::impl::inject(const xfer& x, cycle_t now) {
-  if (x.src >= tiles || x.dst >= tiles) {
-    throw input_error("wormhole: message " + std::to_string(x.id) + " tile " +
-                      std::to_string(std::max(x.src, x.dst)) + " is outside " +
-                      wormhole_detail::fabric_spec(fab));
-  }
-  if (x.bytes > wormhole_detail::max_message_bytes) {
-    throw input_error("wormhole: message " + std::to_string(x.id) + " of " +
-                      std::to_string(x.bytes) + " bytes exceeds 2^50");
-  }
+  wormhole_detail::check_message(x, fab);
   const std::uint32_t slot = take_slot(msgs, free_msgs);
   message& m = msgs[slot];
   m = message{};
   m.x = x;
   m.live = true;
-  if (!x.control && p.packet_bytes != 0 && x.bytes > p.packet_bytes) {
-    m.packets = x.bytes / p.packet_bytes + (x.bytes % p.packet_bytes != 0 ? 1 : 0);
-  }
+  m.packets = wormhole_detail::packet_count(p, x);
   m.tails_left = m.packets;
-  if (eager(x) && p.eager_copy != 0) {
-    const std::uint64_t c = x.bytes * p.eager_copy;  // bytes <= 2^40, eager_copy < 2^20
-    m.copy = c / 1024 + (c % 1024 != 0 ? 1 : 0);
-  }
+  m.copy = wormhole_detail::eager_copy(p, x);
   ++live_msgs;
   nic& n = nics[x.src];
   n.queue.push_back(slot);

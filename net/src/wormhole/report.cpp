@@ -18,25 +18,11 @@ std::string wormhole_engine::impl::describe(std::uint32_t c) const {
 }
 
 std::vector<link_stat> wormhole_engine::impl::links() const {
-  static constexpr std::array<const char*, 4> names{"E", "W", "S", "N"};
   std::vector<link_stat> out;
   for (std::uint32_t c = 0; c < ch.size(); ++c) {
     const channel& x = ch[c];
-    if (x.packets == 0) continue;
-    link_stat s;
-    if (c < 4 * tiles) {
-      const link_ends e = endpoints(fab, link_id{c});
-      s.from = e.from.value();
-      s.to = e.to.value();
-      s.name = names[c % 4];
-    } else {
-      s.from = s.to = c % tiles;
-      s.name = c < 5 * tiles ? "inject" : "eject";
-    }
-    s.busy = x.busy;
-    s.messages = x.packets;
-    s.max_queue = x.max_queue;
-    out.push_back(std::move(s));
+    if (x.packets != 0)
+      out.push_back(wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue));
   }
   return out;
 }

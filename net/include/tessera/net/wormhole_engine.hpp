@@ -3,10 +3,13 @@
 // channel per cycle. The engine schedules about two events per header hop and gets
 // every body flit from a max-plus closed form, so its cost does not grow with the
 // message length. tb/reference/flit_reference.hpp simulates the same router flit by
-// flit, and the tests hold the two to exact agreement. With virtual channels the engine
-// gives each VC a fixed 1/vcs share of every link; the reference simulates that rule and
-// the real round-robin VC router, against which docs/wormhole.md derives the bounds.
-// Credits return credit_delay cycles after a slot frees (default 1, the RTL router's).
+// flit, and the tests hold the two to exact agreement. Credits return credit_delay
+// cycles after a slot frees (default 1, the RTL router's).
+//
+// The closed form covers one VC, and several VCs only under vc_share=fixed, a named
+// approximation (each VC one flit every vcs cycles). Real routers share a channel's VCs
+// per flit, round robin (vc_share=round-robin, the default); flit_engine.hpp simulates
+// that. make_wormhole_engine() picks the engine a configuration needs.
 #pragma once
 
 #include <array>
@@ -22,6 +25,15 @@
 
 namespace tessera::net {
 
+// How the VCs of one physical channel share it.
+//   round_robin  per flit, round robin among the VCs that have a flit and a credit, as
+//                tsr_mesh_router does: a lone worm gets the whole channel (flit_engine);
+//   fixed        each VC carries at most one flit every vcs cycles, whoever else is there:
+//                an approximation the closed form computes fast, exact where every NIC
+//                paces at inject_gap >= vcs with router_delay 0 (docs/wormhole.md,
+//                "Virtual channels"); Thakur93's gamma on the delta preset.
+enum class vc_share : std::uint8_t { round_robin, fixed };
+
 struct wormhole_params {
   std::uint32_t width{4};         // bytes per flit, 1..4096
   std::uint32_t router_delay{1};  // r: cycles a header spends in a router before it may leave
@@ -30,6 +42,7 @@ struct wormhole_params {
   std::uint64_t packet_bytes{0};  // largest packet payload; 0 = one packet per message
   std::uint32_t inject_gap{1};    // cycles per flit at the NIC (a message's flits), 1..1024
   std::uint32_t vcs{1};           // virtual channels per physical channel, 1..16
+  vc_share share{vc_share::round_robin};  // how they share it (above)
   // Cycles from a router input FIFO slot freeing to its upstream sender (a router output
   // or the NIC) being able to use it, 0..16. 0: a flit may take a slot freed in the same
   // cycle; 1: the credit comes back the next cycle, as in tsr_mesh_router. The ejection
@@ -91,9 +104,15 @@ void validate(const wormhole_params& p);
 // Flits of a packet with `payload` bytes: max(1, ceil(payload / width)).
 [[nodiscard]] std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width);
 
+// The engine for p: the closed form (wormhole_engine) with one VC or vc_share=fixed, the
+// flit engine (flit_engine.hpp) otherwise. Throws tessera::input_error as they do.
+std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_params& p);
+
+// The closed form: vcs 1, or any vcs with vc_share=fixed.
 class wormhole_engine final : public engine {
  public:
-  // Throws tessera::input_error for a fabric that is not mesh:RxC or bad parameters.
+  // Throws tessera::input_error for a fabric that is not mesh:RxC or bad parameters,
+  // and for vcs > 1 shared round robin (make_wormhole_engine gives the flit engine).
   wormhole_engine(const fabric& f, const wormhole_params& p);
   ~wormhole_engine() override;
   wormhole_engine(const wormhole_engine&) = delete;

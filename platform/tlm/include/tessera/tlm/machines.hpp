@@ -74,7 +74,9 @@ inline const std::vector<machine>& machines() {
       // its path. Messages up to eager_bytes go eagerly (start-up alpha_eager, then the
       // receiver's copy out of a system buffer), longer ones by rendezvous (alpha). The
       // start-ups, the copy and beta_sat are fitted with the platform to Table 2's 4 x 4
-      // column (reproduce fit_delta_platform, docs/delta.md).
+      // column (reproduce fit_delta_platform, docs/delta.md). Its two VCs share a link in
+      // fixed halves (vc_share=fixed): Thakur's gamma = 1, two worms at full speed each,
+      // and the closed form that runs the 16 x 32 tables in seconds.
       {"delta",
        fabric_kind::mesh,
        "wormhole",
@@ -84,6 +86,7 @@ inline const std::vector<machine>& machines() {
         {"buffer", "4"},
         {"inject_gap", "2"},
         {"vcs", "2"},
+        {"vc_share", "fixed"},
         {"alpha", "4722"},
         {"alpha_eager", "1569"},
         {"eager_copy", "1105"},

@@ -41,7 +41,7 @@ inline constexpr const rtl_tops::cube_top_limits& cube = rtl_tops::cube_7;
 // (models::check_limits, before the rtl factory runs). What depends on several parameters
 // or on the fabric's size (packets in flits of width bytes, the sizes built per VC count)
 // the engines check themselves.
-inline constexpr std::array<models::model_limit, 18> rtl_limits{{
+inline constexpr std::array<models::model_limit, 19> rtl_limits{{
     // The wormhole meshes: tsr_mesh_router and tsr_mesh_ni.
     {models::switching::wormhole, "credit_delay", detail::mesh.credit_delay,
      detail::mesh.credit_delay},
@@ -54,6 +54,7 @@ inline constexpr std::array<models::model_limit, 18> rtl_limits{{
     {models::switching::wormhole, "alpha", 0, detail::mesh.max_alpha},
     {models::switching::wormhole, "inject_gap", 1, detail::mesh.max_inject_gap},
     {models::switching::wormhole, "vcs", 1, rtl_tops::mesh_max_vcs},
+    {models::switching::wormhole, "vc_share", 0, 0, detail::choice(net::vc_share::round_robin)},
     // The store-and-forward tori: tsr_torus_node and tsr_torus_ni.
     {models::switching::store_forward, "buffers", detail::torus.buffers, detail::torus.buffers},
     {models::switching::store_forward, "beta", detail::torus.min_beta, detail::torus.max_beta},

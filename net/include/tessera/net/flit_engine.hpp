@@ -1,0 +1,68 @@
+// The wormhole mesh router simulated flit by flit, cycle by cycle (docs/wormhole.md,
+// "The flit engine"). It is the model of every configuration the closed form of
+// wormhole_engine.hpp does not reach: several virtual channels shared per flit, round
+// robin among the VCs that have a flit and a credit, as tsr_mesh_router shares them, so a
+// lone worm gets the whole link. Its rules are the RTL router's, cycle for cycle, and
+// crosscheck holds the two to exact agreement.
+//
+// Router: five input ports (E, W, S, N by direction of travel, and the NIC's), each with
+// `vcs` FIFOs of B flits; an input VC sends at most one flit a cycle. Per cycle t, on the
+// state at the start of the cycle:
+//   1. a NIC whose previous message has left starts its next one (started(t));
+//   2. body flits: each output that has not carried a flit this cycle sends one flit of a
+//      packet holding one of its VCs, from the VC pointer round robin, if that flit is at
+//      the front of its input FIFO, arrived before t and has a credit behind the output;
+//      a NIC puts its packet's next body flit in when inject_gap cycles have passed since
+//      its last flit and the local input VC it holds has a free slot;
+//   3. headers: each output still free grants, round robin over the 5 x vcs input VCs
+//      from its pointer, a head flit that has waited router_delay cycles, is routed XY to
+//      it and whose input VC holds no output; it takes the output's lowest VC that is free
+//      (its last tail crossed before t) and has a credit. A NIC's header takes the lowest
+//      local input VC with a free slot, alpha cycles after the message started (or
+//      inject_gap after its previous flit). A slot freed in cycle c serves its sender from
+//      c + credit_delay; with credit_delay 0 the two passes repeat until nothing moves.
+//   4. a message is delivered the cycle after the tail of its last packet to arrive
+//      crossed the ejection (packets of one message may overtake each other on other VCs),
+//      plus the eager copy when it went eagerly.
+// Idle stretches are skipped: the engine asks for a cycle only while a flit or a start-up
+// is due. The half-duplex NIC (duplex.hpp) is not modelled here; the engine refuses it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/net/engine.hpp"
+#include "tessera/net/wormhole_engine.hpp"
+#include "tessera/runtime/fabric.hpp"
+
+namespace tessera::net {
+
+class flit_engine final : public engine {
+ public:
+  // Throws tessera::input_error for a fabric that is not mesh:RxC, parameters out of
+  // range, or the half-duplex NIC.
+  flit_engine(const fabric& f, const wormhole_params& p);
+  ~flit_engine() override;
+  flit_engine(const flit_engine&) = delete;
+  flit_engine& operator=(const flit_engine&) = delete;
+
+  void inject(const xfer& x, cycle_t now) override;
+  void arbitrate(cycle_t now) override;
+  [[nodiscard]] cycle_t next_event() const override;
+  void fire(cycle_t now) override;
+  [[nodiscard]] bool idle() const override;
+  // As wormhole_engine's: links "E", "W", "S", "N", then "inject" and "eject"; busy =
+  // cycles from a packet's header crossing to its tail crossing, summed over its VCs' packets;
+  // messages = packets; max_queue = most headers requesting the channel at once.
+  [[nodiscard]] std::vector<link_stat> links() const override;
+  // blocked = header grants later than router_delay after the head flit arrived.
+  [[nodiscard]] contention_stat contention() const override;
+  [[nodiscard]] std::vector<std::string> stuck() const override;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace tessera::net
