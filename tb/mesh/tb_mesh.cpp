@@ -1,13 +1,15 @@
 // tb_mesh: Verilator testbench for rtl_models/rtl/tsr_mesh_top.sv, the wormhole mesh
-// with XY routing and virtual channels, in its two Verilated configurations
-// (rtl_models/tops mesh_top.hpp): --model 8x8 (the default), 8 x 8 with one VC, the plain wormhole
-// router, and --model 4x4_vc4, 4 x 4 with four VCs. A test runs on an R x C mesh in the
+// with XY routing and virtual channels, in its three Verilated configurations
+// (rtl_models/tops mesh_top.hpp): --model 8x8 (the default), 8 x 8 with one VC, the plain
+// wormhole router; --model 4x4_vc4, 4 x 4 with four VCs, assertions and tracing; --model
+// 8x8_vc4, 8 x 8 with four VCs. A test runs on an R x C mesh in the
 // model's top-left corner (--mesh, default 4x4); the other tiles stay idle. The timing
 // settings are the model's run-time inputs: --router-delay r (default 1), --inject-gap g
 // (1), --vcs V (1), --depth B (4, the usable flits per VC FIFO), --alpha.
 //
 //   tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|uniform
-//           [--model 8x8|4x4_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P] [--src T]
+//           [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P] [--src
+//           T]
 //           [--seed S]
 //           [--count N] [--window W] [--idle X] [--stall X] [--timeout C]
 //           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]
@@ -103,14 +105,16 @@ constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
 constexpr const char* usage =
     "usage: tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|\n"
     "                          uniform\n"
-    "               [--model 8x8|4x4_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P]\n"
+    "               [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets "
+    "P]\n"
     "               [--src T] [--count N] [--window W] [--idle X] [--stall X]\n"
     "               [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
     "               [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
     "Drives the Verilated wormhole mesh (rtl_models/rtl/tsr_mesh_top.sv) on an R x C mesh\n"
     "(default 4x4) in the top-left corner of the model:\n"
     "  --model 8x8      Vtsr_mesh_8x8, 8 x 8, 1 VC, BufferDepth 8 (the default)\n"
-    "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8\n"
+    "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8, assertions, --trace\n"
+    "  --model 8x8_vc4  Vtsr_mesh_8x8_vc4, 8 x 8, 4 VCs, BufferDepth 8\n"
     "Run-time settings: --router-delay (default 1), --inject-gap (1), --vcs (1), --depth (4,\n"
     "flits per VC FIFO), --alpha (0). Golden counts are derived in tb_mesh.cpp's header from\n"
     "docs/wormhole.md; --scenario agree compares every message with\n"
@@ -175,8 +179,8 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
   if (a == "--scenario") {
     o.scenario = v;
   } else if (a == "--model") {
-    if (v != "8x8" && v != "4x4_vc4")
-      return "--model must be 8x8 or 4x4_vc4, not '" + std::string(v) + "'";
+    if (v != "8x8" && v != "4x4_vc4" && v != "8x8_vc4")
+      return "--model must be 8x8, 4x4_vc4 or 8x8_vc4, not '" + std::string(v) + "'";
     o.model = v;
   } else if (a == "--mesh") {
     if (!shape_of(v, o.shape))
@@ -777,5 +781,7 @@ int main(int argc, char* argv[]) {
     std::cerr << "tb_mesh: " << e << '\n';
     return exit_usage;
   }
-  return o.model == "4x4_vc4" ? run<mesh_top_4x4_vc4>(o) : run<mesh_top_8x8>(o);
+  if (o.model == "4x4_vc4") return run<mesh_top_4x4_vc4>(o);
+  if (o.model == "8x8_vc4") return run<mesh_top_8x8_vc4>(o);
+  return run<mesh_top_8x8>(o);
 }

@@ -300,12 +300,17 @@ constexpr bool same_inputs(const rtl_tops::mesh_top_limits& a, const rtl_tops::m
          a.max_flits == b.max_flits && a.credit_delay == b.credit_delay;
 }
 constexpr const rtl_tops::mesh_top_limits& one_vc = rtl_tops::mesh_8x8;
-constexpr const rtl_tops::mesh_top_limits& many_vcs = rtl_tops::mesh_4x4_vc4;
-static_assert(rtl_tops::mesh_tops.size() == 2 && same_inputs(one_vc, many_vcs));
+static_assert(rtl_tops::mesh_tops.size() == 3 && same_inputs(one_vc, rtl_tops::mesh_4x4_vc4) &&
+              same_inputs(one_vc, rtl_tops::mesh_8x8_vc4));
 static_assert(one_vc.vcs == 1 && one_vc.max_alpha == one_vc.max_inject_gap);
 
 std::string size(const rtl_tops::mesh_top_limits& l) {
   return std::to_string(l.rows) + "x" + std::to_string(l.cols);
+}
+
+// Whether top l takes an R x C mesh with `vcs` VCs.
+constexpr bool takes(const rtl_tops::mesh_top_limits& l, const fabric& f, unsigned vcs) {
+  return f.rows <= l.rows && f.cols <= l.cols && vcs <= l.vcs;
 }
 
 }  // namespace
@@ -313,11 +318,12 @@ std::string size(const rtl_tops::mesh_top_limits& l) {
 std::string mesh_configurations() {
   std::string out = "mesh: ";
   for (const rtl_tops::mesh_top_limits& l : rtl_tops::mesh_tops) {
-    if (&l != &rtl_tops::mesh_tops.front()) out += " and ";
+    if (&l != &rtl_tops::mesh_tops.front())
+      out += &l == &rtl_tops::mesh_tops.back() ? " and " : ", ";
     out += std::string(l.model) + " (meshes up to " + size(l) + ", vcs " +
            (l.vcs == 1 ? std::string("1") : "1.." + std::to_string(l.vcs)) + ")";
   }
-  return out + "; both buffer 1.." + std::to_string(one_vc.buffer) + ", credit_delay " +
+  return out + "; all buffer 1.." + std::to_string(one_vc.buffer) + ", credit_delay " +
          std::to_string(one_vc.credit_delay) + ", full duplex, router_delay 0.." +
          std::to_string(one_vc.max_router_delay) + ", alpha and inject_gap up to " +
          std::to_string(one_vc.max_alpha) + ", messages and packet_bytes up to " +
@@ -340,17 +346,14 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
                std::to_string(p.width) + " of at most " + std::to_string(l.max_flits) + " flits",
            built);
   }
-  const std::string mesh = "mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols);
-  if (p.vcs == 1) {
-    if (f.rows > one_vc.rows || f.cols > one_vc.cols)
-      refuse(mesh + " is larger than " + size(one_vc), built);
-    return make_mesh<rtl_tops::mesh_top_8x8>(f, p);
-  }
-  if (f.rows > many_vcs.rows || f.cols > many_vcs.cols) {
-    refuse(mesh + " with vcs " + std::to_string(p.vcs) + " is larger than " + size(many_vcs),
-           built);
-  }
-  return make_mesh<rtl_tops::mesh_top_4x4_vc4>(f, p);
+  // The first top that takes the mesh (mesh_tops' order: one VC on the fast 8 x 8, VCs
+  // on the 4 x 4 with assertions where it fits, else on the 8 x 8 with VCs).
+  if (takes(rtl_tops::mesh_8x8, f, p.vcs)) return make_mesh<rtl_tops::mesh_top_8x8>(f, p);
+  if (takes(rtl_tops::mesh_4x4_vc4, f, p.vcs)) return make_mesh<rtl_tops::mesh_top_4x4_vc4>(f, p);
+  if (takes(rtl_tops::mesh_8x8_vc4, f, p.vcs)) return make_mesh<rtl_tops::mesh_top_8x8_vc4>(f, p);
+  refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is larger than " +
+             size(rtl_tops::mesh_8x8_vc4),
+         built);
 }
 
 }  // namespace tessera::rtl_engines

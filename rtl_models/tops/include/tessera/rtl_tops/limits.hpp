@@ -37,17 +37,25 @@ struct mesh_top_limits {
 // 8 x 8 with one VC, the plain wormhole router: every mesh with one VC runs on it.
 inline constexpr mesh_top_limits mesh_8x8{
     .model = "Vtsr_mesh_8x8", .rows = 8, .cols = 8, .vcs = 1, .buffer = 8, .traced = false};
-// 4 x 4 with four VCs: every VC count 1..4 (the VC tests, the delta preset's 2 VCs).
+// 4 x 4 with four VCs, with its assertions and FST tracing: every VC count 1..4 on meshes
+// up to 4 x 4 (the VC tests, the delta preset's 2 VCs, tb_mesh --trace).
 inline constexpr mesh_top_limits mesh_4x4_vc4{
     .model = "Vtsr_mesh_4x4_vc4", .rows = 4, .cols = 4, .vcs = 4, .buffer = 8, .traced = true};
+// 8 x 8 with four VCs, without assertions or tracing (they would make its C++ 92 MB
+// instead of 38): the meshes with VCs that the 4 x 4 cannot take.
+inline constexpr mesh_top_limits mesh_8x8_vc4{
+    .model = "Vtsr_mesh_8x8_vc4", .rows = 8, .cols = 8, .vcs = 4, .buffer = 8, .traced = false};
 
-// The mesh tops built, the one-VC top first.
-inline constexpr std::array mesh_tops{mesh_8x8, mesh_4x4_vc4};
+// The mesh tops built, in the order a mesh picks the first that takes it: the one-VC
+// top, then the smaller VC top.
+inline constexpr std::array mesh_tops{mesh_8x8, mesh_4x4_vc4, mesh_8x8_vc4};
 
 // The largest side and VC count over them (a testbench's option ranges).
 inline constexpr unsigned mesh_max_side =
-    std::max({mesh_8x8.rows, mesh_8x8.cols, mesh_4x4_vc4.rows, mesh_4x4_vc4.cols});
-inline constexpr unsigned mesh_max_vcs = std::max(mesh_8x8.vcs, mesh_4x4_vc4.vcs);
+    std::max({mesh_8x8.rows, mesh_8x8.cols, mesh_4x4_vc4.rows, mesh_4x4_vc4.cols, mesh_8x8_vc4.rows,
+              mesh_8x8_vc4.cols});
+inline constexpr unsigned mesh_max_vcs =
+    std::max({mesh_8x8.vcs, mesh_4x4_vc4.vcs, mesh_8x8_vc4.vcs});
 
 // ---- tsr_torus_top: the store-and-forward torus ---------------------------------------
 

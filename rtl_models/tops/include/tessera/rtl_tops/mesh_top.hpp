@@ -7,7 +7,7 @@
 // onto the model's tiles.
 //
 // The models' tile ports carry the flit field by field (rx_head_o, rx_vc_o,
-// rx_src_row_o, ...), so nothing here mirrors the flit's bit layout. Both models have
+// rx_src_row_o, ...), so nothing here mirrors the flit's bit layout. The models have
 // the same ports; the widths that depend on the tiles and the VCs differ, so every
 // per-tile vector goes through set_mask() and mask() (pins.hpp).
 #include <cstdint>
@@ -15,6 +15,7 @@
 
 #include <Vtsr_mesh_4x4_vc4.h>
 #include <Vtsr_mesh_8x8.h>
+#include <Vtsr_mesh_8x8_vc4.h>
 #include <verilated.h>
 
 #include "tessera/rtl_tops/limits.hpp"
@@ -48,6 +49,7 @@ struct mesh_top {
 
 using mesh_top_8x8 = mesh_top<Vtsr_mesh_8x8, mesh_8x8>;
 using mesh_top_4x4_vc4 = mesh_top<Vtsr_mesh_4x4_vc4, mesh_4x4_vc4>;
+using mesh_top_8x8_vc4 = mesh_top<Vtsr_mesh_8x8_vc4, mesh_8x8_vc4>;
 
 // The run-time inputs of tsr_mesh_top, loaded during reset.
 struct mesh_settings {
