@@ -46,7 +46,12 @@ class network {
   // Posts a message of `bytes` from src to dst at cycle `now`; returns its delivery.
   double post(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, double now) {
     path_.clear();
-    for_each_hop(f_, tile_id{src}, tile_id{dst}, [&](link_id l) { path_.push_back(l.value()); });
+    // The wormhole mesh's routing decides the path (xy or yx); every other fabric routes
+    // its one way.
+    const dim_order order =
+        sw_ == switching::wormhole ? net::order_of(p_.wormhole.routing) : dim_order::xy;
+    for_each_hop(
+        f_, tile_id{src}, tile_id{dst}, [&](link_id l) { path_.push_back(l.value()); }, order);
     const auto hops = static_cast<std::uint32_t>(path_.size());
     const double zero = static_cast<double>(eng_.zero_load(p_, bytes, hops));
     if (sw_ == switching::store_forward) return store_forward(bytes, hops, now);

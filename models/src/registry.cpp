@@ -40,6 +40,7 @@ constexpr std::array<param, (N + ...)> join(const std::array<param, N>&... parts
 constexpr std::array<std::string_view, 3> arbitration_names{"lowest-id", "fifo", "round-robin"};
 constexpr std::array<std::string_view, 2> blocking_names{"hold-wait", "release-retry"};
 constexpr std::array<std::string_view, 2> vc_share_names{"round-robin", "fixed"};
+constexpr std::array<std::string_view, 2> routing_names{"xy", "yx"};
 
 // The parameter tables keep one row per parameter (clang-format would put each field
 // of a row on its own line).
@@ -125,7 +126,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-constexpr std::array<param, 9> wormhole_own{{
+constexpr std::array<param, 10> wormhole_own{{
     {TESSERA_RANGE(net::wormhole_range::width), "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {TESSERA_RANGE(net::wormhole_range::router_delay), "cycles",
@@ -145,6 +146,9 @@ constexpr std::array<param, 9> wormhole_own{{
     {"vc_share", param_kind::choice, 0, vc_share_names.size() - 1, "",
      "VCs share a channel per flit round robin (the RTL's), or fixed: one flit every vcs cycles each",
      vc_share_names, TESSERA_FIELD(wormhole.share, net::vc_share)},
+    {"routing", param_kind::choice, 0, routing_names.size() - 1, "",
+     "the routers' routing function: dimension order, columns first (xy) or rows first (yx)",
+     routing_names, TESSERA_FIELD(wormhole.routing, net::mesh_routing)},
     {TESSERA_RANGE(net::wormhole_range::credit_delay), "cycles",
      "a freed FIFO slot serves its sender d cycles later (1: the RTL router's)", {},
      TESSERA_FIELD(wormhole.credit_delay, std::uint32_t)},

@@ -187,12 +187,13 @@ struct flit_engine::impl {
   }
 
   // ---- geometry ----
+  // The output of router `at` a head for dst asks for: dimension order, columns first
+  // (xy) or rows first (yx).
   [[nodiscard]] std::uint32_t route(std::uint32_t at, std::uint32_t dst) const {
-    if (col[dst] > col[at]) return 0;
-    if (col[dst] < col[at]) return 1;
-    if (row[dst] > row[at]) return 2;
-    if (row[dst] < row[at]) return 3;
-    return local;
+    const std::uint32_t x = col[dst] > col[at] ? 0 : col[dst] < col[at] ? 1 : local;
+    const std::uint32_t y = row[dst] > row[at] ? 2 : row[dst] < row[at] ? 3 : local;
+    if (p.routing == mesh_routing::yx) return y != local ? y : x;
+    return x != local ? x : y;
   }
   [[nodiscard]] std::uint32_t channel_of(std::uint32_t x, std::uint32_t o) const {
     return o == local ? 5 * tiles + x : x * 4 + o;

@@ -1,5 +1,6 @@
-// One router of a wormhole-switched 2D mesh with XY routing and virtual channels: the
-// machine of Thakur, Choudhary and Fox ("Complete Exchange on a Wormhole Routed Mesh"),
+// One router of a wormhole-switched 2D mesh with dimension-order routing (XY or YX, by
+// routing_i) and virtual channels: the machine of Thakur, Choudhary and Fox ("Complete
+// Exchange on a Wormhole Routed Mesh"),
 // in the rules of docs/wormhole.md for the real VC router (the flit reference's
 // link_share::round_robin), with credits returned one cycle after a slot frees.
 //
@@ -13,7 +14,7 @@
 // Each cycle, decided on the state at its start:
 // - An input VC requests with its front flit. If the VC holds an output VC (its packet's
 //   head went), the front is the packet's next flit and requests that output VC. If not,
-//   the front is a head; it requests its XY output once it has waited router_delay_i
+//   the front is a head; it requests its routed output once it has waited router_delay_i
 //   cycles since it arrived (the delay overlaps a wait in the FIFO).
 // - An output VC has a slot behind it while the credits it has used are fewer than
 //   depth_i (the ejection: while the tile is ready). It is free when no packet holds it.
@@ -54,6 +55,8 @@ module tsr_mesh_router
   // (1..VCs) and the usable slots of each input VC FIFO (1..BufferDepth).
   input  mesh_delay_t          router_delay_i,
   input  logic [2:0]           vcs_i,
+  // The routing function (tsr_mesh_route), held from reset on.
+  input  mesh_routing_t        routing_i,
   input  logic [15:0]          depth_i,
   // Inputs: a flit per port per cycle, into the FIFO of its ctl.vc, sent with a credit;
   // links E, W, S, N, and the local port from the NI apart from them, so that the NI's
@@ -130,6 +133,7 @@ module tsr_mesh_router
     tsr_mesh_route i_route (
       .here_i,
       .dst_i  (flit.ctl.dst),
+      .routing_i,
       .port_o (route)
     );
     assign arriving = '{port: route, flit: flit};

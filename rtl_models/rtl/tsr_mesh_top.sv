@@ -42,6 +42,7 @@ module tsr_mesh_top
   input  logic [15:0]          inject_gap_i,    // cycles per injected flit, at least 1
   input  mesh_delay_t          router_delay_i,  // r, 0..255
   input  logic [2:0]           vcs_i,           // VCs in use, 1..VCs
+  input  mesh_routing_t        routing_i,       // MeshRouteXy or MeshRouteYx
   input  logic [15:0]          depth_i,         // usable slots per VC FIFO, 1..BufferDepth
   // Per tile: the NI's message port (destination row and column, flits, flits per
   // packet) and its payload words.
@@ -112,6 +113,7 @@ module tsr_mesh_top
   logic [15:0] alpha_q, gap_q, depth_q;
   mesh_delay_t delay_q;
   logic [2:0]  vcs_q;
+  mesh_routing_t routing_q;
 
   logic [15:0] probe_tile_q;
   logic [InIdxWidth-1:0] probe_vc_q;
@@ -132,6 +134,7 @@ module tsr_mesh_top
       gap_q   <= inject_gap_i;
       delay_q <= router_delay_i;
       vcs_q   <= vcs_i;
+      routing_q <= routing_i;
       depth_q <= depth_i;
     end
   end
@@ -195,6 +198,7 @@ module tsr_mesh_top
       .here_i         (Here),
       .router_delay_i (delay_q),
       .vcs_i          (vcs_q),
+      .routing_i      (routing_q),
       .depth_i        (depth_q),
       .link_valid_i   (in_valid[n]),
       .link_flit_i    (in_flit[n]),

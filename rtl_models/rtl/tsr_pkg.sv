@@ -139,6 +139,14 @@ package tsr_pkg;
   // The router delay r, 0..255 cycles (tsr_mesh_delay counts cycles modulo 256).
   typedef logic [7:0] mesh_delay_t;
 
+  // The routing function of a mesh (tsr_mesh_route's routing_i), the same in every
+  // router: dimension order, columns first (XY) or rows first (YX). Three bits leave room
+  // for the routing functions still to come.
+  typedef logic [2:0] mesh_routing_t;
+  localparam logic [2:0] MeshRouteXy = 3'd0;
+  localparam logic [2:0] MeshRouteYx = 3'd1;
+  localparam int unsigned MeshRoutings = 2;
+
   // ---- Hypercube fabric (tsr_cube_node, tsr_cube_ni, tsr_cube_top) -----------------------
 
   // Arbitration between setup headers asking for one free output (arb_i).

@@ -12,7 +12,7 @@
 //           T]
 //           [--seed S]
 //           [--count N] [--window W] [--idle X] [--stall X] [--timeout C]
-//           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]
+//           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B] [--routing xy|yx]
 //           [--packet-flits K] [--rate X] [--cycles N] [--trace FILE.fst]
 //
 // Every scenario runs its cycles in the shared loop (tb/common/run_loop.hpp).
@@ -109,14 +109,15 @@ constexpr const char* usage =
     "P]\n"
     "               [--src T] [--count N] [--window W] [--idle X] [--stall X]\n"
     "               [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
-    "               [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
+    "               [--routing xy|yx] [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
     "Drives the Verilated wormhole mesh (rtl_models/rtl/tsr_mesh_top.sv) on an R x C mesh\n"
     "(default 4x4) in the top-left corner of the model:\n"
     "  --model 8x8      Vtsr_mesh_8x8, 8 x 8, 1 VC, BufferDepth 8 (the default)\n"
     "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8, assertions, --trace\n"
     "  --model 8x8_vc4  Vtsr_mesh_8x8_vc4, 8 x 8, 4 VCs, BufferDepth 8\n"
     "Run-time settings: --router-delay (default 1), --inject-gap (1), --vcs (1), --depth (4,\n"
-    "flits per VC FIFO), --alpha (0). Golden counts are derived in tb_mesh.cpp's header from\n"
+    "flits per VC FIFO), --alpha (0), --routing (xy: columns first; yx: rows first). Golden counts "
+    "are derived in tb_mesh.cpp's header from\n"
     "docs/wormhole.md; --scenario agree compares every message with\n"
     "tb/reference/flit_reference.hpp.\n"
     "The watchdog reports a deadlock when no flit moves and no message is taken for\n"
@@ -182,6 +183,9 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
     if (v != "8x8" && v != "4x4_vc4" && v != "8x8_vc4")
       return "--model must be 8x8, 4x4_vc4 or 8x8_vc4, not '" + std::string(v) + "'";
     o.model = v;
+  } else if (a == "--routing") {
+    if (v != "xy" && v != "yx") return "--routing must be xy or yx, not '" + std::string(v) + "'";
+    o.set.rows_first = v == "yx";
   } else if (a == "--mesh") {
     if (!shape_of(v, o.shape))
       return "--mesh must be RxC within " + std::to_string(mesh_max_side) + "x" +
@@ -483,6 +487,7 @@ int agree(const options& o, ref::link_share share) {
   p.vcs = o.set.vcs;
   p.share = share;
   p.credit_delay = 1;  // a slot freed in cycle c takes a flit from c + 1, as in the RTL
+  p.rows_first = o.set.rows_first;
   std::vector<ref::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.flits, false, j.post});
@@ -628,6 +633,15 @@ int run(const options& given) {
   if (!Dut::traced && !given.trace_path.empty()) {
     std::cerr << "tb_mesh: --trace needs --model 4x4_vc4 (" << Dut::name
               << " is built without tracing)\n";
+    return exit_usage;
+  }
+  // The golden counts of the fixed scenarios follow XY paths; hops, random traffic and the
+  // comparisons with the reference hold for either dimension order.
+  const std::string_view sc = given.scenario;
+  if (given.set.rows_first && sc != "hops" && sc != "random" && sc != "agree" && sc != "share" &&
+      sc != "uniform") {
+    std::cerr << "tb_mesh: --routing yx: the golden counts of --scenario " << sc
+              << " are derived for XY paths (hops, random, agree, share and uniform take yx)\n";
     return exit_usage;
   }
   options o = given;

@@ -1,7 +1,7 @@
 // A cycle-by-cycle, flit-by-flit simulator of the wormhole mesh router of
 // docs/wormhole.md, written independently of the engine (net/src/wormhole/)
 // so the engine's closed forms can be checked against it. It shares only the mesh
-// geometry with the project (XY routing is recomputed here). Slow on purpose: every
+// geometry with the project (XY and YX routing are recomputed here). Slow on purpose: every
 // flit of every packet is moved one cycle at a time; use small meshes and packets.
 //
 // Router: five input ports (0 E, 1 W, 2 S, 3 N by direction of travel, 4 local), each
@@ -43,7 +43,7 @@
 //         (round_robin: no flit at all) and has a free VC with a free slot behind it
 //         (lowest index first; fixed: its last tail crossed at least vcs cycles ago)
 //         grants it to one ready header: a head flit at the front of an input VC, r
-//         cycles after it arrived, whose input VC holds no output, routed XY to this
+//         cycles after it arrived, whose input VC holds no output, routed (XY or YX) to this
 //         output. Round robin over the 5 x vcs input VCs (index port * vcs + vc) from the
 //         output's pointer, which then moves just past the winner. The header crosses at
 //         once. The NIC's header takes the lowest VC of the local input with a free slot,
@@ -77,6 +77,7 @@ struct flit_params {
   std::uint32_t vcs{1};
   link_share share{link_share::round_robin};
   std::uint32_t credit_delay{1};  // cycles from a slot freeing to its sender using it
+  bool rows_first{false};         // YX dimension order instead of XY
 };
 
 struct message {
@@ -182,16 +183,16 @@ class flit_mesh {
     std::vector<bool> nic_used;
   };
 
-  [[nodiscard]] std::uint32_t xy_output(std::uint32_t at, std::uint32_t dst) const {
+  // Dimension order: the column first (XY), or the row first (rows_first, YX).
+  [[nodiscard]] std::uint32_t route(std::uint32_t at, std::uint32_t dst) const {
     const std::uint32_t c = at % cols_;
     const std::uint32_t dc = dst % cols_;
-    if (dc > c) return 0;
-    if (dc < c) return 1;
     const std::uint32_t r = at / cols_;
     const std::uint32_t dr = dst / cols_;
-    if (dr > r) return 2;
-    if (dr < r) return 3;
-    return 4;
+    const std::uint32_t by_col = dc > c ? 0 : dc < c ? 1 : 4;
+    const std::uint32_t by_row = dr > r ? 2 : dr < r ? 3 : 4;
+    if (p_.rows_first) return by_row != 4 ? by_row : by_col;
+    return by_col != 4 ? by_col : by_row;
   }
 
   [[nodiscard]] std::uint32_t next_router(std::uint32_t at, std::uint32_t out) const {
@@ -283,7 +284,7 @@ class flit_mesh {
       const flit& f = q.front();
       if (!f.head() || f.arrive + p_.router_delay > t) continue;
       if (r.owns[iv] != none) continue;  // a body of an earlier packet is still due
-      if (xy_output(x, msgs_[f.msg].dst) != o) continue;
+      if (route(x, msgs_[f.msg].dst) != o) continue;
       return static_cast<int>(iv);
     }
     return none;

@@ -67,9 +67,10 @@ inline reference::link_share share_of(const wormhole_params& p) {
 inline std::vector<timing> run_reference(const fabric& f, const wormhole_params& p,
                                          const std::vector<job>& jobs,
                                          std::optional<reference::link_share> share = {}) {
-  reference::flit_mesh mesh(f.rows, f.cols,
-                            {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes,
-                             p.inject_gap, p.vcs, share.value_or(share_of(p)), p.credit_delay});
+  reference::flit_mesh mesh(
+      f.rows, f.cols,
+      {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes, p.inject_gap, p.vcs,
+       share.value_or(share_of(p)), p.credit_delay, p.routing == mesh_routing::yx});
   std::vector<reference::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.bytes, j.control, j.at});
@@ -84,7 +85,8 @@ inline std::string describe(const wormhole_params& p) {
          std::to_string(p.buffer) + " alpha " + std::to_string(p.alpha) + " packet_bytes " +
          std::to_string(p.packet_bytes) + " gap " + std::to_string(p.inject_gap) + " vcs " +
          std::to_string(p.vcs) + (p.share == vc_share::fixed ? " fixed" : " round-robin") +
-         " credit_delay " + std::to_string(p.credit_delay);
+         (p.routing == mesh_routing::yx ? " yx" : " xy") + " credit_delay " +
+         std::to_string(p.credit_delay);
 }
 
 // Engine and reference (sharing VCs as p says) agree on every start and delivery;

@@ -444,6 +444,25 @@ run_request parse_request(const args& a) {
       }
     }
   }
+  // routing=yx reaches the engines (TLM and RTL) and the estimates; the link faults and
+  // the per-step heat map still find a message's links on XY paths, so they refuse it.
+  const bool yx = std::any_of(r.params.begin(), r.params.end(), [](const auto& kv) {
+    return kv.first == "routing" && kv.second == "yx";
+  });
+  if (yx) {
+    for (const harness::fault_spec& f : r.faults) {
+      if (f.kind == harness::fault_kind::link) {
+        throw input_error("--fault " + f.text +
+                          " with --param routing=yx: link faults find the messages they stop "
+                          "on XY paths only");
+      }
+    }
+    if (q.heatmap_steps) {
+      throw input_error(
+          "--heatmap-steps with --param routing=yx: the step panels draw XY "
+          "paths only");
+    }
+  }
   // The files last, once every option is known good.
   if (const auto file = a.get("routes")) {
     if (run::platform_switching(r) != models::switching::store_forward)

@@ -30,8 +30,9 @@ auto wormhole_engine::impl::make_worm(std::uint32_t slot) -> worm* {
     w->flits = packet_flits(payload, p.width);
   }
   w->chan.push_back(inject_id(m.x.src));
-  for_each_hop(fab, tile_id{m.x.src}, tile_id{m.x.dst},
-               [&](link_id l) { w->chan.push_back(l.value()); });
+  for_each_hop(
+      fab, tile_id{m.x.src}, tile_id{m.x.dst}, [&](link_id l) { w->chan.push_back(l.value()); },
+      order_of(p.routing));
   w->chan.push_back(eject_id(m.x.dst));
   w->hops = static_cast<std::uint32_t>(w->chan.size() - 2);
   const std::size_t n = w->chan.size();

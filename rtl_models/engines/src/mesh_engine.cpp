@@ -57,6 +57,7 @@ class rtl_mesh_engine final : public clocked_bridge {
     s.router_delay = p.router_delay;
     s.vcs = p.vcs;
     s.depth = p.buffer;
+    s.rows_first = p.routing == net::mesh_routing::yx;
     rtl_tops::apply(*model_, s);
     reset(*model_);
     // An idle RTL is unchanged once the last credit is back and the NIs' gap counters

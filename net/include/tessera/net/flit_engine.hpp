@@ -15,12 +15,13 @@
 //      a NIC puts its packet's next body flit in when inject_gap cycles have passed since
 //      its last flit and the local input VC it holds has a free slot;
 //   3. headers: each output still free grants, round robin over the 5 x vcs input VCs
-//      from its pointer, a head flit that has waited router_delay cycles, is routed XY to
-//      it and whose input VC holds no output; it takes the output's lowest VC that is free
-//      (its last tail crossed before t) and has a credit. A NIC's header takes the lowest
-//      local input VC with a free slot, alpha cycles after the message started (or
-//      inject_gap after its previous flit). A slot freed in cycle c serves its sender from
-//      c + credit_delay; with credit_delay 0 the two passes repeat until nothing moves.
+//      from its pointer, a head flit that has waited router_delay cycles, is routed to it
+//      (XY or YX, routing) and whose input VC holds no output; it takes the output's lowest
+//      VC that is free (its last tail crossed before t) and has a credit. A NIC's header
+//      takes the lowest local input VC with a free slot, alpha cycles after the message
+//      started (or inject_gap after its previous flit). A slot freed in cycle c serves its
+//      sender from c + credit_delay; with credit_delay 0 the two passes repeat until
+//      nothing moves.
 //   4. a message is delivered the cycle after the tail of its last packet to arrive
 //      crossed the ejection (packets of one message may overtake each other on other VCs),
 //      plus the eager copy when it went eagerly.

@@ -22,6 +22,7 @@
 #include "tessera/net/duplex.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/runtime/fabric.hpp"
+#include "tessera/runtime/routing.hpp"
 
 namespace tessera::net {
 
@@ -34,6 +35,16 @@ namespace tessera::net {
 //                "Virtual channels"); Thakur93's gamma on the delta preset.
 enum class vc_share : std::uint8_t { round_robin, fixed };
 
+// The routing function of every router: dimension order, columns first (xy, Thakur93's
+// mesh) or rows first (yx). Both take minimal paths and are deadlock free with any
+// number of VCs (docs/wormhole.md, "Routing").
+enum class mesh_routing : std::uint8_t { xy, yx };
+
+// The dimension order of a routing function.
+[[nodiscard]] constexpr dim_order order_of(mesh_routing r) {
+  return r == mesh_routing::yx ? dim_order::yx : dim_order::xy;
+}
+
 struct wormhole_params {
   std::uint32_t width{4};         // bytes per flit, 1..4096
   std::uint32_t router_delay{1};  // r: cycles a header spends in a router before it may leave
@@ -42,7 +53,8 @@ struct wormhole_params {
   std::uint64_t packet_bytes{0};  // largest packet payload; 0 = one packet per message
   std::uint32_t inject_gap{1};    // cycles per flit at the NIC (a message's flits), 1..1024
   std::uint32_t vcs{1};           // virtual channels per physical channel, 1..16
-  vc_share share{vc_share::round_robin};  // how they share it (above)
+  vc_share share{vc_share::round_robin};   // how they share it (above)
+  mesh_routing routing{mesh_routing::xy};  // the routers' routing function (above)
   // Cycles from a router input FIFO slot freeing to its upstream sender (a router output
   // or the NIC) being able to use it, 0..16. 0: a flit may take a slot freed in the same
   // cycle; 1: the credit comes back the next cycle, as in tsr_mesh_router. The ejection

@@ -121,9 +121,15 @@ constexpr ring_walk ring_direction(std::uint32_t a, std::uint32_t b, std::uint32
 }
 }  // namespace detail
 
-// Calls visit(link_id) for each directed link of the route src -> dst in order.
+// The order in which a mesh or torus route takes its dimensions: columns first (XY, every
+// fabric's default) or rows first (YX, the wormhole mesh's routing=yx).
+enum class dim_order : std::uint8_t { xy, yx };
+
+// Calls visit(link_id) for each directed link of the route src -> dst in order; meshes and
+// tori take their dimensions in `order`.
 template <typename Visit>
-constexpr void for_each_hop(const fabric& f, tile_id src, tile_id dst, Visit&& visit) {
+constexpr void for_each_hop(const fabric& f, tile_id src, tile_id dst, Visit&& visit,
+                            dim_order order = dim_order::xy) {
   std::uint32_t cur = src.value();
   const std::uint32_t to = dst.value();
   switch (f.kind) {
@@ -170,14 +176,25 @@ constexpr void for_each_hop(const fabric& f, tile_id src, tile_id dst, Visit&& v
         south = wy.positive;
       }
       const auto x_port = static_cast<std::uint32_t>(east ? port2d::east : port2d::west);
-      for (std::uint32_t h = 0; h < col_hops; ++h) {
-        visit(make_link(f, tile_id{row * c + col}, x_port));
-        col = east ? (col + 1) % c : (col + c - 1) % c;
-      }
       const auto y_port = static_cast<std::uint32_t>(south ? port2d::south : port2d::north);
-      for (std::uint32_t h = 0; h < row_hops; ++h) {
-        visit(make_link(f, tile_id{row * c + col}, y_port));
-        row = south ? (row + 1) % f.rows : (row + f.rows - 1) % f.rows;
+      auto columns = [&] {
+        for (std::uint32_t h = 0; h < col_hops; ++h) {
+          visit(make_link(f, tile_id{row * c + col}, x_port));
+          col = east ? (col + 1) % c : (col + c - 1) % c;
+        }
+      };
+      auto rows = [&] {
+        for (std::uint32_t h = 0; h < row_hops; ++h) {
+          visit(make_link(f, tile_id{row * c + col}, y_port));
+          row = south ? (row + 1) % f.rows : (row + f.rows - 1) % f.rows;
+        }
+      };
+      if (order == dim_order::yx) {
+        rows();
+        columns();
+      } else {
+        columns();
+        rows();
       }
       return;
     }

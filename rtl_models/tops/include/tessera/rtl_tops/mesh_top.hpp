@@ -58,6 +58,7 @@ struct mesh_settings {
   unsigned router_delay = 1;
   unsigned vcs = 1;
   unsigned depth = 4;
+  bool rows_first = false;  // routing_i: MeshRouteYx (rows first) instead of MeshRouteXy
 };
 
 template <class Model>
@@ -67,6 +68,8 @@ void apply(Model& m, const mesh_settings& s) {
   m.router_delay_i = static_cast<std::uint8_t>(s.router_delay);
   m.vcs_i = static_cast<std::uint8_t>(s.vcs);
   m.depth_i = static_cast<std::uint16_t>(s.depth);
+  // tsr_pkg's MeshRouteYx (1) or MeshRouteXy (0).
+  m.routing_i = static_cast<std::uint8_t>(s.rows_first ? 1 : 0);
 }
 
 // An R x C mesh in the top-left corner of a model with model_cols columns.
