@@ -101,13 +101,8 @@ struct channel_stat {
   std::uint32_t max_queue{0};
 };
 
-struct message {
-  xfer x;
-  std::uint64_t packets{1};
+struct message : wormhole_detail::message_core {
   std::uint64_t pending{1};  // packets whose tail has not crossed the ejection
-  cycle_t copy{0};           // eager: the receiver's copy, cycles
-  bool live{false};
-  bool started{false};
 };
 
 struct nic {
@@ -541,11 +536,8 @@ struct flit_engine::impl {
     const std::uint32_t slot = take_slot(msgs, free_msgs);
     message& m = msgs[slot];
     m = message{};
-    m.x = x;
-    m.live = true;
-    m.packets = wormhole_detail::packet_count(p, x);
+    wormhole_detail::begin_message(m, x, p);
     m.pending = m.packets;
-    m.copy = wormhole_detail::eager_copy(p, x);
     ++live;
     nic& n = nics[x.src];
     n.queue.push_back(slot);
@@ -641,15 +633,7 @@ struct flit_engine::impl {
 };
 
 flit_engine::flit_engine(const fabric& f, const wormhole_params& p) {
-  if (f.kind != fabric_kind::mesh) {
-    throw input_error("wormhole: fabric " + wormhole_detail::fabric_spec(f) +
-                      " is not a mesh (the flit engine models mesh:RxC only)");
-  }
-  if (f.tiles() == 0 || f.tiles() > max_tiles) {
-    throw input_error("wormhole: fabric " + wormhole_detail::fabric_spec(f) +
-                      " has no tiles or too many");
-  }
-  validate(p);
+  wormhole_detail::check_setup(f, p, "the flit engine");
   if (duplex_of(p).on()) {
     throw input_error("wormhole: param half_duplex 1 with vcs " + std::to_string(p.vcs) +
                       " shared round robin is not modelled (the flit engine's NIC is full "

@@ -77,15 +77,7 @@ void wormhole_engine::impl::fire(cycle_t now) {
 }
 
 wormhole_engine::wormhole_engine(const fabric& f, const wormhole_params& p) {
-  if (f.kind != fabric_kind::mesh) {
-    throw input_error("wormhole: fabric " + wormhole_detail::fabric_spec(f) +
-                      " is not a mesh (the wormhole engine models mesh:RxC only)");
-  }
-  if (f.tiles() == 0 || f.tiles() > max_tiles) {
-    throw input_error("wormhole: fabric " + wormhole_detail::fabric_spec(f) +
-                      " has no tiles or too many");
-  }
-  validate(p);
+  wormhole_detail::check_setup(f, p, "the wormhole engine");
   if (p.vcs > 1 && p.share != vc_share::fixed) {
     throw input_error("wormhole: the closed form shares " + std::to_string(p.vcs) +
                       " VCs in fixed shares only (vc_share=fixed); make_wormhole_engine "

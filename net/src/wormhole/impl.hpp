@@ -153,12 +153,8 @@ struct wormhole_engine::impl {
     std::uint32_t max_queue{0};
   };
 
-  struct message {
-    xfer x;
-    std::uint64_t packets{1};
+  struct message : wormhole_detail::message_core {
     std::uint64_t created{0};
-    bool live{false};
-    bool started{false};
     std::uint64_t tails_left{1};  // packets whose ejection tail time is not known yet
     cycle_t latest{0};            // latest ejection tail among those known
     worm* current{nullptr};       // newest packet, for stuck()
@@ -175,9 +171,7 @@ struct wormhole_engine::impl {
     // first header waits for at the ejection (none: not held).
     bool injected{false};
     std::uint32_t held_by{none};
-    // eager_bytes: the receiver's copy out of the system buffer, cycles (0: none), and
-    // whether the NIC side of the receive is over.
-    cycle_t copy{0};
+    // eager_bytes: the NIC side of the receive is over (the copy follows).
     bool copied{false};
   };
 

@@ -20,6 +20,19 @@ inline constexpr std::uint64_t max_message_bytes = std::uint64_t{1} << 50;
 // The fabric as --fabric spells it, for refusals (validate.cpp).
 std::string fabric_spec(const fabric& f);
 
+// Throws tessera::input_error for a fabric that `engine` ("the wormhole engine", "the
+// flit engine") does not model, or parameters out of range.
+inline void check_setup(const fabric& f, const wormhole_params& p, const char* engine) {
+  if (f.kind != fabric_kind::mesh) {
+    throw input_error("wormhole: fabric " + fabric_spec(f) + " is not a mesh (" + engine +
+                      " models mesh:RxC only)");
+  }
+  if (f.tiles() == 0 || f.tiles() > max_tiles) {
+    throw input_error("wormhole: fabric " + fabric_spec(f) + " has no tiles or too many");
+  }
+  validate(p);
+}
+
 // Throws tessera::input_error for a message with a tile outside f or over 2^50 bytes.
 inline void check_message(const xfer& x, const fabric& f) {
   if (x.src >= f.tiles() || x.dst >= f.tiles()) {
@@ -54,6 +67,24 @@ inline void check_message(const xfer& x, const fabric& f) {
   if (!eager(p, x) || p.eager_copy == 0) return 0;
   const std::uint64_t c = x.bytes * p.eager_copy;  // bytes <= 2^40, eager_copy < 2^20
   return c / 1024 + (c % 1024 != 0 ? 1 : 0);
+}
+
+// What both engines keep of a message from its injection on.
+struct message_core {
+  xfer x;
+  std::uint64_t packets{1};
+  cycle_t copy{0};  // eager_bytes: the receiver's copy out of the system buffer (0: none)
+  bool live{false};
+  bool started{false};
+};
+
+// A message record as both engines begin it: its packets and eager copy from p.
+inline void begin_message(message_core& m, const xfer& x, const wormhole_params& p) {
+  m.x = x;
+  m.packets = packet_count(p, x);
+  m.copy = eager_copy(p, x);
+  m.live = true;
+  m.started = false;
 }
 
 // The statistics row of channel c of mesh f: links tile * 4 + port ("E", "W", "S", "N"),

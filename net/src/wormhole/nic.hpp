@@ -81,11 +81,8 @@ void wormhole_engine::impl::inject(const xfer& x, cycle_t now) {
   const std::uint32_t slot = take_slot(msgs, free_msgs);
   message& m = msgs[slot];
   m = message{};
-  m.x = x;
-  m.live = true;
-  m.packets = wormhole_detail::packet_count(p, x);
+  wormhole_detail::begin_message(m, x, p);
   m.tails_left = m.packets;
-  m.copy = wormhole_detail::eager_copy(p, x);
   ++live_msgs;
   nic& n = nics[x.src];
   n.queue.push_back(slot);
