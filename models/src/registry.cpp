@@ -40,7 +40,6 @@ constexpr std::array<param, (N + ...)> join(const std::array<param, N>&... parts
 constexpr std::array<std::string_view, 3> arbitration_names{"lowest-id", "fifo", "round-robin"};
 constexpr std::array<std::string_view, 2> blocking_names{"hold-wait", "release-retry"};
 constexpr std::array<std::string_view, 2> vc_share_names{"round-robin", "fixed"};
-constexpr std::array<std::string_view, 2> routing_names{"xy", "yx"};
 
 // The parameter tables keep one row per parameter (clang-format would put each field
 // of a row on its own line).
@@ -126,7 +125,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-constexpr std::array<param, 10> wormhole_own{{
+constexpr std::array<param, 11> wormhole_own{{
     {TESSERA_RANGE(net::wormhole_range::width), "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {TESSERA_RANGE(net::wormhole_range::router_delay), "cycles",
@@ -146,12 +145,17 @@ constexpr std::array<param, 10> wormhole_own{{
     {"vc_share", param_kind::choice, 0, vc_share_names.size() - 1, "",
      "VCs share a channel per flit round robin (the RTL's), or fixed: one flit every vcs cycles each",
      vc_share_names, TESSERA_FIELD(wormhole.share, net::vc_share)},
-    {"routing", param_kind::choice, 0, routing_names.size() - 1, "",
-     "the routers' routing function: dimension order, columns first (xy) or rows first (yx)",
-     routing_names, TESSERA_FIELD(wormhole.routing, net::mesh_routing)},
+    {"routing", param_kind::choice, 0, net::mesh_routing_names.size() - 1, "",
+     "routing function: xy, yx, o1turn (vcs >= 2), turn-model adaptive west-first, "
+     "north-last, negative-first, odd-even",
+     net::mesh_routing_names, TESSERA_FIELD(wormhole.routing, net::mesh_routing)},
     {TESSERA_RANGE(net::wormhole_range::credit_delay), "cycles",
      "a freed FIFO slot serves its sender d cycles later (1: the RTL router's)", {},
      TESSERA_FIELD(wormhole.credit_delay, std::uint32_t)},
+    {TESSERA_RANGE(net::wormhole_range::pipeline), "cycles",
+     "router pipeline depth: a flit crosses a router p cycles after entering it at the "
+     "earliest, a head router_delay later",
+     {}, TESSERA_FIELD(wormhole.pipeline, std::uint32_t)},
 }};
 
 constexpr std::array<param, 3> wormhole_protocols{{
@@ -252,11 +256,11 @@ std::uint64_t torus_zero_load(const engine_params& p, std::uint64_t bytes, std::
 }
 
 // docs/wormhole.md "Zero load", the message as one packet of F flits over h hops, with
-// u = floor((F-1)/B), M = min(h+1, u), d = credit_delay, and s the cycles per flit of a
-// lone worm's VC: 1 when VCs share round robin (it has the channel to itself), vcs under
-// vc_share=fixed:
-//   alpha + 1 + max(g(F-1) + h + 1 + lag, s(F-1) + (h+1)(r+1) + u max(0, 1 + d - sB)),
-// lag = M max(0, r + 1 + d - gB) when gB >= 1 + d, else M r + u(1 + d - gB) (row 0 loops).
+// u = floor((F-1)/B), M = min(h+1, u), d = credit_delay, p = pipeline, and s the cycles
+// per flit of a lone worm's VC: 1 when VCs share round robin (it has the channel to
+// itself), vcs under vc_share=fixed:
+//   alpha + 1 + max(g(F-1) + (h+1)p + lag, s(F-1) + (h+1)(r+p) + u max(0, p + d - sB)),
+// lag = M max(0, r + p + d - gB) when gB >= p + d, else M r + u(p + d - gB) (row 0 loops).
 // An eager message (bytes <= eager_bytes) starts after alpha_eager instead of alpha and is
 // delivered after its receiver's copy, ceil(bytes eager_copy / 1024) cycles.
 std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, std::uint32_t hops) {
@@ -269,15 +273,18 @@ std::uint64_t wormhole_zero_load(const engine_params& p, std::uint64_t bytes, st
   const std::uint64_t r = w.router_delay;
   const std::uint64_t b = w.buffer;
   const std::uint64_t d = w.credit_delay;
+  const std::uint64_t pp = w.pipeline;
   const std::uint64_t s = w.share == net::vc_share::fixed ? w.vcs : 1;
   const std::uint64_t h = hops;
   const std::uint64_t u = (f - 1) / b;
   const std::uint64_t m = std::min<std::uint64_t>(h + 1, u);
-  const std::uint64_t lag = g * b >= 1 + d ? m * (r + 1 + d > g * b ? r + 1 + d - g * b : 0)
-                                           : m * r + u * (1 + d - g * b);
-  const std::uint64_t loop = 1 + d > s * b ? 1 + d - s * b : 0;
+  const std::uint64_t turn = pp + d;  // a FIFO slot's round trip
+  const std::uint64_t lag =
+      g * b >= turn ? m * (r + turn > g * b ? r + turn - g * b : 0) : m * r + u * (turn - g * b);
+  const std::uint64_t loop = turn > s * b ? turn - s * b : 0;
   return alpha + 1 +
-         std::max(g * (f - 1) + h + 1 + lag, s * (f - 1) + (h + 1) * (r + 1) + u * loop) + copy;
+         std::max(g * (f - 1) + (h + 1) * pp + lag, s * (f - 1) + (h + 1) * (r + pp) + u * loop) +
+         copy;
 }
 
 const std::array<engine_info, 4> builtin_engines{{
@@ -311,7 +318,8 @@ const std::array<engine_info, 4> builtin_engines{{
      },
      torus_zero_load, [](const engine_params&) { return std::uint32_t{4}; }},
     {switching::wormhole, "wormhole",
-     "wormhole routing, XY, credit flow control, B-flit input FIFOs (docs/wormhole.md)",
+     "wormhole routing (XY or the routing param), credit flow control, B-flit input FIFOs "
+     "(docs/wormhole.md)",
      "Thakur, Choudhary, Fox, Complete Exchange on a Wormhole Routed Mesh", bit(fabric_kind::mesh),
      bit(fabric_kind::mesh), wormhole_params,
      [](const fabric& f, const engine_params& p) -> std::unique_ptr<net::engine> {

@@ -31,6 +31,7 @@ struct flit {
   std::uint64_t index{0};   // flit number within its packet
   std::uint64_t count{1};   // flits of its packet
   cycle_t arrive{0};        // first cycle it may leave the FIFO it is in
+  bool yx{false};           // a head's o1turn class: its packet is odd-numbered at its source
   [[nodiscard]] bool head() const { return index == 0; }
   [[nodiscard]] bool tail() const { return index + 1 == count; }
 };
@@ -115,6 +116,7 @@ struct nic {
   std::uint64_t index{0};  // next flit of the current packet
   std::uint64_t count{1};  // flits of the current packet
   std::uint32_t vc{0};     // local input VC the current packet holds
+  bool odd{false};         // the next packet's number at this NIC is odd (o1turn's class)
   cycle_t header_at{0};    // the first packet's header may go from here
   cycle_t next_at{0};      // the next flit may go from here (pacing)
   cycle_t free_at{0};      // the cycle after the previous message's last flit
@@ -182,13 +184,18 @@ struct flit_engine::impl {
   }
 
   // ---- geometry ----
-  // The output of router `at` a head for dst asks for: dimension order, columns first
-  // (xy) or rows first (yx).
-  [[nodiscard]] std::uint32_t route(std::uint32_t at, std::uint32_t dst) const {
-    const std::uint32_t x = col[dst] > col[at] ? 0 : col[dst] < col[at] ? 1 : local;
-    const std::uint32_t y = row[dst] > row[at] ? 2 : row[dst] < row[at] ? 3 : local;
-    if (p.routing == mesh_routing::yx) return y != local ? y : x;
-    return x != local ? x : y;
+  [[nodiscard]] mesh_place place(std::uint32_t t) const { return {col[t], row[t]}; }
+  // The outputs of router `at` the head f may take (mesh_routing.hpp).
+  [[nodiscard]] mesh_choice choices(std::uint32_t at, const flit& f) const {
+    const xfer& x = msgs[f.slot].x;
+    return allowed(p.routing, place(at), place(x.dst), place(x.src), f.yx);
+  }
+  // The output the head f asks for at router `at` in cycle t: with two allowed, the one
+  // with more credits left at the start of t.
+  [[nodiscard]] std::uint32_t route(std::uint32_t at, const flit& f, cycle_t t) const {
+    const mesh_choice c = choices(at, f);
+    if (!c.two()) return c.only();
+    return select(c, credits_left(at, c.col_port, t), credits_left(at, c.row_port, t));
   }
   [[nodiscard]] std::uint32_t channel_of(std::uint32_t x, std::uint32_t o) const {
     return o == local ? 5 * tiles + x : x * 4 + o;
@@ -213,6 +220,24 @@ struct flit_engine::impl {
       if (q.gone[c % credit_ring] == c + 1) ++held;
     }
     return held < p.buffer;
+  }
+  // The credits left at the start of cycle t over the VCs behind link output o of router
+  // x: as room() counts them, less the flits that entered in cycle t itself (at most one
+  // per VC, the last in its FIFO).
+  [[nodiscard]] std::uint64_t credits_left(std::uint32_t x, std::uint32_t o, cycle_t t) const {
+    const std::uint32_t y = next[std::size_t{x} * 4 + o];
+    std::uint64_t left = 0;
+    for (std::uint32_t v = 0; v < nvc; ++v) {
+      const input_vc& q = ivc(y, o * nvc + v);
+      std::uint64_t held = q.q.size();
+      if (held != 0 && q.q.at(held - 1).arrive == t + 1) --held;
+      for (cycle_t back = 0; back < p.credit_delay && back <= t; ++back) {
+        const cycle_t c = t - back;
+        if (q.gone[c % credit_ring] == c + 1) ++held;
+      }
+      left += p.buffer - std::min<std::uint64_t>(held, p.buffer);
+    }
+    return left;
   }
   // A credit for VC v behind output o of router x; the ejection has no FIFO.
   [[nodiscard]] bool credit(std::uint32_t x, std::uint32_t o, std::uint32_t v, cycle_t t) const {
@@ -281,7 +306,7 @@ struct flit_engine::impl {
     const output_vc& ov = ovc(x, o, v);
     if (ov.holder == none) return false;
     const input_vc& q = ivc(x, ov.holder);
-    if (q.sent == t + 1 || q.q.empty() || q.q.front().arrive > t) return false;
+    if (q.sent == t + 1 || q.q.empty() || q.q.front().arrive + (p.pipeline - 1) > t) return false;
     return credit(x, o, v, t);
   }
 
@@ -301,10 +326,11 @@ struct flit_engine::impl {
     return moved;
   }
 
-  // The lowest VC of output o that is free (its last tail crossed before t) and has a
-  // credit, or none.
-  [[nodiscard]] std::uint32_t free_vc(std::uint32_t x, std::uint32_t o, cycle_t t) {
+  // The lowest VC of output o that is free (its last tail crossed before t), has a
+  // credit and is in the head's o1turn class `yx` (on a link), or none.
+  [[nodiscard]] std::uint32_t free_vc(std::uint32_t x, std::uint32_t o, bool yx, cycle_t t) {
     for (std::uint32_t v = 0; v < nvc; ++v) {
+      if (o != local && !vc_in_class(p.routing, yx, v, nvc)) continue;
       const output_vc& ov = ovc(x, o, v);
       if (ov.holder == none && (ov.tail_at == never || t > ov.tail_at) && credit(x, o, v, t))
         return v;
@@ -316,22 +342,31 @@ struct flit_engine::impl {
     std::uint32_t x, o, v, iv;
   };
 
-  // Router x's header grants at t, decided on the state at the start of this pass.
+  // Router x's header grants at t, decided on the state at the start of this pass. An
+  // output grants the ready header its pointer reaches first among those routed to it
+  // whose class has a free VC there (every header's, but under o1turn).
   void headers(std::uint32_t x, cycle_t t, std::vector<grant>& grants) {
-    // The ready headers by output: the one the output's pointer reaches first, and how
-    // many there are.
     std::array<std::uint32_t, ports> pick;
     std::array<std::uint32_t, ports> dist;
-    std::array<std::uint32_t, ports> count{};
+    std::array<std::uint32_t, ports> count{};            // ready headers routed to each output
+    std::array<std::array<std::uint32_t, 2>, ports> vc;  // free VC per class, when known
+    constexpr std::uint32_t unknown = none - 1;
     pick.fill(none);
     dist.fill(none);
+    for (auto& c : vc)
+      c.fill(unknown);
     for (std::uint32_t iv = 0; iv < in_vcs; ++iv) {
       const input_vc& q = ivc(x, iv);
       if (q.q.empty() || q.sent == t + 1 || q.owns != none) continue;
       const flit& f = q.q.front();
-      if (!f.head() || f.arrive + p.router_delay > t) continue;
-      const std::uint32_t o = route(x, msgs[f.slot].x.dst);
+      if (!f.head() || f.arrive + (p.pipeline - 1) + p.router_delay > t) continue;
+      const std::uint32_t o = route(x, f, t);
       ++count[o];
+      if (out(x, o).used == t + 1) continue;
+      const bool yx = p.routing == mesh_routing::o1turn && f.yx;
+      std::uint32_t& v = vc[o][yx ? 1 : 0];
+      if (v == unknown) v = free_vc(x, o, yx, t);
+      if (v == none) continue;
       const std::uint32_t rr = out(x, o).rr;
       const std::uint32_t d = iv >= rr ? iv - rr : iv + in_vcs - rr;
       if (d < dist[o]) {
@@ -340,19 +375,18 @@ struct flit_engine::impl {
       }
     }
     for (std::uint32_t o = 0; o < ports; ++o) {
-      if (pick[o] == none) continue;
+      if (count[o] == 0) continue;
       channel_stat& cs = stat[channel_of(x, o)];
       cs.max_queue = std::max(cs.max_queue, count[o]);
-      if (out(x, o).used == t + 1) continue;
-      const std::uint32_t v = free_vc(x, o, t);
-      if (v == none) continue;
-      grants.push_back({x, o, v, pick[o]});
+      if (pick[o] == none) continue;
+      const bool yx = p.routing == mesh_routing::o1turn && ivc(x, pick[o]).q.front().yx;
+      grants.push_back({x, o, vc[o][yx ? 1 : 0], pick[o]});
     }
   }
 
   void apply(const grant& g, cycle_t t) {
     input_vc& q = ivc(g.x, g.iv);
-    const cycle_t ready = q.q.front().arrive + p.router_delay;
+    const cycle_t ready = q.q.front().arrive + (p.pipeline - 1) + p.router_delay;
     blocked(ready, t);
     output_vc& ov = ovc(g.x, g.o, g.v);
     ov.holder = g.iv;
@@ -409,6 +443,10 @@ struct flit_engine::impl {
     f.index = n.index;
     f.count = n.count;
     f.arrive = t + 1;
+    if (f.head()) {
+      f.yx = n.odd;
+      n.odd = !n.odd;
+    }
     ivc(s, local * nvc + n.vc).q.push_back(f);
     ++flits[s];
     ++in_network;
@@ -620,7 +658,7 @@ struct flit_engine::impl {
              (port == local ? std::string("local") : port_names[port]) + " vc " + std::to_string(v);
         const std::uint32_t owns = ivc(w.x, w.iv).owns;
         if (w.head && owns == none) {
-          s += " waits for a VC of " + describe(w.x, route(w.x, m.x.dst));
+          s += " waits for a VC of " + describe(w.x, route(w.x, ivc(w.x, w.iv).q.front(), done));
         } else if (owns != none) {
           s += " waits for a credit of " + describe(w.x, owns / nvc) + " vc " +
                std::to_string(owns % nvc);
@@ -634,10 +672,16 @@ struct flit_engine::impl {
 
 flit_engine::flit_engine(const fabric& f, const wormhole_params& p) {
   wormhole_detail::check_setup(f, p, "the flit engine");
-  if (duplex_of(p).on()) {
+  if (duplex_of(p).on() && (p.routing == mesh_routing::xy || p.routing == mesh_routing::yx)) {
     throw input_error("wormhole: param half_duplex 1 with vcs " + std::to_string(p.vcs) +
                       " shared round robin is not modelled (the flit engine's NIC is full "
                       "duplex); use vcs=1 or vc_share=fixed");
+  }
+  if (duplex_of(p).on()) {
+    throw input_error("wormhole: param half_duplex 1 with routing " +
+                      std::string{mesh_routing_names.at(static_cast<std::size_t>(p.routing))} +
+                      " is not modelled (the flit engine's NIC is full duplex); use routing "
+                      "xy or yx");
   }
   impl_ = std::make_unique<impl>(*this, f, p);
 }

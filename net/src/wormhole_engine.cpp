@@ -83,11 +83,23 @@ wormhole_engine::wormhole_engine(const fabric& f, const wormhole_params& p) {
                       " VCs in fixed shares only (vc_share=fixed); make_wormhole_engine "
                       "gives the flit engine for round robin");
   }
+  if (p.pipeline != 1) {
+    throw input_error(
+        "wormhole: the closed form's router takes one cycle a flit (pipeline "
+        "1); make_wormhole_engine gives the flit engine for deeper pipelines");
+  }
+  if (p.routing != mesh_routing::xy && p.routing != mesh_routing::yx) {
+    throw input_error(
+        "wormhole: the closed form routes in dimension order only (xy, yx); "
+        "make_wormhole_engine gives the flit engine for the other routings");
+  }
   impl_ = std::make_unique<impl>(*this, f, p);
 }
 
 std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_params& p) {
-  if (p.vcs == 1 || p.share == vc_share::fixed) return std::make_unique<wormhole_engine>(f, p);
+  const bool dimension_order = p.routing == mesh_routing::xy || p.routing == mesh_routing::yx;
+  if (dimension_order && p.pipeline == 1 && (p.vcs == 1 || p.share == vc_share::fixed))
+    return std::make_unique<wormhole_engine>(f, p);
   return std::make_unique<flit_engine>(f, p);
 }
 

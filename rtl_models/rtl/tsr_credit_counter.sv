@@ -33,7 +33,10 @@ module tsr_credit_counter #(
   // (give_i[c * GiveWidth +: GiveWidth]).
   input  logic [Channels*GiveWidth-1:0] give_i,
   // Per channel: a credit is left, fewer than limit_i in use.
-  output logic [Channels-1:0]           avail_o
+  output logic [Channels-1:0]           avail_o,
+  // Per channel c: the credits in use (used_o[c * CntWidth +: CntWidth]), for a selection
+  // by load (tsr_mesh_route).
+  output logic [Channels*CntWidth-1:0]  used_o
 );
 
   if (Channels < 1 || MaxCredits < 1 || GiveWidth < 1 || LimitWidth < CntWidth)
@@ -44,6 +47,8 @@ module tsr_credit_counter #(
   /*verilator tracing_on*/
   logic [Channels*CntWidth-1:0] used_d, used_q;
   /*verilator tracing_off*/
+
+  assign used_o = used_q;
 
   always_comb begin
     for (int unsigned c = 0; c < Channels; c++) begin

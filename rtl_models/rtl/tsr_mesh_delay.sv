@@ -1,12 +1,12 @@
-// The router delay of one input port: tells, per VC FIFO of the port, whether its front
-// flit arrived at least delay_i cycles ago (docs/wormhole.md rule 3: a head that arrived
-// at c may leave at c + r at the earliest; the delay overlaps a wait behind earlier
-// packets in the FIFO).
+// A delay of one input port: tells, per VC FIFO of the port, whether its front flit
+// arrived at least delay_i cycles ago (docs/wormhole.md rule 3: a head that arrived at c
+// may leave at c + r at the earliest; the delay overlaps a wait behind earlier packets in
+// the FIFO). The router uses one for its heads' delay and one for every flit's pipeline.
 //
-// A port takes at most one flit per cycle, so its arrivals fit a ring of 256 slots, one
-// per cycle modulo 256: the slot of cycle c records whether a flit was pushed in c and
+// A port takes at most one flit per cycle, so its arrivals fit a ring of Slots slots, one
+// per cycle modulo Slots: the slot of cycle c records whether a flit was pushed in c and
 // into which VC. That flit is in its FIFO from c + 1 and comes of age in c + 1 + delay_i,
-// when the ring reads the slot again (delay_i <= 255). Arrival order is FIFO order, so
+// when the ring reads the slot again (delay_i < Slots). Arrival order is FIFO order, so
 // the young flits of a VC are its newest ones: `young` counts them, and the front is of
 // age when the VC holds more flits than young ones, or when the flit coming of age now
 // is the front. A young flit that leaves first (a body flit, which pays no delay) is
@@ -19,13 +19,17 @@ module tsr_mesh_delay
   parameter int unsigned VCs = 2,
   /// Slots of each VC FIFO (their Depth), at least 1.
   parameter int unsigned Depth = 4,
+  /// Cycles the ring remembers, a power of two from 2 to 256: delay_i < Slots.
+  parameter int unsigned Slots = 256,
   /// Width of usage_i; derived from Depth, do not override.
-  localparam int unsigned UsageWidth = cnt_width(Depth)
+  localparam int unsigned UsageWidth = cnt_width(Depth),
+  /// Width of delay_i and of a ring index; derived from Slots, do not override.
+  localparam int unsigned SlotBits = $clog2(Slots)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  // The router delay r, held from reset on.
-  input  mesh_delay_t           delay_i,
+  // The delay, held from reset on.
+  input  logic [SlotBits-1:0]   delay_i,
   // A flit enters the FIFO of VC push_vc_i this cycle.
   input  logic                  push_i,
   input  mesh_vc_t              push_vc_i,
@@ -42,16 +46,19 @@ module tsr_mesh_delay
   if (Depth < 1) begin : gen_depth_check
     $fatal(1, "tsr_mesh_delay: Depth must be at least 1");
   end
+  if (Slots < 2 || Slots > 256 || (Slots & (Slots - 1)) != 0) begin : gen_slots_check
+    $fatal(1, "tsr_mesh_delay: Slots must be a power of two from 2 to 256");
+  end
 
   typedef struct packed {
     logic     pushed;
     mesh_vc_t vc;
   } arrival_t;
 
-  localparam int unsigned Slots = 256;  // cycles modulo 256 cover delay_i <= 255
   localparam int unsigned GoneWidth = cnt_width(Slots);
+  typedef logic [SlotBits-1:0] slot_idx_t;
 
-  logic [7:0]                    now_d, now_q;  // this cycle, modulo 256
+  slot_idx_t                     now_d, now_q;  // this cycle, modulo Slots
   arrival_t                      ring_q [Slots];
   logic [VCs-1:0][UsageWidth-1:0] young_d, young_q;
   logic [VCs-1:0][GoneWidth-1:0]  gone_d, gone_q;
@@ -62,7 +69,7 @@ module tsr_mesh_delay
   logic [VCs-1:0] all_young;   // every flit of VC v is young: its front is
 
   always_comb begin
-    ripe = ring_q[now_q - 8'd1 - delay_i];
+    ripe = ring_q[now_q - slot_idx_t'(1) - delay_i];
     for (int unsigned v = 0; v < VCs; v++) begin
       ripe_young[v] = ripe.pushed && 32'(ripe.vc) == v && gone_q[v] == '0;
       ripe_gone[v]  = ripe.pushed && 32'(ripe.vc) == v && gone_q[v] != '0;
@@ -72,7 +79,7 @@ module tsr_mesh_delay
   end
 
   always_comb begin
-    now_d = now_q + 8'd1;
+    now_d = now_q + slot_idx_t'(1);
     for (int unsigned v = 0; v < VCs; v++) begin
       // The front leaves young when it has not come of age by this cycle.
       young_d[v] = young_q[v] + UsageWidth'(push_i && 32'(push_vc_i) == v)

@@ -88,6 +88,7 @@ module tsr_mesh_ni
   logic [15:0]                 left_d, left_q;      // flits of the message not yet sent
   logic [15:0]                 in_pkt_d, in_pkt_q;  // ... of the packet; 0: a head next
   vc_idx_t                     vc_d, vc_q;          // the local input VC the packet holds
+  logic                        odd_d, odd_q;        // the next packet is odd-numbered here
   logic                        rx_ready_q;          // the tile takes a flit this cycle
 
   // The message in hand: the registered one, or the one offered this cycle.
@@ -125,6 +126,7 @@ module tsr_mesh_ni
     inject_valid_o         = emit;
     inject_flit_o.ctl.head = head;
     inject_flit_o.ctl.tail = a_in_pkt == 16'd1;
+    inject_flit_o.ctl.odd  = odd_q;
     inject_flit_o.ctl.vc   = mesh_vc_t'(flit_vc);
     inject_flit_o.ctl.dst  = active_q ? dst_q : msg_dst_i;
     inject_flit_o.ctl.src  = here_i;
@@ -144,6 +146,7 @@ module tsr_mesh_ni
     left_d   = left_q;
     in_pkt_d = in_pkt_q;
     vc_d     = vc_q;
+    odd_d    = odd_q;
     if (take) begin
       active_d = 1'b1;
       wait_d   = (alpha_i != '0) ? alpha_i - 1'b1 : '0;
@@ -157,6 +160,8 @@ module tsr_mesh_ni
       left_d   = a_left - 1'b1;
       in_pkt_d = a_in_pkt - 1'b1;
       vc_d     = flit_vc;
+      // Packets alternate between O1TURN's classes, counted over all messages.
+      if (head) odd_d = !odd_q;
       // The next flit of this message goes gap_i cycles after this one at the earliest.
       gap_d    = gap_i - 1'b1;
       if (a_left == 16'd1) active_d = 1'b0;
@@ -170,7 +175,8 @@ module tsr_mesh_ni
     .limit_i (depth_i),
     .take_i  (VCs'(emit) << flit_vc),
     .give_i  (inject_credit_i),
-    .avail_o (credit)
+    .avail_o (credit),
+    .used_o  ()  // the load matters to route select only
   );
 
   // Sampled at every edge, reset or not: the tile's readiness for the first cycle after
@@ -189,6 +195,7 @@ module tsr_mesh_ni
       left_q   <= '0;
       in_pkt_q <= '0;
       vc_q     <= '0;
+      odd_q    <= 1'b0;
     end else begin
       active_q <= active_d;
       wait_q   <= wait_d;
@@ -198,6 +205,7 @@ module tsr_mesh_ni
       left_q   <= left_d;
       in_pkt_q <= in_pkt_d;
       vc_q     <= vc_d;
+      odd_q    <= odd_d;
     end
   end
 

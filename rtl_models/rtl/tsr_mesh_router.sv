@@ -1,32 +1,37 @@
-// One router of a wormhole-switched 2D mesh with dimension-order routing (XY or YX, by
-// routing_i) and virtual channels: the machine of Thakur, Choudhary and Fox ("Complete
-// Exchange on a Wormhole Routed Mesh"),
+// One router of a wormhole-switched 2D mesh with a run-time routing function (routing_i:
+// XY, YX, O1TURN or a turn-model adaptive routing; tsr_mesh_route) and virtual channels:
+// the machine of Thakur, Choudhary and Fox ("Complete Exchange on a Wormhole Routed Mesh"),
 // in the rules of docs/wormhole.md for the real VC router (the flit reference's
 // link_share::round_robin), with credits returned one cycle after a slot frees.
 //
-// Built from parts: per input port a tsr_mesh_route, which routes each arriving flit (a
-// FIFO word keeps the flit with its output, so a head's route is ready when it reaches
-// the front), a tsr_mesh_delay for the router delay and per VC a tsr_fifo; per output a
+// Built from parts: per input port a tsr_mesh_delay for the router delay and per VC a
+// tsr_fifo with a tsr_mesh_route, which routes the VC's front flit in the cycle it asks
+// (an adaptive routing weighs the outputs' loads of that cycle); per output a
 // tsr_rr_arbiter for headers (over the 5 x VCs input VCs, index port * VCs + vc) and one
 // for flits (over the output's VCs), and per output link a tsr_credit_counter over its
 // VCs (the cell the torus node uses).
 //
 // Each cycle, decided on the state at its start:
-// - An input VC requests with its front flit. If the VC holds an output VC (its packet's
-//   head went), the front is the packet's next flit and requests that output VC. If not,
-//   the front is a head; it requests its routed output once it has waited router_delay_i
-//   cycles since it arrived (the delay overlaps a wait in the FIFO).
+// - An input VC requests with its front flit once the flit has been in the router
+//   pipeline_i cycles (it entered the FIFO at c, it may cross at c + pipeline_i). If the
+//   VC holds an output VC (its packet's head went), the front is the packet's next flit
+//   and requests that output VC. If not, the front is a head; it requests its routed
+//   output router_delay_i cycles later still (the delays overlap a wait in the FIFO), and
+//   only while that
+//   output has a free VC with a slot behind it in the head's class (O1TURN: on a link,
+//   the lower vcs_i / 2 VCs for XY packets, the rest for YX ones; otherwise any VC).
 // - An output VC has a slot behind it while the credits it has used are fewer than
 //   depth_i (the ejection: while the tile is ready). It is free when no packet holds it.
 // - An output carries at most one flit. If some VC it holds has its next flit waiting
 //   and a slot behind, it sends one of those, round robin from its flit pointer.
-//   Otherwise, if it has a free VC with a slot behind among the vcs_i in use, the
-//   header arbiter's winner takes the lowest such VC and crosses; the header pointer
+//   Otherwise the header arbiter's winner takes the lowest such VC of its class and
+//   crosses; the header pointer
 //   moves just past the winner. The flit pointer moves just past the VC served, header
 //   or not. A head holds its output VC until its tail crosses; the VC is free the next
 //   cycle.
-// - A flit that crosses in cycle c is in the next FIFO from c + 1 and may cross on at
-//   c + 1; the slot it left returns as a credit that the sender can use from c + 1.
+// - A flit that crosses in cycle c is in the next FIFO from c + 1; the slot it left
+//   returns as a credit that the sender can use from c + credit_delay_i (credit_o rises
+//   in c + credit_delay_i - 1; 1: at once, as the credits counted in the same cycle).
 // Each input VC FIFO sends at most one flit per cycle, so one input port can feed several
 // outputs at once.
 module tsr_mesh_router
@@ -51,11 +56,15 @@ module tsr_mesh_router
   input  logic                 rst_ni,
   // This router's place in the mesh.
   input  mesh_coord_t          here_i,
-  // Run-time settings, held from reset on: the router delay r (0..255), the VCs in use
-  // (1..VCs) and the usable slots of each input VC FIFO (1..BufferDepth).
+  // Run-time settings, held from reset on: the router delay r (0..255, with
+  // pipeline_i - 1 + r at most 255), the pipeline depth (1..16), the credit delay
+  // (1..16), the VCs in use (1..VCs) and the usable slots of each input VC FIFO
+  // (1..BufferDepth).
   input  mesh_delay_t          router_delay_i,
+  input  logic [4:0]           pipeline_i,
+  input  logic [4:0]           credit_delay_i,
   input  logic [2:0]           vcs_i,
-  // The routing function (tsr_mesh_route), held from reset on.
+  // The routing function (tsr_pkg MeshRoute*, tsr_mesh_route), held from reset on.
   input  mesh_routing_t        routing_i,
   input  logic [15:0]          depth_i,
   // Inputs: a flit per port per cycle, into the FIFO of its ctl.vc, sent with a credit;
@@ -98,28 +107,28 @@ module tsr_mesh_router
   typedef logic [InIdxWidth-1:0] in_idx_t;
   typedef logic [VcIdxWidth-1:0] vc_idx_t;
 
-  // A FIFO word: the flit and the output tsr_mesh_route gave it on arrival.
-  typedef struct packed {
-    mesh_port_t port;
-    flit_t      flit;
-  } slot_t;
-
   // ---- State ------------------------------------------------------------------------
   // Packed, so that a Verilated model copies each as a few words.
   logic [InVcs-1:0]                              bound_d, bound_q;   // input VC holds one
   logic [MeshPorts-1:0][VCs-1:0]                 held_d, held_q;     // output VC taken
   logic [MeshPorts-1:0][VCs-1:0][InIdxWidth-1:0] holder_d, holder_q; // by input VC
 
-  // ---- Input ports: route, router delay, a FIFO per VC --------------------------------
-  slot_t               front [InVcs];
+  // ---- Input ports: router delay, a FIFO per VC -------------------------------------
+  flit_t               front [InVcs];
+  mesh_port_t          route [InVcs];      // the output the front asks for, if a head
+  logic [15:0]         load  [MeshLinks];  // per output link: credits in use, VCs in use
   logic [CntWidth-1:0] usage [MeshPorts][VCs];
-  logic [InVcs-1:0]    pop, slot, filled, due;
+  logic [InVcs-1:0]    pop, slot, filled, due, ripe;
+  logic [InVcs-1:0]    credit_due;  // per input VC: the slot's credit goes back now
+  mesh_delay_t         head_delay;  // a head: the pipeline's cycles and r
+  logic [3:0]          body_delay;  // every flit: the pipeline's, beyond the first cycle
+
+  assign body_delay = 4'(pipeline_i - 5'd1);
+  assign head_delay = router_delay_i + mesh_delay_t'(body_delay);
 
   for (genvar p = 0; p < MeshPorts; p++) begin : gen_in_port
     logic           valid;
     flit_t          flit;
-    mesh_port_t     route;
-    slot_t          arriving;
     logic [VCs-1:0] push;
 
     if (p == MeshLocal) begin : gen_inject
@@ -130,18 +139,10 @@ module tsr_mesh_router
       assign flit  = link_flit_i[p];
     end
 
-    tsr_mesh_route i_route (
-      .here_i,
-      .dst_i  (flit.ctl.dst),
-      .routing_i,
-      .port_o (route)
-    );
-    assign arriving = '{port: route, flit: flit};
-
     tsr_mesh_delay #(.VCs(VCs), .Depth(BufferDepth)) i_delay (
       .clk_i,
       .rst_ni,
-      .delay_i   (router_delay_i),
+      .delay_i   (head_delay),
       .push_i    (valid),
       .push_vc_i (flit.ctl.vc),
       .pop_i     (pop[p*VCs +: VCs]),
@@ -149,26 +150,48 @@ module tsr_mesh_router
       .due_o     (due[p*VCs +: VCs])
     );
 
+    tsr_mesh_delay #(.VCs(VCs), .Depth(BufferDepth), .Slots(16)) i_pipeline (
+      .clk_i,
+      .rst_ni,
+      .delay_i   (body_delay),
+      .push_i    (valid),
+      .push_vc_i (flit.ctl.vc),
+      .pop_i     (pop[p*VCs +: VCs]),
+      .usage_i   (usage[p]),
+      .due_o     (ripe[p*VCs +: VCs])
+    );
+
     for (genvar v = 0; v < VCs; v++) begin : gen_in_vc
       localparam int unsigned Iv = p * VCs + v;
-      logic [$bits(slot_t)-1:0] data;
+      logic [$bits(flit_t)-1:0] data;
 
       assign push[v] = valid && flit.ctl.vc == mesh_vc_t'(v);
 
-      tsr_fifo #(.Width($bits(slot_t)), .Depth(BufferDepth)) i_fifo (
+      tsr_fifo #(.Width($bits(flit_t)), .Depth(BufferDepth)) i_fifo (
         .clk_i,
         .rst_ni,
         .valid_i (push[v]),
         .ready_o (slot[Iv]),
-        .data_i  (arriving),
+        .data_i  (flit),
         .valid_o (filled[Iv]),
         .ready_i (pop[Iv]),
         .data_o  (data),
         .usage_o (usage[p][v])
       );
-      assign front[Iv] = slot_t'(data);
+      assign front[Iv] = flit_t'(data);
 
-      assign credit_o[p][v] = pop[Iv];
+      // The front flit's route, worth asking only while it is a head.
+      tsr_mesh_route i_route (
+        .here_i,
+        .dst_i     (front[Iv].ctl.dst),
+        .src_col_i (front[Iv].ctl.src.col),
+        .odd_i     (front[Iv].ctl.odd),
+        .routing_i,
+        .load_i    (load),
+        .port_o    (route[Iv])
+      );
+
+      assign credit_o[p][v] = credit_due[Iv];
     end
 
 `ifndef SYNTHESIS
@@ -190,33 +213,62 @@ module tsr_mesh_router
 
   // ---- Requests ---------------------------------------------------------------------
   logic [VCs-1:0]   vc_on;                   // VCs in use (vcs_i)
+  logic [VCs-1:0]   vc_class   [2];          // per class: the link VCs it may take
   logic [InVcs-1:0] heads;                   // the front flit is a head
+  logic [InVcs-1:0] cls;                     // ... of O1TURN's YX class
   logic [InVcs-1:0] head_req;                // ... that holds no output and is due
   logic [InVcs-1:0] hdr_req    [MeshPorts];  // per output: the heads that ask for it
   logic [VCs-1:0]   vc_slot    [MeshPorts];  // per output VC: a slot behind it
   logic [VCs-1:0]   body_ready [MeshPorts];  // per output VC: its packet's next flit can go
-  logic [VCs-1:0]   free_vc    [MeshPorts];  // the lowest free VC with a slot, one-hot
+  logic [VCs-1:0]   free_vc    [MeshPorts][2];  // per class, the lowest free VC with a slot
   logic [VCs-1:0]   credit     [MeshLinks];  // per output link VC: a credit left
+  logic [VCs*CntWidth-1:0] used [MeshLinks];  // per output link VC: credits in use
+
+  // The outputs' loads for route select, apart from the requests that depend on them.
+  always_comb begin
+    for (int unsigned l = 0; l < MeshLinks; l++) begin
+      load[l] = '0;
+      for (int unsigned v = 0; v < VCs; v++) begin
+        if (v < 32'(vcs_i)) load[l] = load[l] + 16'(used[l][v*CntWidth+:CntWidth]);
+      end
+    end
+  end
 
   always_comb begin
-    for (int unsigned v = 0; v < VCs; v++) vc_on[v] = v < 32'(vcs_i);
-    for (int unsigned i = 0; i < InVcs; i++) heads[i] = front[i].flit.ctl.head;
+    for (int unsigned v = 0; v < VCs; v++) begin
+      vc_on[v] = v < 32'(vcs_i);
+      if (routing_i == MeshRouteO1turn) begin
+        vc_class[0][v] = vc_on[v] && v < 32'(vcs_i) / 2;
+        vc_class[1][v] = vc_on[v] && v >= 32'(vcs_i) / 2;
+      end else begin
+        vc_class[0][v] = vc_on[v];
+        vc_class[1][v] = vc_on[v];
+      end
+    end
+    for (int unsigned i = 0; i < InVcs; i++) begin
+      heads[i] = front[i].ctl.head;
+      cls[i]   = routing_i == MeshRouteO1turn && front[i].ctl.odd;
+    end
     head_req = filled & ~bound_q & heads & due;
     for (int unsigned o = 0; o < MeshPorts; o++) begin
-      for (int unsigned i = 0; i < InVcs; i++) begin
-        hdr_req[o][i] = head_req[i] && front[i].port == mesh_port_t'(o);
-      end
       for (int unsigned v = 0; v < VCs; v++) begin
         if (o == MeshLocal) begin
           vc_slot[o][v] = eject_ready_i;
         end else begin
           vc_slot[o][v] = credit[o%MeshLinks][v];
         end
-        body_ready[o][v] = held_q[o][v] && filled[holder_q[o][v]] && vc_slot[o][v];
+        body_ready[o][v] = held_q[o][v] && filled[holder_q[o][v]] && ripe[holder_q[o][v]] &&
+                           vc_slot[o][v];
       end
-      // x & -x keeps the lowest set bit: the lowest free VC.
-      free_vc[o] = vc_on & ~held_q[o] & vc_slot[o];
-      free_vc[o] = free_vc[o] & (~free_vc[o] + 1'b1);
+      for (int unsigned c = 0; c < 2; c++) begin
+        // The ejection takes any VC in use; x & -x keeps the lowest set bit.
+        free_vc[o][c] = (o == MeshLocal ? vc_on : vc_class[c]) & ~held_q[o] & vc_slot[o];
+        free_vc[o][c] = free_vc[o][c] & (~free_vc[o][c] + 1'b1);
+      end
+      for (int unsigned i = 0; i < InVcs; i++) begin
+        hdr_req[o][i] = head_req[i] && route[i] == mesh_port_t'(o) &&
+                        free_vc[o][cls[i]] != '0;
+      end
     end
   end
 
@@ -240,9 +292,9 @@ module tsr_mesh_router
 
     // Body flits of held VCs first; a header only when none of them can go. Either way
     // the flit arbiter sees the VCs that may send, so its pointer passes the VC served.
-    assign hdr_take[o] = hdr_valid[o] && body_ready[o] == '0 && free_vc[o] != '0;
-    assign vc_req[o]   = (body_ready[o] != '0) ? body_ready[o] :
-                         hdr_take[o]           ? free_vc[o]    : '0;
+    assign hdr_take[o] = hdr_valid[o] && body_ready[o] == '0;
+    assign vc_req[o]   = (body_ready[o] != '0) ? body_ready[o]                   :
+                         hdr_take[o]           ? free_vc[o][cls[hdr_idx[o]]]     : '0;
 
     tsr_rr_arbiter #(.N(VCs)) i_vc_arb (
       .clk_i,
@@ -263,7 +315,8 @@ module tsr_mesh_router
         .limit_i (depth_i),
         .take_i  (VCs'(send[o]) << send_vc[o]),
         .give_i  (credit_i[o]),
-        .avail_o (credit[o])
+        .avail_o (credit[o]),
+        .used_o  (used[o])
       );
     end
   end
@@ -276,12 +329,29 @@ module tsr_mesh_router
     for (int unsigned o = 0; o < MeshPorts; o++) begin
       send_in[o]           = hdr_take[o] ? hdr_idx[o] : holder_q[o][send_vc[o]];
       out_valid_o[o]       = send[o];
-      out_flit_o[o]        = front[send_in[o]].flit;
+      out_flit_o[o]        = front[send_in[o]];
       out_flit_o[o].ctl.vc = mesh_vc_t'(send_vc[o]);
       pop                  = pop | ({InVcs{send[o]}} & (InVcs'(1) << send_in[o]));
     end
     stall_o     = filled & ~pop;
-    probe_ctl_o = front[probe_vc_i].flit.ctl;
+    probe_ctl_o = front[probe_vc_i].ctl;
+  end
+
+  // ---- Credits back, credit_delay_i - 1 cycles after their slots free ----------------
+  // credit_line_q[k]: the slots freed k + 1 cycles ago, packed so a Verilated model shifts
+  // a few words.
+  logic [14:0][InVcs-1:0] credit_line_q;
+
+  always_comb begin
+    credit_due = (credit_delay_i <= 5'd1) ? pop : credit_line_q[4'(credit_delay_i - 5'd2)];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credit_line_q <= '0;
+    end else begin
+      credit_line_q <= {credit_line_q[13:0], pop};
+    end
   end
 
   // ---- Next state --------------------------------------------------------------------

@@ -1,15 +1,16 @@
 // A Rows x Cols wormhole mesh: a tsr_mesh_router and a tsr_mesh_ni per tile. Output p
 // of a router feeds input p of its neighbour in direction p (inputs are named by the
 // direction their flits travel), and the neighbour's credits for input p come back
-// beside it; links off the mesh edge are tied off, and XY routing never asks for them.
+// beside it; links off the mesh edge are tied off, and no minimal route asks for them.
 //
 // The timing settings are inputs, so one Verilated model serves many runs: the router
-// delay, the NIs' start-up (alpha) and injection pace (inject_gap), the VCs in use
-// (1..VCs) and the usable slots per input VC FIFO (1..BufferDepth, the credits every
-// sender starts with). They are loaded at the clock edges while rst_ni is low and at the
-// first edge after it (hold them from reset on), so the routers' logic depends on
-// registers only. A smaller mesh runs in the top-left corner: XY routing keeps its
-// packets inside, the rest stays idle.
+// delay, pipeline depth and credit delay, the routing function, the NIs' start-up
+// (alpha) and injection pace (inject_gap), the VCs in use (1..VCs) and the usable slots
+// per input VC FIFO (1..BufferDepth, the credits every sender starts with). They are
+// loaded at the clock edges while rst_ni is low and at the first edge after it (hold
+// them from reset on), so the routers' logic depends on registers only. A smaller mesh
+// runs in the top-left corner: every routing is minimal and keeps its packets inside,
+// the rest stays idle.
 //
 // The tile side of every NI is brought out field by field (row and column of a
 // coordinate, head, tail, VC, data), so a testbench or bridge never mirrors the flit's
@@ -40,9 +41,11 @@ module tsr_mesh_top
   // at the first edge after it: hold them from reset on.
   input  logic [15:0]          alpha_i,         // start-up cycles per message
   input  logic [15:0]          inject_gap_i,    // cycles per injected flit, at least 1
-  input  mesh_delay_t          router_delay_i,  // r, 0..255
+  input  mesh_delay_t          router_delay_i,  // r, 0..255 (r + pipeline - 1 at most 255)
+  input  logic [4:0]           pipeline_i,      // router pipeline depth, 1..16
+  input  logic [4:0]           credit_delay_i,  // cycles until a freed slot serves, 1..16
   input  logic [2:0]           vcs_i,           // VCs in use, 1..VCs
-  input  mesh_routing_t        routing_i,       // MeshRouteXy or MeshRouteYx
+  input  mesh_routing_t        routing_i,       // tsr_pkg MeshRoute*
   input  logic [15:0]          depth_i,         // usable slots per VC FIFO, 1..BufferDepth
   // Per tile: the NI's message port (destination row and column, flits, flits per
   // packet) and its payload words.
@@ -112,6 +115,7 @@ module tsr_mesh_top
   logic        load_q;
   logic [15:0] alpha_q, gap_q, depth_q;
   mesh_delay_t delay_q;
+  logic [4:0]  pipeline_q, credit_delay_q;
   logic [2:0]  vcs_q;
   mesh_routing_t routing_q;
 
@@ -133,6 +137,8 @@ module tsr_mesh_top
       alpha_q <= alpha_i;
       gap_q   <= inject_gap_i;
       delay_q <= router_delay_i;
+      pipeline_q <= pipeline_i;
+      credit_delay_q <= credit_delay_i;
       vcs_q   <= vcs_i;
       routing_q <= routing_i;
       depth_q <= depth_i;
@@ -197,6 +203,8 @@ module tsr_mesh_top
       .rst_ni,
       .here_i         (Here),
       .router_delay_i (delay_q),
+      .pipeline_i     (pipeline_q),
+      .credit_delay_i (credit_delay_q),
       .vcs_i          (vcs_q),
       .routing_i      (routing_q),
       .depth_i        (depth_q),

@@ -116,12 +116,14 @@ package tsr_pkg;
     logic [5:0] col;
   } mesh_coord_t;
 
-  // A flit's control fields. The head flit's dst routes the packet; every flit carries
-  // src so an ejecting NI can tell packets apart, and vc: on a channel, the VC the flit
-  // holds on it, which is the input VC FIFO it enters at the far end.
+  // A flit's control fields. The head flit's dst routes the packet (with src for the
+  // odd-even routing, and odd for O1TURN); every flit carries src so an ejecting NI can
+  // tell packets apart, and vc: on a channel, the VC the flit holds on it, which is the
+  // input VC FIFO it enters at the far end.
   typedef struct packed {
     logic        head;  // first flit of a packet
     logic        tail;  // last flit of a packet (a one-flit packet is head and tail)
+    logic        odd;   // the packet is odd-numbered at its source (O1TURN's YX class)
     mesh_vc_t    vc;    // virtual channel on the channel the flit is crossing
     mesh_coord_t dst;   // destination tile
     mesh_coord_t src;   // tile that injected the packet
@@ -140,12 +142,18 @@ package tsr_pkg;
   typedef logic [7:0] mesh_delay_t;
 
   // The routing function of a mesh (tsr_mesh_route's routing_i), the same in every
-  // router: dimension order, columns first (XY) or rows first (YX). Three bits leave room
-  // for the routing functions still to come.
+  // router: dimension order, columns first (XY) or rows first (YX); O1TURN (XY or YX per
+  // packet, on two VC classes); the turn-model adaptive routings west-first, north-last,
+  // negative-first and odd-even. The codes are net::mesh_routing's values.
   typedef logic [2:0] mesh_routing_t;
   localparam logic [2:0] MeshRouteXy = 3'd0;
   localparam logic [2:0] MeshRouteYx = 3'd1;
-  localparam int unsigned MeshRoutings = 2;
+  localparam logic [2:0] MeshRouteO1turn = 3'd2;
+  localparam logic [2:0] MeshRouteWestFirst = 3'd3;
+  localparam logic [2:0] MeshRouteNorthLast = 3'd4;
+  localparam logic [2:0] MeshRouteNegativeFirst = 3'd5;
+  localparam logic [2:0] MeshRouteOddEven = 3'd6;
+  localparam int unsigned MeshRoutings = 7;
 
   // ---- Hypercube fabric (tsr_cube_node, tsr_cube_ni, tsr_cube_top) -----------------------
 

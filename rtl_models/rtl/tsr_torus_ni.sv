@@ -116,7 +116,8 @@ module tsr_torus_ni
     .limit_i (CreditWidth'(Buffers)),
     .take_i  (write),
     .give_i  (inject_credit_i),
-    .avail_o (room)
+    .avail_o (room),
+    .used_o  ()  // the load matters to the mesh route select only
   );
 
 `ifndef SYNTHESIS

@@ -308,7 +308,8 @@ module tsr_torus_node #(
       .limit_i (CreditWidth'(gk == 0 ? Class0 : Buffers - Class0)),
       .take_i  (take),
       .give_i  (give),
-      .avail_o (avail)
+      .avail_o (avail),
+      .used_o  ()  // the load matters to the mesh route select only
     );
   end
 

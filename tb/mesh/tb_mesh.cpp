@@ -12,7 +12,8 @@
 //           T]
 //           [--seed S]
 //           [--count N] [--window W] [--idle X] [--stall X] [--timeout C]
-//           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B] [--routing xy|yx]
+//           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B] [--routing NAME]
+//           [--pipeline P] [--credit-delay D]
 //           [--packet-flits K] [--rate X] [--cycles N] [--trace FILE.fst]
 //
 // Every scenario runs its cycles in the shared loop (tb/common/run_loop.hpp).
@@ -76,6 +77,7 @@
 // Exit 0 on pass, 1 on a failed check, a deadlock or a timeout (naming the input VCs and
 // what each waits for), 2 on bad arguments.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <iostream>
@@ -98,6 +100,10 @@ namespace {
 
 using namespace tessera::tb;
 using namespace tessera::rtl_tops;
+
+// tsr_pkg's MeshRoute* codes in order, as the flit reference's routing enum orders them.
+constexpr std::array<std::string_view, 7> routing_names{
+    "xy", "yx", "o1turn", "west-first", "north-last", "negative-first", "odd-even"};
 namespace ref = tessera::net::reference;
 
 constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
@@ -109,14 +115,18 @@ constexpr const char* usage =
     "P]\n"
     "               [--src T] [--count N] [--window W] [--idle X] [--stall X]\n"
     "               [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
-    "               [--routing xy|yx] [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
+    "               [--pipeline P] [--credit-delay D]\n"
+    "               [--routing NAME] [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
     "Drives the Verilated wormhole mesh (rtl_models/rtl/tsr_mesh_top.sv) on an R x C mesh\n"
     "(default 4x4) in the top-left corner of the model:\n"
     "  --model 8x8      Vtsr_mesh_8x8, 8 x 8, 1 VC, BufferDepth 8 (the default)\n"
     "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8, assertions, --trace\n"
     "  --model 8x8_vc4  Vtsr_mesh_8x8_vc4, 8 x 8, 4 VCs, BufferDepth 8\n"
-    "Run-time settings: --router-delay (default 1), --inject-gap (1), --vcs (1), --depth (4,\n"
-    "flits per VC FIFO), --alpha (0), --routing (xy: columns first; yx: rows first). Golden counts "
+    "Run-time settings: --router-delay (default 1), --pipeline (1), --credit-delay (1),\n"
+    "--inject-gap (1), --vcs (1), --depth (4,\n"
+    "flits per VC FIFO), --alpha (0), --routing (xy, the default; yx, o1turn with 2+ VCs, "
+    "west-first,\n"
+    "north-last, negative-first, odd-even: docs/wormhole.md, Routing). Golden counts "
     "are derived in tb_mesh.cpp's header from\n"
     "docs/wormhole.md; --scenario agree compares every message with\n"
     "tb/reference/flit_reference.hpp.\n"
@@ -184,8 +194,12 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
       return "--model must be 8x8, 4x4_vc4 or 8x8_vc4, not '" + std::string(v) + "'";
     o.model = v;
   } else if (a == "--routing") {
-    if (v != "xy" && v != "yx") return "--routing must be xy or yx, not '" + std::string(v) + "'";
-    o.set.rows_first = v == "yx";
+    const auto at = std::find(routing_names.begin(), routing_names.end(), v);
+    if (at == routing_names.end())
+      return "--routing must be xy, yx, o1turn, west-first, north-last, negative-first or "
+             "odd-even, not '" +
+             std::string(v) + "'";
+    o.set.routing = static_cast<unsigned>(at - routing_names.begin());
   } else if (a == "--mesh") {
     if (!shape_of(v, o.shape))
       return "--mesh must be RxC within " + std::to_string(mesh_max_side) + "x" +
@@ -200,6 +214,10 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
     return in_range(a, n, 0, 10000, o.set.alpha);
   } else if (a == "--router-delay") {
     return in_range(a, n, 0, mesh_8x8.max_router_delay, o.set.router_delay);
+  } else if (a == "--pipeline") {
+    return in_range(a, n, 1, mesh_8x8.max_pipeline, o.set.pipeline);
+  } else if (a == "--credit-delay") {
+    return in_range(a, n, mesh_8x8.min_credit_delay, mesh_8x8.max_credit_delay, o.set.credit_delay);
   } else if (a == "--inject-gap") {
     return in_range(a, n, 1, 1024, o.set.inject_gap);
   } else if (a == "--vcs") {
@@ -276,7 +294,8 @@ class bench {
         sim_(*ctx_, *model_),
         drv_(*model_, o.shape, o.scenario == "random" ? o.idle : 0.0, o.seed),
         mon_(*model_, o.shape, o.scenario == "random" ? o.stall : 0.0, o.seed + 1),
-        check_(o.shape.tiles(), o.set.vcs, o.set.vcs == 1) {
+        // In order where one path and one VC keep it: xy or yx (codes 0, 1) with one VC.
+        check_(o.shape.tiles(), o.set.vcs, o.set.vcs == 1 && o.set.routing <= 1) {
 #if TESSERA_RTL_TRACE_FST
     if constexpr (Dut::traced) {
       if (!o.trace_path.empty()) sim_.open_trace(o.trace_path);
@@ -486,8 +505,9 @@ int agree(const options& o, ref::link_share share) {
   p.inject_gap = o.set.inject_gap;
   p.vcs = o.set.vcs;
   p.share = share;
-  p.credit_delay = 1;  // a slot freed in cycle c takes a flit from c + 1, as in the RTL
-  p.rows_first = o.set.rows_first;
+  p.credit_delay = o.set.credit_delay;
+  p.pipeline = o.set.pipeline;
+  p.route = static_cast<ref::routing>(o.set.routing);
   std::vector<ref::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.flits, false, j.post});
@@ -635,13 +655,36 @@ int run(const options& given) {
               << " is built without tracing)\n";
     return exit_usage;
   }
-  // The golden counts of the fixed scenarios follow XY paths; hops, random traffic and the
-  // comparisons with the reference hold for either dimension order.
+  // The golden counts of the fixed scenarios follow XY paths; hops (a lone message takes
+  // a minimal path with every credit free), random traffic and the comparisons with the
+  // reference hold for every routing (share, the fixed-share reference, for xy and yx).
   const std::string_view sc = given.scenario;
-  if (given.set.rows_first && sc != "hops" && sc != "random" && sc != "agree" && sc != "share" &&
-      sc != "uniform") {
-    std::cerr << "tb_mesh: --routing yx: the golden counts of --scenario " << sc
-              << " are derived for XY paths (hops, random, agree, share and uniform take yx)\n";
+  const unsigned routing = given.set.routing;
+  const bool any_routing = sc == "hops" || sc == "random" || sc == "agree" || sc == "uniform";
+  if (routing != 0 && !any_routing && !(routing == 1 && sc == "share")) {
+    std::cerr << "tb_mesh: --routing " << routing_names.at(routing)
+              << ": the golden counts of --scenario " << sc
+              << " are derived for XY paths (hops, random, agree and uniform take every "
+                 "routing, share xy and yx)\n";
+    return exit_usage;
+  }
+  const bool no_golden = sc == "agree" || sc == "random" || sc == "uniform";
+  if ((given.set.pipeline != 1 || given.set.credit_delay != 1) && !no_golden) {
+    std::cerr << "tb_mesh: the golden counts of --scenario " << sc
+              << " are derived for --pipeline 1 --credit-delay 1 (agree, random and uniform "
+                 "take any)\n";
+    return exit_usage;
+  }
+  if (given.set.router_delay + given.set.pipeline - 1 > mesh_8x8.max_router_delay) {
+    std::cerr << "tb_mesh: --router-delay " << given.set.router_delay << " with --pipeline "
+              << given.set.pipeline << " makes a head wait more than " << mesh_8x8.max_router_delay
+              << " cycles\n";
+    return exit_usage;
+  }
+  if (routing == 2 && given.set.vcs < 2) {
+    std::cerr << "tb_mesh: --routing o1turn needs --vcs 2 or more (a VC class for XY packets "
+                 "and one for YX), got "
+              << given.set.vcs << '\n';
     return exit_usage;
   }
   options o = given;

@@ -1,8 +1,9 @@
 // A cycle-by-cycle, flit-by-flit simulator of the wormhole mesh router of
 // docs/wormhole.md, written independently of the engine (net/src/wormhole/)
-// so the engine's closed forms can be checked against it. It shares only the mesh
-// geometry with the project (XY and YX routing are recomputed here). Slow on purpose: every
-// flit of every packet is moved one cycle at a time; use small meshes and packets.
+// so the engine's closed forms can be checked against it. It shares nothing with the
+// project: the routing functions are recomputed here from their turn rules, not from
+// net/mesh_routing.hpp's case analysis. Slow on purpose: every flit of every packet is
+// moved one cycle at a time; use small meshes and packets.
 //
 // Router: five input ports (0 E, 1 W, 2 S, 3 N by direction of travel, 4 local), each
 // with `vcs` virtual-channel FIFOs of B flits. An input VC FIFO sends at most one flit per
@@ -30,9 +31,10 @@
 //      credit_delay 0 a flit may enter a FIFO that was full at the start of the cycle if
 //      a flit left it earlier in the same cycle.
 //      a. Body flits, to a fixed point: an output sends the next flit of a packet that
-//         holds one of its VCs when the flit is at the front of its input FIFO, arrived
-//         before t, and has a free slot behind the output (round_robin: if the output
-//         has not carried a flit this cycle, one such VC, round robin from the output's
+//         holds one of its VCs when the flit is at the front of its input FIFO, entered
+//         it at t - pipeline or before, and has a free slot behind the output
+//         (round_robin: if the output has not carried a flit this cycle, one such VC,
+//         round robin from the output's
 //         pointer, which then moves just past it; fixed: every such VC whose last flit
 //         crossed at least vcs cycles ago). The NIC puts the next body flit of its packet
 //         on the injection channel when t >= (its previous flit's cycle) + inject_gap and
@@ -43,12 +45,19 @@
 //         (round_robin: no flit at all) and has a free VC with a free slot behind it
 //         (lowest index first; fixed: its last tail crossed at least vcs cycles ago)
 //         grants it to one ready header: a head flit at the front of an input VC, r
-//         cycles after it arrived, whose input VC holds no output, routed (XY or YX) to this
-//         output. Round robin over the 5 x vcs input VCs (index port * vcs + vc) from the
-//         output's pointer, which then moves just past the winner. The header crosses at
-//         once. The NIC's header takes the lowest VC of the local input with a free slot,
-//         at t >= start + alpha for the first packet of a message and
-//         t >= (previous flit's cycle) + inject_gap for later ones.
+//         cycles after it could have left as a body flit, whose input VC holds no output, routed to
+//         this output, and for which the output has such a VC in the head's class (o1turn: on a
+//         link, the lower vcs / 2 VCs for a tile's even-numbered packets, which go XY, the rest for
+//         its odd-numbered ones, which go YX). Round robin over the 5 x vcs input VCs (index port *
+//         vcs + vc) from the output's pointer, which then moves just past the winner. The header
+//         crosses at once. Routing: a head may take a direction that brings it closer to its
+//         destination when the turn from the direction it arrived in is permitted at this router
+//         and the destination stays reachable from the next router by permitted turns (route()). Of
+//         two such directions it asks for the one whose FIFOs behind the output had more free
+//         slots, as their sender knew them at the start of the cycle, summed over the VCs; a tie
+//         goes to the column direction. The NIC's header takes the lowest VC of the local input
+//         with a free slot, at t >= start + alpha for the first packet of a message and t >=
+//         (previous flit's cycle) + inject_gap for later ones.
 //   3. A message is delivered the cycle after the tail of its last packet to arrive
 //      crossed the ejection channel (packets of one message can overtake each other on
 //      different VCs).
@@ -61,11 +70,20 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tessera::net::reference {
 
 enum class link_share { round_robin, fixed };
+
+// Routing functions by their turn rules (ports by direction of travel: 0 E, 1 W, 2 S with
+// the row growing, 3 N): xy (no turn from a row into a column direction), yx (the
+// reverse), o1turn (xy or yx by the packet's class), west_first (no turn into W),
+// north_last (no turn out of N), negative_first (no turn from E or S into W or N),
+// odd_even (no E->S or E->N turn in an even column, no S->W or N->W turn in an odd one).
+enum class routing { xy, yx, o1turn, west_first, north_last, negative_first, odd_even };
 
 struct flit_params {
   std::uint32_t width{4};
@@ -77,7 +95,10 @@ struct flit_params {
   std::uint32_t vcs{1};
   link_share share{link_share::round_robin};
   std::uint32_t credit_delay{1};  // cycles from a slot freeing to its sender using it
-  bool rows_first{false};         // YX dimension order instead of XY
+  routing route{routing::xy};
+  // Pipeline depth p: a flit that entered a FIFO in cycle c leaves it from c + p on, a
+  // head r cycles later still.
+  std::uint32_t pipeline{1};
 };
 
 struct message {
@@ -145,6 +166,7 @@ class flit_mesh {
     std::uint64_t index{0};   // within its packet
     std::uint64_t count{1};   // flits in its packet
     std::uint64_t arrive{0};  // first cycle it may leave the FIFO it is in
+    bool odd{false};          // its packet is odd-numbered at its source (o1turn: YX)
     [[nodiscard]] bool head() const { return index == 0; }
     [[nodiscard]] bool tail() const { return index + 1 == count; }
   };
@@ -170,10 +192,11 @@ class flit_mesh {
     std::uint64_t packets{1};
     std::uint64_t index{0};  // next flit of the current packet
     std::uint64_t count{1};
-    std::uint32_t vc{0};         // VC of the local input the current packet holds
-    std::uint64_t header_at{0};  // earliest cycle the first packet's head may go
-    std::uint64_t next_at{0};    // earliest cycle for the next flit of this message (pacing)
-    std::uint64_t free_at{0};    // the cycle after the previous message's last flit
+    std::uint32_t vc{0};            // VC of the local input the current packet holds
+    std::uint64_t sent_packets{0};  // packets this NIC has begun, over all its messages
+    std::uint64_t header_at{0};     // earliest cycle the first packet's head may go
+    std::uint64_t next_at{0};       // earliest cycle for the next flit of this message (pacing)
+    std::uint64_t free_at{0};       // the cycle after the previous message's last flit
   };
 
   // Per-cycle bookkeeping.
@@ -181,18 +204,76 @@ class flit_mesh {
     std::vector<std::vector<bool>> sent;       // [router][input VC] already sent a flit
     std::vector<std::array<int, ports>> used;  // [router][output]: 0 free, 1 body, 2 header
     std::vector<bool> nic_used;
+    // [router][link output]: free slots behind it at the start of the cycle, over its VCs.
+    std::vector<std::array<std::uint64_t, 4>> free_at_start;
   };
 
-  // Dimension order: the column first (XY), or the row first (rows_first, YX).
-  [[nodiscard]] std::uint32_t route(std::uint32_t at, std::uint32_t dst) const {
-    const std::uint32_t c = at % cols_;
-    const std::uint32_t dc = dst % cols_;
-    const std::uint32_t r = at / cols_;
-    const std::uint32_t dr = dst / cols_;
-    const std::uint32_t by_col = dc > c ? 0 : dc < c ? 1 : 4;
-    const std::uint32_t by_row = dr > r ? 2 : dr < r ? 3 : 4;
-    if (p_.rows_first) return by_row != 4 ? by_row : by_col;
-    return by_col != 4 ? by_col : by_row;
+  // Whether a packet travelling in direction `from` (4: just injected) may turn into
+  // direction `to` at column c; `odd` is its o1turn class.
+  [[nodiscard]] bool permitted(std::uint32_t from, std::uint32_t to, std::uint32_t c,
+                               bool odd) const {
+    if (from == 4 || from == to) return true;
+    const bool from_row = from >= 2;
+    const bool to_row = to >= 2;
+    switch (p_.route) {
+      case routing::xy:
+        return !(from_row && !to_row);
+      case routing::yx:
+        return !(!from_row && to_row);
+      case routing::o1turn:
+        return odd ? !(!from_row && to_row) : !(from_row && !to_row);
+      case routing::west_first:
+        return to != 1;
+      case routing::north_last:
+        return from != 3;
+      case routing::negative_first:
+        return !((from == 0 || from == 2) && (to == 1 || to == 3));
+      case routing::odd_even:
+        if (c % 2 == 0) return !(from == 0 && to_row);
+        return !(from_row && to == 1);
+    }
+    return false;
+  }
+
+  // The directions that bring a packet at `at` closer to dst.
+  [[nodiscard]] std::vector<std::uint32_t> closer(std::uint32_t at, std::uint32_t dst) const {
+    std::vector<std::uint32_t> d;
+    if (dst % cols_ > at % cols_) d.push_back(0);
+    if (dst % cols_ < at % cols_) d.push_back(1);
+    if (dst / cols_ > at / cols_) d.push_back(2);
+    if (dst / cols_ < at / cols_) d.push_back(3);
+    return d;
+  }
+
+  // Whether dst can be reached from `at`, arriving in direction `from`, by permitted turns
+  // on minimal paths.
+  [[nodiscard]] bool reachable(std::uint32_t at, std::uint32_t from, std::uint32_t dst,
+                               bool odd) const {
+    if (at == dst) return true;
+    const std::uint64_t key = ((std::uint64_t{at} * 5 + from) * routers_.size() + dst) * 2 + odd;
+    if (const auto it = reach_.find(key); it != reach_.end()) return it->second;
+    bool yes = false;
+    for (std::uint32_t d : closer(at, dst))
+      if (permitted(from, d, at % cols_, odd) && reachable(next_router(at, d), d, dst, odd))
+        yes = true;
+    reach_.emplace(key, yes);
+    return yes;
+  }
+
+  // The output a head at router `at`, arrived in direction `from`, asks for in this cycle.
+  [[nodiscard]] std::uint32_t route(std::uint32_t at, std::uint32_t from, const flit& f,
+                                    const cycle_state& cs) const {
+    const std::uint32_t dst = msgs_[f.msg].dst;
+    if (at == dst) return 4;
+    std::vector<std::uint32_t> ok;
+    for (std::uint32_t d : closer(at, dst))
+      if (permitted(from, d, at % cols_, f.odd) && reachable(next_router(at, d), d, dst, f.odd))
+        ok.push_back(d);
+    if (ok.empty()) throw std::runtime_error("flit reference: a head has no way on");
+    if (ok.size() == 1) return ok[0];
+    // Two: a column and a row direction, in that order.
+    const auto& free = cs.free_at_start[at];
+    return free[ok[1]] > free[ok[0]] ? ok[1] : ok[0];
   }
 
   [[nodiscard]] std::uint32_t next_router(std::uint32_t at, std::uint32_t out) const {
@@ -267,14 +348,21 @@ class flit_mesh {
     if (h == none) return false;
     const auto iv = static_cast<std::uint32_t>(h);
     const std::deque<flit>& q = r.in[iv / nvc_][iv % nvc_];
-    if (cs.sent[x][iv] || q.empty() || q.front().arrive > t) return false;
+    if (cs.sent[x][iv] || q.empty() || q.front().arrive + (p_.pipeline - 1) > t) return false;
     if (fixed() && r.sent_at[o][v] != never && t < r.sent_at[o][v] + nvc_) return false;
     return has_room(x, o, v, t);
   }
 
-  // The input VC whose ready header the output pointer reaches first, or none.
-  [[nodiscard]] int header_candidate(std::uint32_t x, std::uint32_t o, std::uint64_t t,
-                                     const cycle_state& cs) const {
+  // Whether VC v of link output o may carry a head of class `odd` (o1turn's classes).
+  [[nodiscard]] bool in_class(std::uint32_t o, std::uint32_t v, bool odd) const {
+    if (p_.route != routing::o1turn || o == 4) return true;
+    return odd ? v >= nvc_ / 2 : v < nvc_ / 2;
+  }
+
+  // The input VC whose ready header the output pointer reaches first among those with a
+  // free VC of their class at o, and that VC; or none.
+  [[nodiscard]] std::pair<int, int> header_candidate(std::uint32_t x, std::uint32_t o,
+                                                     std::uint64_t t, const cycle_state& cs) const {
     const router& r = routers_[x];
     const std::uint32_t n = ports * nvc_;
     for (std::uint32_t k = 0; k < n; ++k) {
@@ -282,20 +370,23 @@ class flit_mesh {
       const std::deque<flit>& q = r.in[iv / nvc_][iv % nvc_];
       if (cs.sent[x][iv] || q.empty()) continue;
       const flit& f = q.front();
-      if (!f.head() || f.arrive + p_.router_delay > t) continue;
+      if (!f.head() || f.arrive + (p_.pipeline - 1) + p_.router_delay > t) continue;
       if (r.owns[iv] != none) continue;  // a body of an earlier packet is still due
-      if (route(x, msgs_[f.msg].dst) != o) continue;
-      return static_cast<int>(iv);
+      if (route(x, iv / nvc_, f, cs) != o) continue;
+      const int v = free_vc(x, o, t, f.odd);
+      if (v == none) continue;
+      return {static_cast<int>(iv), v};
     }
-    return none;
+    return {none, none};
   }
 
-  // Lowest free VC of output o with a slot behind it. A VC whose tail crossed at c is
-  // free from c + 1 (fixed: c + vcs).
-  [[nodiscard]] int free_vc(std::uint32_t x, std::uint32_t o, std::uint64_t t) const {
+  // Lowest free VC of output o with a slot behind it, in the class of a head `odd`. A VC
+  // whose tail crossed at c is free from c + 1 (fixed: c + vcs).
+  [[nodiscard]] int free_vc(std::uint32_t x, std::uint32_t o, std::uint64_t t, bool odd) const {
     const router& r = routers_[x];
     const std::uint64_t after = fixed() ? nvc_ : 1;
     for (std::uint32_t v = 0; v < nvc_; ++v) {
+      if (!in_class(o, v, odd)) continue;
       const std::uint64_t tail = r.tail_at[o][v];
       if (r.holder[o][v] == none && (tail == never || t >= tail + after) && has_room(x, o, v, t))
         return static_cast<int>(v);
@@ -347,6 +438,21 @@ class flit_mesh {
     for (auto& a : cs.used)
       a.fill(0);
     cs.nic_used.assign(tiles, false);
+    cs.free_at_start.assign(tiles, {});
+    for (std::uint32_t x = 0; x < tiles; ++x) {
+      for (std::uint32_t o = 0; o < 4; ++o) {
+        const bool edge = (o == 0 && x % cols_ + 1 == cols_) || (o == 1 && x % cols_ == 0) ||
+                          (o == 2 && x / cols_ + 1 == rows_) || (o == 3 && x / cols_ == 0);
+        if (edge) continue;
+        const router& r = routers_[next_router(x, o)];
+        for (std::uint32_t v = 0; v < nvc_; ++v) {
+          std::uint64_t held = r.in[o][v].size();
+          for (std::uint64_t c : r.left[o][v])
+            if (c + p_.credit_delay > t) ++held;
+          cs.free_at_start[x][o] += p_.buffer - std::min<std::uint64_t>(held, p_.buffer);
+        }
+      }
+    }
     std::size_t delivered = 0;
     while (true) {
       // a. Body flits to a fixed point.
@@ -380,10 +486,8 @@ class flit_mesh {
       for (std::uint32_t x = 0; x < tiles; ++x) {
         for (std::uint32_t o = 0; o < ports; ++o) {
           if (cs.used[x][o] == 2 || (!fixed() && cs.used[x][o] != 0)) continue;
-          const int iv = header_candidate(x, o, t, cs);
+          const auto [iv, v] = header_candidate(x, o, t, cs);
           if (iv == none) continue;  // an output that exists: a header is routed to it
-          const int v = free_vc(x, o, t);
-          if (v == none) continue;
           grants.push_back({x, o, static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(iv)});
         }
       }
@@ -418,6 +522,7 @@ class flit_mesh {
     f.index = n.index;
     f.count = n.count;
     f.arrive = t + 1;
+    if (f.index == 0) f.odd = (n.sent_packets++ % 2) == 1;
     nic_fifo(s, n.vc).push_back(f);
     cs.nic_used[s] = true;
     n.next_at = t + p_.inject_gap;
@@ -459,6 +564,7 @@ class flit_mesh {
   std::vector<outcome> out_;
   std::vector<std::uint64_t> pending_;  // packets of each message not yet delivered
   cycle_state cs_;
+  mutable std::unordered_map<std::uint64_t, bool> reach_;  // reachable(), remembered
 };
 
 }  // namespace tessera::net::reference

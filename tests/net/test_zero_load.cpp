@@ -68,6 +68,41 @@ TEST_CASE("registry: the wormhole zero-load formula is the engine's lone message
   }
 }
 
+TEST_CASE("registry: the wormhole zero-load formula holds for deeper router pipelines",
+          "[wormhole][registry]") {
+  // pipeline p > 1 runs on the flit engine (held to the reference in
+  // test_wormhole_routing.cpp): a flit spends p cycles a router, a head r more, and a FIFO
+  // slot turns round in p + d cycles, against 1 + d with p = 1.
+  const fabric f = fabric::mesh(1, 6);
+  const models::engine_info& info = models::engine(models::switching::wormhole);
+  models::engine_params p;
+  p.wormhole.width = 1;
+  for (std::uint32_t pipe : {2U, 3U, 5U}) {
+    for (std::uint32_t d : {0U, 1U, 4U}) {
+      for (std::uint32_t r : {0U, 2U}) {
+        for (std::uint32_t b : {1U, 3U, 8U}) {
+          for (std::uint32_t g : {1U, 3U}) {
+            for (std::uint64_t bytes : {1ULL, 6ULL, 29ULL}) {
+              for (std::uint32_t dst : {1U, 5U}) {
+                p.wormhole.pipeline = pipe;
+                p.wormhole.router_delay = r;
+                p.wormhole.buffer = b;
+                p.wormhole.credit_delay = d;
+                p.wormhole.inject_gap = g;
+                p.wormhole.vcs = 2;
+                p.wormhole.alpha = 3;
+                INFO("p " << pipe << " d " << d << " r " << r << " B " << b << " g " << g
+                          << " bytes " << bytes << " hops " << dst);
+                CHECK(lone_delivery(f, p, dst, bytes) == info.zero_load(p, bytes, dst));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("registry: the torus zero-load formula is the engine's lone message",
           "[torus][registry]") {
   // Bermond's h (beta + tau L) for one packet, the pipeline of equal packets and a

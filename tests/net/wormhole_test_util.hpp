@@ -63,6 +63,27 @@ inline reference::link_share share_of(const wormhole_params& p) {
                                     : reference::link_share::round_robin;
 }
 
+// The reference's routing function of the same name.
+inline reference::routing routing_of(mesh_routing r) {
+  switch (r) {
+    case mesh_routing::xy:
+      return reference::routing::xy;
+    case mesh_routing::yx:
+      return reference::routing::yx;
+    case mesh_routing::o1turn:
+      return reference::routing::o1turn;
+    case mesh_routing::west_first:
+      return reference::routing::west_first;
+    case mesh_routing::north_last:
+      return reference::routing::north_last;
+    case mesh_routing::negative_first:
+      return reference::routing::negative_first;
+    case mesh_routing::odd_even:
+      return reference::routing::odd_even;
+  }
+  return reference::routing::xy;
+}
+
 // The reference, sharing VCs as p says unless `share` is given.
 inline std::vector<timing> run_reference(const fabric& f, const wormhole_params& p,
                                          const std::vector<job>& jobs,
@@ -70,7 +91,7 @@ inline std::vector<timing> run_reference(const fabric& f, const wormhole_params&
   reference::flit_mesh mesh(
       f.rows, f.cols,
       {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes, p.inject_gap, p.vcs,
-       share.value_or(share_of(p)), p.credit_delay, p.routing == mesh_routing::yx});
+       share.value_or(share_of(p)), p.credit_delay, routing_of(p.routing), p.pipeline});
   std::vector<reference::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.bytes, j.control, j.at});
@@ -84,9 +105,10 @@ inline std::string describe(const wormhole_params& p) {
   return "width " + std::to_string(p.width) + " r " + std::to_string(p.router_delay) + " B " +
          std::to_string(p.buffer) + " alpha " + std::to_string(p.alpha) + " packet_bytes " +
          std::to_string(p.packet_bytes) + " gap " + std::to_string(p.inject_gap) + " vcs " +
-         std::to_string(p.vcs) + (p.share == vc_share::fixed ? " fixed" : " round-robin") +
-         (p.routing == mesh_routing::yx ? " yx" : " xy") + " credit_delay " +
-         std::to_string(p.credit_delay);
+         std::to_string(p.vcs) + (p.share == vc_share::fixed ? " fixed" : " round-robin") + " " +
+         std::string{mesh_routing_names.at(static_cast<std::size_t>(p.routing))} +
+         " credit_delay " + std::to_string(p.credit_delay) + " pipeline " +
+         std::to_string(p.pipeline);
 }
 
 // Engine and reference (sharing VCs as p says) agree on every start and delivery;

@@ -444,23 +444,21 @@ run_request parse_request(const args& a) {
       }
     }
   }
-  // routing=yx reaches the engines (TLM and RTL) and the estimates; the link faults and
-  // the per-step heat map still find a message's links on XY paths, so they refuse it.
-  const bool yx = std::any_of(r.params.begin(), r.params.end(), [](const auto& kv) {
-    return kv.first == "routing" && kv.second == "yx";
+  // Every routing reaches the engines (TLM and RTL); the link faults and the per-step heat
+  // map still find a message's links on XY paths, so they refuse any other routing.
+  const auto routing = std::find_if(r.params.begin(), r.params.end(), [](const auto& kv) {
+    return kv.first == "routing" && kv.second != "xy";
   });
-  if (yx) {
+  if (routing != r.params.end()) {
+    const std::string given = "--param routing=" + routing->second;
     for (const harness::fault_spec& f : r.faults) {
       if (f.kind == harness::fault_kind::link) {
-        throw input_error("--fault " + f.text +
-                          " with --param routing=yx: link faults find the messages they stop "
-                          "on XY paths only");
+        throw input_error("--fault " + f.text + " with " + given +
+                          ": link faults find the messages they stop on XY paths only");
       }
     }
     if (q.heatmap_steps) {
-      throw input_error(
-          "--heatmap-steps with --param routing=yx: the step panels draw XY "
-          "paths only");
+      throw input_error("--heatmap-steps with " + given + ": the step panels draw XY paths only");
     }
   }
   // The files last, once every option is known good.

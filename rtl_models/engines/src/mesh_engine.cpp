@@ -47,7 +47,8 @@ class rtl_mesh_engine final : public clocked_bridge {
         model_(make_model(*ctx_)),
         drv_(*model_, shape_),
         mon_(*model_, shape_),  // ejection never refused
-        check_(shape_.tiles(), p.vcs, p.vcs == 1),
+        // In order where one path and one VC keep it: xy or yx with one VC.
+        check_(shape_.tiles(), p.vcs, p.vcs == 1 && net::oblivious(p.routing)),
         flits_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
         heads_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
         stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0) {
@@ -55,17 +56,19 @@ class rtl_mesh_engine final : public clocked_bridge {
     s.alpha = static_cast<unsigned>(p.alpha);
     s.inject_gap = p.inject_gap;
     s.router_delay = p.router_delay;
+    s.pipeline = p.pipeline;
+    s.credit_delay = p.credit_delay;
     s.vcs = p.vcs;
     s.depth = p.buffer;
-    s.rows_first = p.routing == net::mesh_routing::yx;
+    s.routing = static_cast<unsigned>(p.routing);
     rtl_tops::apply(*model_, s);
     reset(*model_);
     // An idle RTL is unchanged once the last credit is back and the NIs' gap counters
-    // have run out: after r + g + 16 quiet cycles.
-    quiet_needed_ = std::uint64_t{p.router_delay} + p.inject_gap + 16;
+    // have run out: after r + p + d + g + 16 quiet cycles.
+    quiet_needed_ = std::uint64_t{p.router_delay} + p.pipeline + p.credit_delay + p.inject_gap + 16;
     // No flit moved and no message taken for this long while something is in flight:
     // the RTL is wedged (a lone wait is at most alpha + g + r cycles).
-    watchdog_ = p.alpha + p.inject_gap + p.router_delay + 10000;
+    watchdog_ = p.alpha + p.inject_gap + p.router_delay + p.pipeline + p.credit_delay + 10000;
   }
   ~rtl_mesh_engine() override { model_->final(); }
   rtl_mesh_engine(const rtl_mesh_engine&) = delete;
@@ -298,7 +301,8 @@ std::unique_ptr<net::engine> make_mesh(const fabric& f, const net::wormhole_para
 constexpr bool same_inputs(const rtl_tops::mesh_top_limits& a, const rtl_tops::mesh_top_limits& b) {
   return a.buffer == b.buffer && a.max_router_delay == b.max_router_delay &&
          a.max_alpha == b.max_alpha && a.max_inject_gap == b.max_inject_gap &&
-         a.max_flits == b.max_flits && a.credit_delay == b.credit_delay;
+         a.max_flits == b.max_flits && a.min_credit_delay == b.min_credit_delay &&
+         a.max_credit_delay == b.max_credit_delay && a.max_pipeline == b.max_pipeline;
 }
 constexpr const rtl_tops::mesh_top_limits& one_vc = rtl_tops::mesh_8x8;
 static_assert(rtl_tops::mesh_tops.size() == 3 && same_inputs(one_vc, rtl_tops::mesh_4x4_vc4) &&
@@ -325,10 +329,13 @@ std::string mesh_configurations() {
            (l.vcs == 1 ? std::string("1") : "1.." + std::to_string(l.vcs)) + ")";
   }
   return out + "; all buffer 1.." + std::to_string(one_vc.buffer) + ", credit_delay " +
-         std::to_string(one_vc.credit_delay) + ", full duplex, router_delay 0.." +
-         std::to_string(one_vc.max_router_delay) + ", alpha and inject_gap up to " +
-         std::to_string(one_vc.max_alpha) + ", messages and packet_bytes up to " +
-         std::to_string(one_vc.max_flits) + " flits, packet_bytes a multiple of width";
+         std::to_string(one_vc.min_credit_delay) + ".." + std::to_string(one_vc.max_credit_delay) +
+         ", pipeline 1.." + std::to_string(one_vc.max_pipeline) +
+         ", full duplex, router_delay 0.." + std::to_string(one_vc.max_router_delay) +
+         " with router_delay + pipeline - 1 up to " + std::to_string(one_vc.max_router_delay) +
+         ", alpha and inject_gap up to " + std::to_string(one_vc.max_alpha) +
+         ", messages and packet_bytes up to " + std::to_string(one_vc.max_flits) +
+         " flits, packet_bytes a multiple of width";
 }
 
 bool mesh_built(const fabric& f) {
@@ -345,6 +352,13 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
   if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > l.max_flits) {
     refuse("param packet_bytes " + std::to_string(p.packet_bytes) + " is not a multiple of width " +
                std::to_string(p.width) + " of at most " + std::to_string(l.max_flits) + " flits",
+           built);
+  }
+  if (std::uint64_t{p.router_delay} + p.pipeline - 1 > l.max_router_delay) {
+    refuse("param router_delay " + std::to_string(p.router_delay) + " with pipeline " +
+               std::to_string(p.pipeline) + " makes a head wait " +
+               std::to_string(p.router_delay + p.pipeline - 1) + " cycles, more than the " +
+               std::to_string(l.max_router_delay) + " the RTL counts",
            built);
   }
   // The first top that takes the mesh (mesh_tops' order: one VC on the fast 8 x 8, VCs

@@ -16,8 +16,11 @@
 //      its last flit and the local input VC it holds has a free slot;
 //   3. headers: each output still free grants, round robin over the 5 x vcs input VCs
 //      from its pointer, a head flit that has waited router_delay cycles, is routed to it
-//      (XY or YX, routing) and whose input VC holds no output; it takes the output's lowest
-//      VC that is free (its last tail crossed before t) and has a credit. A NIC's header
+//      and whose input VC holds no output; it takes the output's lowest VC that is free
+//      (its last tail crossed before t), has a credit and is in the head's class (o1turn's
+//      on links; heads whose class has no such VC do not compete). The route is the
+//      routing function's (mesh_routing.hpp), decided each cycle on the state at its start:
+//      of two allowed outputs the one with more credits left. A NIC's header
 //      takes the lowest local input VC with a free slot, alpha cycles after the message
 //      started (or inject_gap after its previous flit). A slot freed in cycle c serves its
 //      sender from c + credit_delay; with credit_delay 0 the two passes repeat until

@@ -21,6 +21,7 @@
 #include "tessera/common/range.hpp"
 #include "tessera/net/duplex.hpp"
 #include "tessera/net/engine.hpp"
+#include "tessera/net/mesh_routing.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/runtime/routing.hpp"
 
@@ -35,12 +36,9 @@ namespace tessera::net {
 //                "Virtual channels"); Thakur93's gamma on the delta preset.
 enum class vc_share : std::uint8_t { round_robin, fixed };
 
-// The routing function of every router: dimension order, columns first (xy, Thakur93's
-// mesh) or rows first (yx). Both take minimal paths and are deadlock free with any
-// number of VCs (docs/wormhole.md, "Routing").
-enum class mesh_routing : std::uint8_t { xy, yx };
-
-// The dimension order of a routing function.
+// The dimension order of a routing function: yx for yx, xy for every other (the closed
+// form routes xy and yx only; the estimator takes XY paths for the routings decided per
+// packet or per hop).
 [[nodiscard]] constexpr dim_order order_of(mesh_routing r) {
   return r == mesh_routing::yx ? dim_order::yx : dim_order::xy;
 }
@@ -54,12 +52,18 @@ struct wormhole_params {
   std::uint32_t inject_gap{1};    // cycles per flit at the NIC (a message's flits), 1..1024
   std::uint32_t vcs{1};           // virtual channels per physical channel, 1..16
   vc_share share{vc_share::round_robin};   // how they share it (above)
-  mesh_routing routing{mesh_routing::xy};  // the routers' routing function (above)
+  mesh_routing routing{mesh_routing::xy};  // the routers' routing function (mesh_routing.hpp)
   // Cycles from a router input FIFO slot freeing to its upstream sender (a router output
   // or the NIC) being able to use it, 0..16. 0: a flit may take a slot freed in the same
   // cycle; 1: the credit comes back the next cycle, as in tsr_mesh_router. The ejection
   // channel has no FIFO and no credit.
   std::uint32_t credit_delay{1};
+  // Router pipeline depth p, 1..16: a flit that enters a router input FIFO in cycle c may
+  // cross the router's output from c + p on (p = 1: the next cycle, tsr_mesh_router's
+  // default); a head waits router_delay cycles more (routing and VC allocation, where
+  // bodies take only switch allocation and traversal, as in BookSim2's input-queued
+  // router). A FIFO slot then turns round in p + credit_delay cycles.
+  std::uint32_t pipeline{1};
   // Half-duplex NIC (Bokhari91 §5; Thakur93 §2's beta_sr against beta_ex; duplex.hpp
   // states the rule, docs/delta.md its use): a tile's transmit and receive proceed
   // together only when they start within duplex_window cycles of each other. A transmit
@@ -94,14 +98,15 @@ inline constexpr count_range packet_bytes{"packet_bytes", 0, std::uint64_t{1} <<
 inline constexpr count_range inject_gap{"inject_gap", 1, 1024};
 inline constexpr count_range vcs{"vcs", 1, 16};
 inline constexpr count_range credit_delay{"credit_delay", 0, 16};
+inline constexpr count_range pipeline{"pipeline", 1, 16};
 inline constexpr count_range duplex_window{"duplex_window", 0, long_time};
 inline constexpr count_range eager_bytes{"eager_bytes", 0, std::uint64_t{1} << 40};
 inline constexpr count_range alpha_eager{"alpha_eager", 0, long_time};
 inline constexpr count_range eager_copy{"eager_copy", 0, 1'000'000};
 // In the order validate() checks them.
-inline constexpr std::array all{width,         buffer,      router_delay, alpha,
-                                packet_bytes,  inject_gap,  vcs,          credit_delay,
-                                duplex_window, eager_bytes, alpha_eager,  eager_copy};
+inline constexpr std::array all{width,       buffer,      router_delay, alpha,    packet_bytes,
+                                inject_gap,  vcs,         credit_delay, pipeline, duplex_window,
+                                eager_bytes, alpha_eager, eager_copy};
 }  // namespace wormhole_range
 
 // Throws tessera::input_error naming the first value out of range ("wormhole: vcs 17 is
@@ -116,15 +121,17 @@ void validate(const wormhole_params& p);
 // Flits of a packet with `payload` bytes: max(1, ceil(payload / width)).
 [[nodiscard]] std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width);
 
-// The engine for p: the closed form (wormhole_engine) with one VC or vc_share=fixed, the
-// flit engine (flit_engine.hpp) otherwise. Throws tessera::input_error as they do.
+// The engine for p: the closed form (wormhole_engine) for dimension-order routing (xy, yx)
+// and pipeline 1 with one VC or vc_share=fixed, the flit engine (flit_engine.hpp)
+// otherwise. Throws tessera::input_error as they do.
 std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_params& p);
 
-// The closed form: vcs 1, or any vcs with vc_share=fixed.
+// The closed form: routing xy or yx, pipeline 1, vcs 1, or any vcs with vc_share=fixed.
 class wormhole_engine final : public engine {
  public:
   // Throws tessera::input_error for a fabric that is not mesh:RxC or bad parameters,
-  // and for vcs > 1 shared round robin (make_wormhole_engine gives the flit engine).
+  // for vcs > 1 shared round robin, for the routings beyond dimension order and for
+  // pipeline > 1 (make_wormhole_engine gives the flit engine).
   wormhole_engine(const fabric& f, const wormhole_params& p);
   ~wormhole_engine() override;
   wormhole_engine(const wormhole_engine&) = delete;

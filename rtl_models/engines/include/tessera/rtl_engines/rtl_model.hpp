@@ -41,10 +41,11 @@ inline constexpr const rtl_tops::cube_top_limits& cube = rtl_tops::cube_7;
 // (models::check_limits, before the rtl factory runs). What depends on several parameters
 // or on the fabric's size (packets in flits of width bytes, the sizes built per VC count)
 // the engines check themselves.
-inline constexpr std::array<models::model_limit, 19> rtl_limits{{
+inline constexpr std::array<models::model_limit, 20> rtl_limits{{
     // The wormhole meshes: tsr_mesh_router and tsr_mesh_ni.
-    {models::switching::wormhole, "credit_delay", detail::mesh.credit_delay,
-     detail::mesh.credit_delay},
+    {models::switching::wormhole, "credit_delay", detail::mesh.min_credit_delay,
+     detail::mesh.max_credit_delay},
+    {models::switching::wormhole, "pipeline", 1, detail::mesh.max_pipeline},
     {models::switching::wormhole, "half_duplex", 0, 0, 0,
      "the RTL network interface is full duplex"},
     {models::switching::wormhole, "eager_bytes", 0, 0, 0,

@@ -30,8 +30,12 @@ struct mesh_top_limits {
   std::uint32_t max_alpha = 65535;       // alpha_i, 16 bits
   std::uint32_t max_inject_gap = 65535;  // inject_gap_i, 16 bits
   std::uint32_t max_flits = 65535;       // msg_flits_i and msg_packet_flits_i, 16 bits
-  // A slot freed in cycle c takes a flit from c + 1 on (tsr_mesh_router's credits).
-  unsigned credit_delay = 1;
+  // A slot freed in cycle c takes a flit from c + d on, d = credit_delay_i (1..16).
+  unsigned min_credit_delay = 1;
+  unsigned max_credit_delay = 16;
+  // pipeline_i: a flit crosses a router p cycles after it entered, 1..16; with the router
+  // delay the heads' wait r + p - 1 is at most max_router_delay (8 bits).
+  unsigned max_pipeline = 16;
 };
 
 // 8 x 8 with one VC, the plain wormhole router: every mesh with one VC runs on it.

@@ -6,8 +6,9 @@
 // the flit's index, scrambled per source. Every flit taken out of an ejection port must
 // continue the packet open on its VC, or head a packet its message still owes; a packet
 // ends with its tail exactly at its last flit; it arrives on a VC in use. With one VC in
-// use the packets from one source to one tile arrive in the order they were sent (the
-// ejection channel and every link carry one packet after another). Anything else is a
+// use and one path per source and destination (XY or YX routing) the packets from one
+// source to one tile arrive in the order they were sent (the ejection channel and every
+// link carry one packet after another); adaptive routing may reorder them. Anything else is a
 // fault of the fabric: lost, repeated, corrupted, reordered or misrouted flits, or a
 // tail early or late.
 #include <algorithm>
@@ -33,7 +34,7 @@ struct mesh_flit {
 class mesh_check {
  public:
   // `vcs`: the VCs in use; `in_order`: hold one source's packets to one tile to the
-  // order they were sent (true when one VC is in use).
+  // order they were sent (true when one VC is in use and the routing is XY or YX).
   mesh_check(unsigned tiles, unsigned vcs, bool in_order)
       : tiles_(tiles),
         vcs_(vcs),

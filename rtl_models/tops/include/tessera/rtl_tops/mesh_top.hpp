@@ -56,9 +56,13 @@ struct mesh_settings {
   unsigned alpha = 0;
   unsigned inject_gap = 1;
   unsigned router_delay = 1;
+  unsigned pipeline = 1;      // pipeline_i, 1..16
+  unsigned credit_delay = 1;  // credit_delay_i, 1..16
   unsigned vcs = 1;
   unsigned depth = 4;
-  bool rows_first = false;  // routing_i: MeshRouteYx (rows first) instead of MeshRouteXy
+  // routing_i: tsr_pkg's MeshRoute* code, 0..6 (xy, yx, o1turn, west-first, north-last,
+  // negative-first, odd-even: net::mesh_routing's values).
+  unsigned routing = 0;
 };
 
 template <class Model>
@@ -66,10 +70,11 @@ void apply(Model& m, const mesh_settings& s) {
   m.alpha_i = static_cast<std::uint16_t>(s.alpha);
   m.inject_gap_i = static_cast<std::uint16_t>(s.inject_gap);
   m.router_delay_i = static_cast<std::uint8_t>(s.router_delay);
+  m.pipeline_i = static_cast<std::uint8_t>(s.pipeline);
+  m.credit_delay_i = static_cast<std::uint8_t>(s.credit_delay);
   m.vcs_i = static_cast<std::uint8_t>(s.vcs);
   m.depth_i = static_cast<std::uint16_t>(s.depth);
-  // tsr_pkg's MeshRouteYx (1) or MeshRouteXy (0).
-  m.routing_i = static_cast<std::uint8_t>(s.rows_first ? 1 : 0);
+  m.routing_i = static_cast<std::uint8_t>(s.routing);
 }
 
 // An R x C mesh in the top-left corner of a model with model_cols columns.
