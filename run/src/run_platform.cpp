@@ -91,12 +91,18 @@ tlmm::traffic_options traffic_options(const run_config& r, const setup& s) {
   const traffic_config& c = r.traffic;
   tlmm::traffic_options t;
   if (!tlmm::parse_traffic(c.pattern, t.kind)) {
-    throw input_error(
-        "--traffic '" + shown(c.pattern) +
-        "' is not a pattern (uniform, transpose, bitcomp, bitrev, hotspot, neighbor)");
+    throw input_error("--traffic '" + shown(c.pattern) + "' is not a pattern (" +
+                      tlmm::traffic_names() + ")");
   }
   if (c.rate) t.rate = *c.rate;
   if (c.packet_flits) t.packet_flits = *c.packet_flits;
+  for (const auto& [flits, weight] : c.packet_sizes)
+    t.packet_sizes.push_back({flits, weight});
+  if (!c.injection.empty() && !tlmm::parse_injection(c.injection, t.injection))
+    throw input_error("--injection '" + shown(c.injection) + "' is not bernoulli or on-off");
+  if (c.burst_on) t.burst_on = *c.burst_on;
+  t.self_packets = c.self_packets;
+  if (c.burst_off) t.burst_off = *c.burst_off;
   if (c.cycles) t.cycles = *c.cycles;
   t.warmup = c.warmup.value_or(t.cycles / 10);
   if (c.seed) t.seed = *c.seed;
@@ -127,6 +133,19 @@ class platform_traffic {
                     {"seed", t_.seed},
                     {"source_queue", t_.source_queue}};
     if (t_.kind == tlmm::traffic_kind::hotspot) j["traffic"]["hotspot"] = t_.hotspot;
+    if (!t_.packet_sizes.empty()) {
+      j["traffic"]["packet_flits"] = tlmm::mean_packet_flits(t_);
+      nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+      for (const tlmm::packet_size& z : t_.packet_sizes)
+        sizes.push_back({{"flits", z.flits}, {"weight", z.weight}});
+      j["traffic"]["packet_sizes"] = sizes;
+    }
+    j["traffic"]["injection"] = tlmm::injection_name(t_.injection);
+    if (t_.self_packets) j["traffic"]["self_packets"] = true;
+    if (t_.injection == tlmm::injection_kind::on_off) {
+      j["traffic"]["burst_on"] = t_.burst_on;
+      j["traffic"]["burst_off"] = t_.burst_off;
+    }
     j["params"] = params_json(s_.o);
     j["cycles"] = o_.end;
     j["verified"] = o_.verified;
@@ -152,8 +171,21 @@ class platform_traffic {
   }
   void write_text(std::ostream& os) const {
     os << tlmm::traffic_name(t_.kind) << " traffic on " << r_.fabric_spec << ", " << model_text(s_)
-       << ", rate " << t_.rate << " packets/tile/cycle, " << t_.packet_flits
-       << "-flit packets, cycles " << t_.warmup << ".." << t_.cycles << '\n';
+       << ", rate " << t_.rate << " packets/tile/cycle";
+    if (t_.injection == tlmm::injection_kind::on_off)
+      os << " in bursts (on " << t_.burst_on << ", off " << t_.burst_off << " cycles)";
+    if (t_.packet_sizes.empty()) {
+      os << ", " << t_.packet_flits << "-flit packets";
+    } else {
+      os << ", packets of";
+      const char* sep = " ";
+      for (const tlmm::packet_size& z : t_.packet_sizes) {
+        os << sep << z.flits << (z.weight != 1 ? " (x" + std::to_string(z.weight) + ")" : "");
+        sep = ", ";
+      }
+      os << " flits";
+    }
+    os << ", cycles " << t_.warmup << ".." << t_.cycles << '\n';
     os << "  packets     " << o_.created << " created, " << o_.delivered << " delivered, "
        << o_.measured << " measured";
     if (o_.not_injected > 0) {

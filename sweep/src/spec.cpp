@@ -29,9 +29,9 @@ std::string short_number(double v) {
 
 bool swept(const std::string& name) {
   static const std::set<std::string> fixed{
-      "schedule", "pattern",  "routes",      "fault",        "fault-file", "firmware",
-      "trace",    "timeline", "trace-tiles", "trace-window", "heatmap",    "heatmap-metric",
-      "help",     "json",     "transfers",   "param"};
+      "schedule", "pattern",  "routes",      "fault",        "fault-file",  "firmware",
+      "trace",    "timeline", "trace-tiles", "trace-window", "heatmap",     "heatmap-metric",
+      "help",     "json",     "transfers",   "param",        "packet-sizes"};
   return !fixed.contains(name);
 }
 

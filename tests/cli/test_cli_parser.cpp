@@ -311,6 +311,36 @@ std::vector<probe> run_probes() {
          return a;
        }(),
        "--source-queue 0"},
+      {"--packet-sizes", "tlm",
+       [&] {
+         std::vector<std::string> a = on_traffic("--packet-sizes");
+         a.emplace_back("4:0");
+         return a;
+       }(),
+       "--packet-sizes '4:0': weight 0"},
+      {"--injection", "tlm",
+       [&] {
+         std::vector<std::string> a = on_traffic("--injection");
+         a.emplace_back("bursty");
+         return a;
+       }(),
+       "--injection 'bursty'"},
+      {"--burst-on", "tlm",
+       [&] {
+         std::vector<std::string> a = on_traffic("--burst-on");
+         a.emplace_back("5");
+         return a;
+       }(),
+       "--burst-on goes with --injection on-off"},
+      {"--burst-off", "tlm",
+       [&] {
+         std::vector<std::string> a = on_traffic("--injection");
+         a.insert(a.end(), {"on-off", "--burst-off", "0"});
+         return a;
+       }(),
+       "--burst-off '0'"},
+      {"--self-packets", "alphabeta", ring_bcast({"--self-packets"}),
+       "--self-packets does not apply"},
       {"--fault", "alphabeta", ring_bcast({"--fault", "flood=1"}), "'flood=1'"},
       {"--fault-file", "alphabeta", ring_bcast({"--fault-file", "/nonexistent/f.txt"}),
        "--fault-file '/nonexistent/f.txt'"},

@@ -365,6 +365,43 @@ TEST_CASE("traffic: the patterns send where BookSim's do", "[tlm][traffic]") {
                   tessera::input_error);
 }
 
+TEST_CASE("traffic: tornado, shuffle and randperm send where their definitions say",
+          "[tlm][traffic]") {
+  // Tornado (Dally and Towles §3.2): each coordinate moves ceil(k/2) - 1 along its ring,
+  // +3 on a side of 8, +1 on a side of 4 or 3. Shuffle: the address bits rotate left by
+  // one. Randperm: a permutation of the tiles, the same for one seed.
+  std::mt19937_64 rng{7};
+  tlmm::traffic_options t;
+  const tessera::fabric m8 = tessera::parse_fabric("mesh:8x8").value;
+  t.kind = tlmm::traffic_kind::tornado;
+  CHECK(tlmm::traffic_destination(m8, t, 0, rng) == 3 * 8 + 3);
+  CHECK(tlmm::traffic_destination(m8, t, 6 * 8 + 5, rng) == 1 * 8 + 0);
+  const tessera::fabric m34 = tessera::parse_fabric("mesh:3x4").value;
+  CHECK(tlmm::traffic_destination(m34, t, 2 * 4 + 3, rng) == 0 * 4 + 0);  // (2,3) -> (0,0)
+  const tessera::fabric ring7 = tessera::parse_fabric("ring:7").value;
+  CHECK(tlmm::traffic_destination(ring7, t, 5, rng) == 1);  // 5 + 3 mod 7
+  t.kind = tlmm::traffic_kind::shuffle;
+  CHECK(tlmm::traffic_destination(m8, t, 0b100101, rng) == 0b001011);
+  CHECK(tlmm::traffic_destination(m8, t, 0b011010, rng) == 0b110100);
+  t.kind = tlmm::traffic_kind::randperm;
+  const std::vector<std::uint32_t> perm = tlmm::random_permutation(64, 5);
+  CHECK(perm == tlmm::random_permutation(64, 5));
+  CHECK(perm != tlmm::random_permutation(64, 6));
+  std::vector<std::uint32_t> sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    CHECK(sorted[i] == i);  // each tile once
+    CHECK(tlmm::traffic_destination(m8, t, i, rng, perm) == perm[i]);
+  }
+  // Shuffle needs a power-of-two tile count, tornado a mesh, torus or ring.
+  t.kind = tlmm::traffic_kind::shuffle;
+  CHECK_THROWS_WITH(tlmm::validate(m34, t),
+                    "--traffic shuffle needs a power-of-two tile count, not 12");
+  t.kind = tlmm::traffic_kind::tornado;
+  CHECK_THROWS_WITH(tlmm::validate(tessera::parse_fabric("hypercube:4").value, t),
+                    Catch::Contains("--traffic tornado needs a mesh, torus or ring"));
+}
+
 TEST_CASE("traffic: light load delivers every packet at zero-load latency or later",
           "[tlm][traffic]") {
   // Neighbor traffic on a store-and-forward torus: each packet makes two hops

@@ -267,3 +267,102 @@ TEST_CASE("traffic: a source never has more than its queue's packets in flight",
   CHECK(v.at("most_in_flight") <= queue - 1);
   CHECK(v.at("most_in_flight") >= queue - 2);  // the bound is what held them back
 }
+
+TEST_CASE("traffic: packet sizes are drawn by their weights", "[tlm][traffic]") {
+  // Sizes 1 and 9 flits weighted 3:1 have the mean (3 x 1 + 1 x 9) / 4 = 3 flits; the
+  // accepted flits per accepted packet estimate it from about 6,000 packets, whose sizes
+  // have variance (3 x 1 + 81) / 4 - 9 = 12: a standard error of 0.05 flits.
+  const std::string raw = run_isolated([] {
+    tlmm::traffic_options t;
+    t.kind = tlmm::traffic_kind::uniform;
+    t.rate = 0.02;
+    t.cycles = 20000;
+    t.warmup = 2000;
+    t.packet_sizes = {{1, 3}, {9, 1}};
+    t.flit_bytes = 1;
+    tlmm::platform_options o;
+    o.sw = tlmm::switching::ideal;
+    o.ideal = {0, 1};
+    const auto r = tlmm::run_traffic(tessera::parse_fabric("mesh:4x4").value, t, o);
+    std::ostringstream os;
+    os << "verified " << r.verified << " packets " << r.measured_delivered << " mean_x1000 "
+       << static_cast<std::uint64_t>(r.accepted_flits / r.accepted_packets * 1000);
+    return os.str();
+  });
+  const auto v = read_values(raw);
+  INFO(raw);
+  CHECK(v.at("verified") == 1);
+  CHECK(v.at("packets") > 5000);
+  CHECK(v.at("mean_x1000") > 2800);
+  CHECK(v.at("mean_x1000") < 3200);
+}
+
+TEST_CASE("traffic: on-off sources keep the mean rate and send in bursts", "[tlm][traffic]") {
+  // Rate 0.05 with mean on and off periods of 10 and 90 cycles: a source makes a packet
+  // in each on cycle with probability 0.05 x 100 / 10 = 0.5, so its mean rate stays
+  // 0.05. A packet's successor at the same source comes the very next cycle when the
+  // source stays on (0.9) and fires (0.5): with probability about 0.45, against 0.05 for
+  // a Bernoulli source of the same rate. Neighbor traffic of one-flit packets on Grama's
+  // ideal fabric never waits, so creation times are what the sources made.
+  const auto run = [](tlmm::injection_kind k) {
+    return run_isolated([k] {
+      tlmm::traffic_options t;
+      t.kind = tlmm::traffic_kind::neighbor;
+      t.rate = 0.05;
+      t.cycles = 40000;
+      t.warmup = 4000;
+      t.packet_flits = 1;
+      t.flit_bytes = 1;
+      t.injection = k;
+      t.burst_on = 10;
+      t.burst_off = 90;
+      std::map<std::uint32_t, std::vector<std::uint64_t>> made;  // by source, in order
+      t.on_arrival = [&](const tlmm::packet_arrival& a) { made[a.src].push_back(a.created); };
+      tlmm::platform_options o;
+      o.sw = tlmm::switching::ideal;
+      o.ideal = {0, 1};
+      const auto r = tlmm::run_traffic(tessera::parse_fabric("mesh:4x4").value, t, o);
+      std::uint64_t gaps = 0;
+      std::uint64_t next_cycle = 0;
+      for (auto& [src, times] : made) {
+        std::sort(times.begin(), times.end());
+        for (std::size_t i = 1; i < times.size(); ++i) {
+          ++gaps;
+          if (times[i] == times[i - 1] + 1) ++next_cycle;
+        }
+      }
+      std::ostringstream os;
+      os << "verified " << r.verified << " offered_x10000 "
+         << static_cast<std::uint64_t>(r.offered * 10000) << " next_x1000 "
+         << next_cycle * 1000 / std::max<std::uint64_t>(gaps, 1);
+      return os.str();
+    });
+  };
+  const auto bursty = read_values(run(tlmm::injection_kind::on_off));
+  const auto smooth = read_values(run(tlmm::injection_kind::bernoulli));
+  CHECK(bursty.at("verified") == 1);
+  CHECK(smooth.at("verified") == 1);
+  for (const auto* v : {&bursty, &smooth}) {
+    CHECK(v->at("offered_x10000") > 450);  // 0.05 within 10 %
+    CHECK(v->at("offered_x10000") < 550);
+  }
+  CHECK(bursty.at("next_x1000") > 380);
+  CHECK(bursty.at("next_x1000") < 520);
+  CHECK(smooth.at("next_x1000") > 35);
+  CHECK(smooth.at("next_x1000") < 65);
+}
+
+TEST_CASE("traffic: on-off refuses a rate it cannot reach while on", "[tlm][traffic]") {
+  tlmm::traffic_options t;
+  t.rate = 0.2;
+  t.injection = tlmm::injection_kind::on_off;
+  t.burst_on = 10;
+  t.burst_off = 90;  // needs 2 packets a cycle while on
+  CHECK_THROWS_WITH(
+      tlmm::validate(tessera::parse_fabric("mesh:4x4").value, t),
+      Catch::Contains(
+          "--rate 0.2 with --burst-on 10 and --burst-off 90 needs 2 packets a cycle while on"));
+  t.burst_on = 50;
+  t.burst_off = 50;
+  CHECK_NOTHROW(tlmm::validate(tessera::parse_fabric("mesh:4x4").value, t));
+}

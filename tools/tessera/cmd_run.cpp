@@ -31,7 +31,8 @@ command_line run_command_line() {
   command_line c("run",
                  R"(tessera run --fabric F (--collective C [--algorithm A] | --schedule FILE |
                                 --pattern FILE |
-                                --traffic K [--rate R] [--packet-flits F] ...)
+                                --traffic K [--rate R] [--packet-flits F | --packet-sizes F:W,...]
+                                [--injection bernoulli|on-off] ...)
                    [--model alphabeta|tlm|rtl] [--switching S] [--machine M]
                    [--tiles native|cortex-m4] [--firmware FILE.elf]
                    [--param key=value ...] [--root R] [--bytes M]
@@ -135,6 +136,45 @@ double parse_rate(const std::string& text) {
   return v;
 }
 
+// "1:4,8:1": packet sizes in flits with their weights.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> parse_packet_sizes(const std::string& text) {
+  const std::string bad = "--packet-sizes '" + shown(text) + "'";
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    const std::size_t colon = item.find(':');
+    const std::string flits = item.substr(0, colon);
+    const std::string weight = colon == std::string::npos ? "1" : item.substr(colon + 1);
+    const auto number = [](const std::string& x) {
+      return !x.empty() && x.size() <= 9 && x.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (!number(flits) || !number(weight))
+      throw input_error(bad + " is not a list of FLITS:WEIGHT (e.g. 1:4,8:1)");
+    const auto f = static_cast<std::uint32_t>(std::stoul(flits));
+    const auto w = static_cast<std::uint32_t>(std::stoul(weight));
+    if (f == 0 || f > (1U << 20))
+      throw input_error(bad + ": size " + flits + " is not 1..1048576 flits");
+    if (w == 0 || w > (1U << 20))
+      throw input_error(bad + ": weight " + weight + " is not 1..1048576");
+    if (out.size() == 64) throw input_error(bad + " has more than 64 sizes");
+    out.emplace_back(f, w);
+    at = comma + 1;
+  }
+  return out;
+}
+
+// --burst-on, --burst-off: mean cycles, 1..1e9.
+double parse_burst(const char* name, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == nullptr || *end != '\0' || !(v >= 1.0 && v <= 1e9))
+    throw input_error("--" + std::string(name) + " '" + shown(text) +
+                      "' is not a number of cycles in 1..1e9");
+  return v;
+}
+
 // --traffic and the options that go with it.
 void parse_traffic(const args& a, run::traffic_config& t) {
   t.pattern = a.require("traffic");
@@ -148,6 +188,15 @@ void parse_traffic(const args& a, run::traffic_config& t) {
     t.hotspot = static_cast<std::uint32_t>(parse_count("hotspot", *v, 0xffffffffULL));
   if (const auto v = a.get("source-queue"))
     t.source_queue = static_cast<std::uint32_t>(parse_count("source-queue", *v, 65536, 1));
+  if (const auto v = a.get("packet-sizes")) t.packet_sizes = parse_packet_sizes(*v);
+  t.self_packets = a.has("self-packets");
+  if (const auto v = a.get("injection")) {
+    if (*v != "bernoulli" && *v != "on-off")
+      throw input_error("--injection '" + shown(*v) + "' is not bernoulli or on-off");
+    t.injection = *v;
+  }
+  if (const auto v = a.get("burst-on")) t.burst_on = parse_burst("burst-on", *v);
+  if (const auto v = a.get("burst-off")) t.burst_off = parse_burst("burst-off", *v);
 }
 
 // "0-3,7": the tiles --trace-tiles keeps.

@@ -105,6 +105,20 @@ constexpr std::array table{
                "packets per tile per cycle (default 0.01)"},
     run_option{"packet-flits", "F", false, traffic, true, false, traffic_group,
                "flits per packet (default 8)"},
+    run_option{"packet-sizes", "F:W,...", false, traffic, true, false, traffic_group,
+               "packet sizes in flits with integer weights, e.g. 1:4,8:1 (BookSim's packet_size "
+               "and packet_size_rate); instead of --packet-flits"},
+    run_option{"self-packets", "", false, traffic, true, false, traffic_group,
+               "a packet may go to its own source, through the tile's router, as in BookSim2 "
+               "(uniform draws from every tile; a tile a pattern maps onto itself sends to "
+               "itself)"},
+    run_option{"injection", "I", false, traffic, true, false, traffic_group,
+               "bernoulli (default: a packet each cycle with probability R) or on-off (bursts: "
+               "rate R / (on / (on + off)) while on)"},
+    run_option{"burst-on", "N", false, traffic, true, false, traffic_group,
+               "--injection on-off: mean cycles a source stays on (default 10)"},
+    run_option{"burst-off", "N", false, traffic, true, false, traffic_group,
+               "--injection on-off: mean cycles a source stays off (default 10)"},
     run_option{"cycles", "C", false, traffic, true, false, traffic_group,
                "cycles of injection (default 10000)"},
     run_option{"warmup", "W", false, traffic, true, false, traffic_group,
@@ -310,6 +324,16 @@ workload_kind check_run_options(const args& a, std::string_view model) {
   if (w == workload_kind::traffic && a.has("hotspot") && *a.get("traffic") != "hotspot") {
     throw input_error("--hotspot goes with --traffic hotspot, not --traffic " +
                       shown(*a.get("traffic")));
+  }
+  if (w == workload_kind::traffic && a.has("packet-sizes") && a.has("packet-flits"))
+    throw input_error("--packet-sizes and --packet-flits both give the packet size: give one");
+  for (const char* burst : {"burst-on", "burst-off"}) {
+    if (w == workload_kind::traffic && a.has(burst) &&
+        a.get("injection").value_or("bernoulli") != "on-off") {
+      throw input_error("--" + std::string(burst) +
+                        " goes with --injection on-off, not --injection " +
+                        shown(a.get("injection").value_or("bernoulli")));
+    }
   }
   return w;
 }

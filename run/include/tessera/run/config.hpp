@@ -28,11 +28,17 @@ enum class workload_kind : std::uint8_t { collective, schedule, pattern, traffic
 
 // Synthetic traffic, BookSim-style (docs/tlm.md, "Synthetic traffic").
 struct traffic_config {
-  std::string pattern;         // uniform, transpose, bitcomp, bitrev, hotspot, neighbor
-  std::optional<double> rate;  // packets/tile/cycle, (0, 1]
+  std::string pattern;                        // uniform, transpose, ..., randperm (tlm/traffic.hpp)
+  std::optional<double> rate;                 // packets/tile/cycle, (0, 1]
   std::optional<std::uint32_t> packet_flits;  // flits a packet
-  std::optional<std::uint64_t> cycles;        // injection ends
-  std::optional<std::uint64_t> warmup;        // measurement starts (default cycles / 10)
+  // (flits, weight) pairs: a packet-size distribution instead of packet_flits.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> packet_sizes;
+  std::string injection;                // bernoulli (empty: the default) or on-off
+  bool self_packets{false};             // a packet may go to its own source
+  std::optional<double> burst_on;       // on-off: mean on period, cycles
+  std::optional<double> burst_off;      // on-off: mean off period, cycles
+  std::optional<std::uint64_t> cycles;  // injection ends
+  std::optional<std::uint64_t> warmup;  // measurement starts (default cycles / 10)
   std::optional<std::uint64_t> seed;
   std::optional<std::uint32_t> hotspot;       // the hot tile
   std::optional<std::uint32_t> source_queue;  // packets a source may have in flight

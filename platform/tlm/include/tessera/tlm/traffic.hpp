@@ -1,6 +1,7 @@
 // Synthetic traffic on the TLM platform, measured the way BookSim2 measures it: each
-// tile creates packets by a Bernoulli process of `rate` packets per cycle (sampled as
-// geometric gaps), addressed by a traffic pattern; a packet's latency runs from the
+// tile creates packets at `rate` packets per cycle, by a Bernoulli process (sampled as
+// geometric gaps) or a bursty on-off one, addressed by a traffic pattern, of a fixed
+// size or sizes drawn from a distribution; a packet's latency runs from the
 // cycle it is created (it may wait in its source queue) to the cycle its tail
 // arrives. Packets created in [warmup, cycles) are measured; after `cycles` no new
 // packets are made and the run drains until every measured packet has arrived (or
@@ -40,16 +41,57 @@ struct packet_arrival {
   std::uint64_t arrived{0};  // cycle its tail arrived
 };
 
-enum class traffic_kind : std::uint8_t { uniform, transpose, bitcomp, bitrev, hotspot, neighbor };
+enum class traffic_kind : std::uint8_t {
+  uniform,
+  transpose,
+  bitcomp,
+  bitrev,
+  hotspot,
+  neighbor,
+  tornado,
+  shuffle,
+  randperm
+};
+
+// How a source spaces its packets (Dally and Towles §24.2; BookSim2's injection_process):
+//   bernoulli  a packet in each cycle with probability rate;
+//   on_off     a two-state Markov source: it switches off -> on with probability
+//              1 / burst_off a cycle and on -> off with 1 / burst_on (mean periods of
+//              burst_off and burst_on cycles); while on it makes a packet with
+//              probability rate x (burst_on + burst_off) / burst_on, so its mean rate is
+//              `rate`. Each source starts on with probability burst_on / (on + off).
+enum class injection_kind : std::uint8_t { bernoulli, on_off };
+
+// A packet size and its weight in the distribution.
+struct packet_size {
+  std::uint32_t flits{8};
+  std::uint32_t weight{1};
+};
 
 const char* traffic_name(traffic_kind k);
 bool parse_traffic(std::string_view s, traffic_kind& out);
+// The patterns' names in order, for a refusal's list.
+std::string traffic_names();
+const char* injection_name(injection_kind k);
+bool parse_injection(std::string_view s, injection_kind& out);
 
 struct traffic_options {
   traffic_kind kind{traffic_kind::uniform};
-  double rate{0.01};  // packets per tile per cycle, 0 < rate <= 1
-  std::uint32_t packet_flits{8};
+  double rate{0.01};              // packets per tile per cycle, 0 < rate <= 1
+  std::uint32_t packet_flits{8};  // every packet's size, unless packet_sizes is given
+  // A packet-size distribution (flits with integer weights; BookSim2's packet_size and
+  // packet_size_rate): each packet draws its size, so the rate stays in packets. Empty:
+  // every packet has packet_flits.
+  std::vector<packet_size> packet_sizes{};
+  injection_kind injection{injection_kind::bernoulli};
+  double burst_on{10};          // on_off: mean cycles a source stays on, >= 1
+  double burst_off{10};         // on_off: mean cycles it stays off, >= 1
   std::uint32_t flit_bytes{4};  // bytes per flit on the wire
+  // A packet may go to its own source, through the tile's router (injection, the router,
+  // ejection), as in BookSim2: uniform and hotspot draw from every tile, and a tile a
+  // pattern maps onto itself sends to itself. Off (the default): uniform draws from the
+  // other tiles, and such a tile sends nothing.
+  bool self_packets{false};
   std::uint64_t cycles{10000};  // injection stops here
   std::uint64_t warmup{1000};   // packets created before this are not measured
   std::uint64_t seed{1};
@@ -75,14 +117,24 @@ inline constexpr double max_expected_packets = 1e9;
 inline constexpr std::uint64_t max_packets_in_flight = std::uint64_t{1} << 23;
 
 // Throws input_error when the pattern does not fit the fabric (transpose needs a
-// square mesh or torus, bitcomp and bitrev a power-of-two tile count), an option is
-// out of range or the run would take too long (max_expected_packets).
+// square mesh or torus, bitcomp, bitrev and shuffle a power-of-two tile count, tornado
+// a mesh, torus or ring), an option is out of range or the run would take too long
+// (max_expected_packets).
 void validate(const fabric& f, const traffic_options& t);
 
+// The permutation of randperm: tile i sends to perm[i], drawn from `seed` alone (Fisher
+// and Yates on raw mt19937_64 draws), so every run with that seed uses the same one.
+std::vector<std::uint32_t> random_permutation(std::uint32_t tiles, std::uint64_t seed);
+
 // The destination of a packet from `src`, or src itself when the pattern maps the
-// tile onto itself (it then injects nothing: transpose's diagonal, for one).
+// tile onto itself (it then injects nothing: transpose's diagonal, for one). `perm` is
+// randperm's permutation (random_permutation), unused by the other patterns.
 std::uint32_t traffic_destination(const fabric& f, const traffic_options& t, std::uint32_t src,
-                                  std::mt19937_64& rng);
+                                  std::mt19937_64& rng,
+                                  const std::vector<std::uint32_t>& perm = {});
+
+// The mean packet size in flits: packet_flits, or the distribution's weighted mean.
+double mean_packet_flits(const traffic_options& t);
 
 struct traffic_outcome {
   std::uint64_t created{0};  // injected (not_injected apart)
