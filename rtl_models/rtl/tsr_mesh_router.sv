@@ -45,6 +45,10 @@ module tsr_mesh_router
   parameter int unsigned VCs = 2,
   /// Flit slots of each input VC FIFO, 1..1024; depth_i may use fewer.
   parameter int unsigned BufferDepth = 4,
+  /// The deepest pipeline_i the router is built for, 1..16; 1 builds no pipeline delay.
+  parameter int unsigned MaxPipeline = 16,
+  /// The longest credit_delay_i the router is built for, 1..16; 1 builds no delay line.
+  parameter int unsigned MaxCreditDelay = 16,
   /// The flit: a packed struct with fields ctl (mesh_ctl_t) and data.
   parameter type flit_t = tsr_pkg::mesh_flit_t,
   /// Input VCs, MeshPorts * VCs; derived, do not override.
@@ -57,9 +61,9 @@ module tsr_mesh_router
   // This router's place in the mesh.
   input  mesh_coord_t          here_i,
   // Run-time settings, held from reset on: the router delay r (0..255, with
-  // pipeline_i - 1 + r at most 255), the pipeline depth (1..16), the credit delay
-  // (1..16), the VCs in use (1..VCs) and the usable slots of each input VC FIFO
-  // (1..BufferDepth).
+  // pipeline_i - 1 + r at most 255), the pipeline depth (1..MaxPipeline), the credit delay
+  // (1..MaxCreditDelay), the VCs in use (1..VCs) and the usable slots of each input VC
+  // FIFO (1..BufferDepth).
   input  mesh_delay_t          router_delay_i,
   input  logic [4:0]           pipeline_i,
   input  logic [4:0]           credit_delay_i,
@@ -100,6 +104,10 @@ module tsr_mesh_router
   end
   if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
     $fatal(1, "tsr_mesh_router: BufferDepth must be 1..1024");
+  end
+  if (MaxPipeline < 1 || MaxPipeline > 16 || MaxCreditDelay < 1 || MaxCreditDelay > 16)
+  begin : gen_pipeline_check
+    $fatal(1, "tsr_mesh_router: MaxPipeline and MaxCreditDelay must be 1..16");
   end
 
   localparam int unsigned VcIdxWidth = idx_width(VCs);
@@ -150,16 +158,20 @@ module tsr_mesh_router
       .due_o     (due[p*VCs +: VCs])
     );
 
-    tsr_mesh_delay #(.VCs(VCs), .Depth(BufferDepth), .Slots(16)) i_pipeline (
-      .clk_i,
-      .rst_ni,
-      .delay_i   (body_delay),
-      .push_i    (valid),
-      .push_vc_i (flit.ctl.vc),
-      .pop_i     (pop[p*VCs +: VCs]),
-      .usage_i   (usage[p]),
-      .due_o     (ripe[p*VCs +: VCs])
-    );
+    if (MaxPipeline > 1) begin : gen_pipeline
+      tsr_mesh_delay #(.VCs(VCs), .Depth(BufferDepth), .Slots(16)) i_pipeline (
+        .clk_i,
+        .rst_ni,
+        .delay_i   (body_delay),
+        .push_i    (valid),
+        .push_vc_i (flit.ctl.vc),
+        .pop_i     (pop[p*VCs +: VCs]),
+        .usage_i   (usage[p]),
+        .due_o     (ripe[p*VCs +: VCs])
+      );
+    end else begin : gen_no_pipeline
+      assign ripe[p*VCs +: VCs] = '1;  // every flit may leave the cycle after it came
+    end
 
     for (genvar v = 0; v < VCs; v++) begin : gen_in_vc
       localparam int unsigned Iv = p * VCs + v;
@@ -338,20 +350,24 @@ module tsr_mesh_router
   end
 
   // ---- Credits back, credit_delay_i - 1 cycles after their slots free ----------------
-  // credit_line_q[k]: the slots freed k + 1 cycles ago, packed so a Verilated model shifts
-  // a few words.
-  logic [14:0][InVcs-1:0] credit_line_q;
+  if (MaxCreditDelay > 1) begin : gen_credit_line
+    // credit_line_q[k]: the slots freed k + 1 cycles ago, packed so a Verilated model
+    // shifts a few words.
+    logic [14:0][InVcs-1:0] credit_line_q;
 
-  always_comb begin
-    credit_due = (credit_delay_i <= 5'd1) ? pop : credit_line_q[4'(credit_delay_i - 5'd2)];
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      credit_line_q <= '0;
-    end else begin
-      credit_line_q <= {credit_line_q[13:0], pop};
+    always_comb begin
+      credit_due = (credit_delay_i <= 5'd1) ? pop : credit_line_q[4'(credit_delay_i - 5'd2)];
     end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        credit_line_q <= '0;
+      end else begin
+        credit_line_q <= {credit_line_q[13:0], pop};
+      end
+    end
+  end else begin : gen_no_credit_line
+    assign credit_due = pop;
   end
 
   // ---- Next state --------------------------------------------------------------------

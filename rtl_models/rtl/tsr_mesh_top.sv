@@ -28,6 +28,10 @@ module tsr_mesh_top
   parameter int unsigned VCs = 4,
   /// Flit slots per input VC FIFO, 1..1024.
   parameter int unsigned BufferDepth = 4,
+  /// The deepest pipeline_i and the longest credit_delay_i built for, 1..16 each
+  /// (tsr_mesh_router); 1 leaves the pipeline delay or the credit delay line out.
+  parameter int unsigned MaxPipeline = 16,
+  parameter int unsigned MaxCreditDelay = 16,
   /// Tiles; derived, do not override.
   localparam int unsigned Tiles = Rows * Cols,
   /// Input VCs of a router; derived, do not override.
@@ -42,8 +46,8 @@ module tsr_mesh_top
   input  logic [15:0]          alpha_i,         // start-up cycles per message
   input  logic [15:0]          inject_gap_i,    // cycles per injected flit, at least 1
   input  mesh_delay_t          router_delay_i,  // r, 0..255 (r + pipeline - 1 at most 255)
-  input  logic [4:0]           pipeline_i,      // router pipeline depth, 1..16
-  input  logic [4:0]           credit_delay_i,  // cycles until a freed slot serves, 1..16
+  input  logic [4:0]           pipeline_i,      // router pipeline depth, 1..MaxPipeline
+  input  logic [4:0]           credit_delay_i,  // a freed slot serves, 1..MaxCreditDelay
   input  logic [2:0]           vcs_i,           // VCs in use, 1..VCs
   input  mesh_routing_t        routing_i,       // tsr_pkg MeshRoute*
   input  logic [15:0]          depth_i,         // usable slots per VC FIFO, 1..BufferDepth
@@ -197,7 +201,8 @@ module tsr_mesh_top
     flit_t inject_flit, rx_flit;
 
     tsr_mesh_router #(
-      .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth), .flit_t(flit_t)
+      .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth),
+      .MaxPipeline(MaxPipeline), .MaxCreditDelay(MaxCreditDelay), .flit_t(flit_t)
     ) i_router (
       .clk_i,
       .rst_ni,

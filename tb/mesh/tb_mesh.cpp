@@ -215,9 +215,9 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
   } else if (a == "--router-delay") {
     return in_range(a, n, 0, mesh_8x8.max_router_delay, o.set.router_delay);
   } else if (a == "--pipeline") {
-    return in_range(a, n, 1, mesh_8x8.max_pipeline, o.set.pipeline);
+    return in_range(a, n, 1, mesh_max_pipeline, o.set.pipeline);
   } else if (a == "--credit-delay") {
-    return in_range(a, n, mesh_8x8.min_credit_delay, mesh_8x8.max_credit_delay, o.set.credit_delay);
+    return in_range(a, n, mesh_8x8.min_credit_delay, mesh_max_credit_delay, o.set.credit_delay);
   } else if (a == "--inject-gap") {
     return in_range(a, n, 1, 1024, o.set.inject_gap);
   } else if (a == "--vcs") {
@@ -266,6 +266,10 @@ std::string fits(const options& o) {
   if (o.set.depth > Dut::buffer)
     return "--depth " + std::to_string(o.set.depth) + " is more than " + Dut::name +
            "'s BufferDepth " + std::to_string(Dut::buffer);
+  if (o.set.pipeline > Dut::max_pipeline || o.set.credit_delay > Dut::max_credit_delay)
+    return "--pipeline " + std::to_string(o.set.pipeline) + " --credit-delay " +
+           std::to_string(o.set.credit_delay) + " is more than " + Dut::name + "'s " +
+           std::to_string(Dut::max_pipeline) + " (use --model 4x4_vc4 or 8x8_vc4)";
   return {};
 }
 

@@ -301,8 +301,7 @@ std::unique_ptr<net::engine> make_mesh(const fabric& f, const net::wormhole_para
 constexpr bool same_inputs(const rtl_tops::mesh_top_limits& a, const rtl_tops::mesh_top_limits& b) {
   return a.buffer == b.buffer && a.max_router_delay == b.max_router_delay &&
          a.max_alpha == b.max_alpha && a.max_inject_gap == b.max_inject_gap &&
-         a.max_flits == b.max_flits && a.min_credit_delay == b.min_credit_delay &&
-         a.max_credit_delay == b.max_credit_delay && a.max_pipeline == b.max_pipeline;
+         a.max_flits == b.max_flits && a.min_credit_delay == b.min_credit_delay;
 }
 constexpr const rtl_tops::mesh_top_limits& one_vc = rtl_tops::mesh_8x8;
 static_assert(rtl_tops::mesh_tops.size() == 3 && same_inputs(one_vc, rtl_tops::mesh_4x4_vc4) &&
@@ -313,9 +312,11 @@ std::string size(const rtl_tops::mesh_top_limits& l) {
   return std::to_string(l.rows) + "x" + std::to_string(l.cols);
 }
 
-// Whether top l takes an R x C mesh with `vcs` VCs.
-constexpr bool takes(const rtl_tops::mesh_top_limits& l, const fabric& f, unsigned vcs) {
-  return f.rows <= l.rows && f.cols <= l.cols && vcs <= l.vcs;
+// Whether top l takes an R x C mesh with p's VCs, pipeline and credit delay.
+constexpr bool takes(const rtl_tops::mesh_top_limits& l, const fabric& f,
+                     const net::wormhole_params& p) {
+  return f.rows <= l.rows && f.cols <= l.cols && p.vcs <= l.vcs && p.pipeline <= l.max_pipeline &&
+         p.credit_delay <= l.max_credit_delay;
 }
 
 }  // namespace
@@ -325,12 +326,13 @@ std::string mesh_configurations() {
   for (const rtl_tops::mesh_top_limits& l : rtl_tops::mesh_tops) {
     if (&l != &rtl_tops::mesh_tops.front())
       out += &l == &rtl_tops::mesh_tops.back() ? " and " : ", ";
-    out += std::string(l.model) + " (meshes up to " + size(l) + ", vcs " +
-           (l.vcs == 1 ? std::string("1") : "1.." + std::to_string(l.vcs)) + ")";
+    const auto range = [](unsigned hi) {
+      return hi == 1 ? std::string("1") : "1.." + std::to_string(hi);
+    };
+    out += std::string(l.model) + " (meshes up to " + size(l) + ", vcs " + range(l.vcs) +
+           ", pipeline and credit_delay " + range(l.max_pipeline) + ")";
   }
-  return out + "; all buffer 1.." + std::to_string(one_vc.buffer) + ", credit_delay " +
-         std::to_string(one_vc.min_credit_delay) + ".." + std::to_string(one_vc.max_credit_delay) +
-         ", pipeline 1.." + std::to_string(one_vc.max_pipeline) +
+  return out + "; all buffer 1.." + std::to_string(one_vc.buffer) +
          ", full duplex, router_delay 0.." + std::to_string(one_vc.max_router_delay) +
          " with router_delay + pipeline - 1 up to " + std::to_string(one_vc.max_router_delay) +
          ", alpha and inject_gap up to " + std::to_string(one_vc.max_alpha) +
@@ -363,9 +365,9 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
   }
   // The first top that takes the mesh (mesh_tops' order: one VC on the fast 8 x 8, VCs
   // on the 4 x 4 with assertions where it fits, else on the 8 x 8 with VCs).
-  if (takes(rtl_tops::mesh_8x8, f, p.vcs)) return make_mesh<rtl_tops::mesh_top_8x8>(f, p);
-  if (takes(rtl_tops::mesh_4x4_vc4, f, p.vcs)) return make_mesh<rtl_tops::mesh_top_4x4_vc4>(f, p);
-  if (takes(rtl_tops::mesh_8x8_vc4, f, p.vcs)) return make_mesh<rtl_tops::mesh_top_8x8_vc4>(f, p);
+  if (takes(rtl_tops::mesh_8x8, f, p)) return make_mesh<rtl_tops::mesh_top_8x8>(f, p);
+  if (takes(rtl_tops::mesh_4x4_vc4, f, p)) return make_mesh<rtl_tops::mesh_top_4x4_vc4>(f, p);
+  if (takes(rtl_tops::mesh_8x8_vc4, f, p)) return make_mesh<rtl_tops::mesh_top_8x8_vc4>(f, p);
   refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is larger than " +
              size(rtl_tops::mesh_8x8_vc4),
          built);

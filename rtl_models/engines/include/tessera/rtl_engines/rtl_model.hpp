@@ -44,8 +44,8 @@ inline constexpr const rtl_tops::cube_top_limits& cube = rtl_tops::cube_7;
 inline constexpr std::array<models::model_limit, 20> rtl_limits{{
     // The wormhole meshes: tsr_mesh_router and tsr_mesh_ni.
     {models::switching::wormhole, "credit_delay", detail::mesh.min_credit_delay,
-     detail::mesh.max_credit_delay},
-    {models::switching::wormhole, "pipeline", 1, detail::mesh.max_pipeline},
+     rtl_tops::mesh_max_credit_delay},
+    {models::switching::wormhole, "pipeline", 1, rtl_tops::mesh_max_pipeline},
     {models::switching::wormhole, "half_duplex", 0, 0, 0,
      "the RTL network interface is full duplex"},
     {models::switching::wormhole, "eager_bytes", 0, 0, 0,

@@ -30,17 +30,25 @@ struct mesh_top_limits {
   std::uint32_t max_alpha = 65535;       // alpha_i, 16 bits
   std::uint32_t max_inject_gap = 65535;  // inject_gap_i, 16 bits
   std::uint32_t max_flits = 65535;       // msg_flits_i and msg_packet_flits_i, 16 bits
-  // A slot freed in cycle c takes a flit from c + d on, d = credit_delay_i (1..16).
+  // A slot freed in cycle c takes a flit from c + d on, d = credit_delay_i
+  // (1..MaxCreditDelay).
   unsigned min_credit_delay = 1;
   unsigned max_credit_delay = 16;
-  // pipeline_i: a flit crosses a router p cycles after it entered, 1..16; with the router
-  // delay the heads' wait r + p - 1 is at most max_router_delay (8 bits).
+  // pipeline_i: a flit crosses a router p cycles after it entered, 1..MaxPipeline; with
+  // the router delay the heads' wait r + p - 1 is at most max_router_delay (8 bits).
   unsigned max_pipeline = 16;
 };
 
-// 8 x 8 with one VC, the plain wormhole router: every mesh with one VC runs on it.
-inline constexpr mesh_top_limits mesh_8x8{
-    .model = "Vtsr_mesh_8x8", .rows = 8, .cols = 8, .vcs = 1, .buffer = 8, .traced = false};
+// 8 x 8 with one VC, the plain wormhole router: every mesh with one VC, pipeline 1 and
+// credit delay 1 runs on it (built without the delay logic of deeper ones, for speed).
+inline constexpr mesh_top_limits mesh_8x8{.model = "Vtsr_mesh_8x8",
+                                          .rows = 8,
+                                          .cols = 8,
+                                          .vcs = 1,
+                                          .buffer = 8,
+                                          .traced = false,
+                                          .max_credit_delay = 1,
+                                          .max_pipeline = 1};
 // 4 x 4 with four VCs, with its assertions and FST tracing: every VC count 1..4 on meshes
 // up to 4 x 4 (the VC tests, the delta preset's 2 VCs, tb_mesh --trace).
 inline constexpr mesh_top_limits mesh_4x4_vc4{
@@ -60,6 +68,10 @@ inline constexpr unsigned mesh_max_side =
               mesh_8x8_vc4.cols});
 inline constexpr unsigned mesh_max_vcs =
     std::max({mesh_8x8.vcs, mesh_4x4_vc4.vcs, mesh_8x8_vc4.vcs});
+inline constexpr unsigned mesh_max_pipeline =
+    std::max({mesh_8x8.max_pipeline, mesh_4x4_vc4.max_pipeline, mesh_8x8_vc4.max_pipeline});
+inline constexpr unsigned mesh_max_credit_delay = std::max(
+    {mesh_8x8.max_credit_delay, mesh_4x4_vc4.max_credit_delay, mesh_8x8_vc4.max_credit_delay});
 
 // ---- tsr_torus_top: the store-and-forward torus ---------------------------------------
 

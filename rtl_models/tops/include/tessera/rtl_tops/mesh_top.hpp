@@ -36,6 +36,8 @@ struct mesh_top {
   static constexpr unsigned cols = Limits.cols;
   static constexpr unsigned vcs = Limits.vcs;
   static constexpr unsigned buffer = Limits.buffer;
+  static constexpr unsigned max_pipeline = Limits.max_pipeline;
+  static constexpr unsigned max_credit_delay = Limits.max_credit_delay;
   static constexpr bool traced = Limits.traced;
   static constexpr const char* name = Limits.model.data();
   // What the ports reveal of the limits: a tile per entry of a per-tile array, and
