@@ -222,8 +222,9 @@ struct flit_engine::impl {
     return held < p.buffer;
   }
   // The credits left at the start of cycle t over the VCs behind link output o of router
-  // x: as room() counts them, less the flits that entered in cycle t itself (at most one
-  // per VC, the last in its FIFO).
+  // x: the flits each FIFO held then (those in it now, less the one that entered in cycle
+  // t itself, the last in its FIFO, plus the one that left in t) and the credits of slots
+  // freed in t - credit_delay + 1 .. t - 1, still on their way back.
   [[nodiscard]] std::uint64_t credits_left(std::uint32_t x, std::uint32_t o, cycle_t t) const {
     const std::uint32_t y = next[std::size_t{x} * 4 + o];
     std::uint64_t left = 0;
@@ -231,7 +232,8 @@ struct flit_engine::impl {
       const input_vc& q = ivc(y, o * nvc + v);
       std::uint64_t held = q.q.size();
       if (held != 0 && q.q.at(held - 1).arrive == t + 1) --held;
-      for (cycle_t back = 0; back < p.credit_delay && back <= t; ++back) {
+      if (q.gone[t % credit_ring] == t + 1) ++held;
+      for (cycle_t back = 1; back < p.credit_delay && back <= t; ++back) {
         const cycle_t c = t - back;
         if (q.gone[c % credit_ring] == c + 1) ++held;
       }

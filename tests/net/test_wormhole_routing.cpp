@@ -246,7 +246,9 @@ TEST_CASE("routing o1turn and adaptive: each engine equals the reference on rand
       const std::uint32_t v = r == mesh_routing::o1turn ? vcs + 1 : vcs;
       for (const std::uint32_t gap : {1U, 2U}) {
         for (std::uint32_t seed = 1; seed <= 6; ++seed) {
-          random_case c = random_traffic(100 + seed, gap, v, 1);
+          // Credits back at once (d = 0, the flit engine and the reference only) for some
+          // seeds: a route weighs the credits as they stood at the cycle's start.
+          random_case c = random_traffic(100 + seed, gap, v, seed % 3 == 0 ? 0 : 1);
           c.p.routing = r;
           INFO(mesh_routing_names[ri] << " vcs " << v << " gap " << gap << " seed " << seed);
           require_agreement(f, c.p, c.jobs);
