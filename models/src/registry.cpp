@@ -320,8 +320,8 @@ const std::array<engine_info, 4> builtin_engines{{
     {switching::wormhole, "wormhole",
      "wormhole routing (XY or the routing param), credit flow control, B-flit input FIFOs "
      "(docs/wormhole.md)",
-     "Thakur, Choudhary, Fox, Complete Exchange on a Wormhole Routed Mesh", bit(fabric_kind::mesh),
-     bit(fabric_kind::mesh), wormhole_params,
+     "Thakur, Choudhary, Fox, Complete Exchange on a Wormhole Routed Mesh",
+     bit(fabric_kind::mesh) | bit(fabric_kind::torus), bit(fabric_kind::mesh), wormhole_params,
      [](const fabric& f, const engine_params& p) -> std::unique_ptr<net::engine> {
        return net::make_wormhole_engine(f, p.wormhole);
      },

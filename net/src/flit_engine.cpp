@@ -135,6 +135,8 @@ struct flit_engine::impl {
   std::uint32_t tiles;
   std::uint32_t nvc;
   std::uint32_t in_vcs;  // 5 x vcs
+  bool torus;            // wraparound links, dateline VC classes
+  bool split;            // the link VCs are split in two classes (o1turn, torus)
   std::vector<std::uint32_t> row, col;
   std::vector<std::uint32_t> next;   // tile * 4 + port -> neighbour (none at an edge)
   std::vector<input_vc> in;          // tile * in_vcs + port * vcs + vc
@@ -163,6 +165,8 @@ struct flit_engine::impl {
         tiles{f.tiles()},
         nvc{params.vcs},
         in_vcs{ports * params.vcs},
+        torus{f.kind == fabric_kind::torus},
+        split{torus || params.routing == mesh_routing::o1turn},
         row(tiles),
         col(tiles),
         next(std::size_t{tiles} * 4, none),
@@ -188,7 +192,14 @@ struct flit_engine::impl {
   // The outputs of router `at` the head f may take (mesh_routing.hpp).
   [[nodiscard]] mesh_choice choices(std::uint32_t at, const flit& f) const {
     const xfer& x = msgs[f.slot].x;
+    if (torus) return torus_allowed(p.routing, place(at), place(x.dst), fab.cols, fab.rows);
     return allowed(p.routing, place(at), place(x.dst), place(x.src), f.yx);
+  }
+  // The VC class a head f takes on output o of router `at`: o1turn's (its packet's), the
+  // torus's dateline class (of that link), or 0 where the VCs are not split.
+  [[nodiscard]] bool head_class(std::uint32_t at, std::uint32_t o, const flit& f) const {
+    if (torus) return torus_class(o, place(at), place(msgs[f.slot].x.src), fab.cols, fab.rows);
+    return p.routing == mesh_routing::o1turn && f.yx;
   }
   // The output the head f asks for at router `at` in cycle t: with two allowed, the one
   // with more credits left at the start of t.
@@ -329,10 +340,10 @@ struct flit_engine::impl {
   }
 
   // The lowest VC of output o that is free (its last tail crossed before t), has a
-  // credit and is in the head's o1turn class `yx` (on a link), or none.
-  [[nodiscard]] std::uint32_t free_vc(std::uint32_t x, std::uint32_t o, bool yx, cycle_t t) {
+  // credit and is in the head's class `upper` (on a link), or none.
+  [[nodiscard]] std::uint32_t free_vc(std::uint32_t x, std::uint32_t o, bool upper, cycle_t t) {
     for (std::uint32_t v = 0; v < nvc; ++v) {
-      if (o != local && !vc_in_class(p.routing, yx, v, nvc)) continue;
+      if (o != local && !vc_in_class(split, upper, v, nvc)) continue;
       const output_vc& ov = ovc(x, o, v);
       if (ov.holder == none && (ov.tail_at == never || t > ov.tail_at) && credit(x, o, v, t))
         return v;
@@ -346,7 +357,7 @@ struct flit_engine::impl {
 
   // Router x's header grants at t, decided on the state at the start of this pass. An
   // output grants the ready header its pointer reaches first among those routed to it
-  // whose class has a free VC there (every header's, but under o1turn).
+  // whose class has a free VC there (every header's, but with split classes).
   void headers(std::uint32_t x, cycle_t t, std::vector<grant>& grants) {
     std::array<std::uint32_t, ports> pick;
     std::array<std::uint32_t, ports> dist;
@@ -365,9 +376,9 @@ struct flit_engine::impl {
       const std::uint32_t o = route(x, f, t);
       ++count[o];
       if (out(x, o).used == t + 1) continue;
-      const bool yx = p.routing == mesh_routing::o1turn && f.yx;
-      std::uint32_t& v = vc[o][yx ? 1 : 0];
-      if (v == unknown) v = free_vc(x, o, yx, t);
+      const bool upper = head_class(x, o, f);
+      std::uint32_t& v = vc[o][upper ? 1 : 0];
+      if (v == unknown) v = free_vc(x, o, upper, t);
       if (v == none) continue;
       const std::uint32_t rr = out(x, o).rr;
       const std::uint32_t d = iv >= rr ? iv - rr : iv + in_vcs - rr;
@@ -381,8 +392,8 @@ struct flit_engine::impl {
       channel_stat& cs = stat[channel_of(x, o)];
       cs.max_queue = std::max(cs.max_queue, count[o]);
       if (pick[o] == none) continue;
-      const bool yx = p.routing == mesh_routing::o1turn && ivc(x, pick[o]).q.front().yx;
-      grants.push_back({x, o, vc[o][yx ? 1 : 0], pick[o]});
+      const bool upper = head_class(x, o, ivc(x, pick[o]).q.front());
+      grants.push_back({x, o, vc[o][upper ? 1 : 0], pick[o]});
     }
   }
 
@@ -673,7 +684,7 @@ struct flit_engine::impl {
 };
 
 flit_engine::flit_engine(const fabric& f, const wormhole_params& p) {
-  wormhole_detail::check_setup(f, p, "the flit engine");
+  wormhole_detail::check_setup(f, p);
   if (duplex_of(p).on() && (p.routing == mesh_routing::xy || p.routing == mesh_routing::yx)) {
     throw input_error("wormhole: param half_duplex 1 with vcs " + std::to_string(p.vcs) +
                       " shared round robin is not modelled (the flit engine's NIC is full "

@@ -77,7 +77,13 @@ void wormhole_engine::impl::fire(cycle_t now) {
 }
 
 wormhole_engine::wormhole_engine(const fabric& f, const wormhole_params& p) {
-  wormhole_detail::check_setup(f, p, "the wormhole engine");
+  wormhole_detail::check_setup(f, p);
+  if (f.kind != fabric_kind::mesh) {
+    throw input_error(
+        "wormhole: the closed form models meshes only; make_wormhole_engine "
+        "gives the flit engine for " +
+        wormhole_detail::fabric_spec(f));
+  }
   if (p.vcs > 1 && p.share != vc_share::fixed) {
     throw input_error("wormhole: the closed form shares " + std::to_string(p.vcs) +
                       " VCs in fixed shares only (vc_share=fixed); make_wormhole_engine "
@@ -98,7 +104,8 @@ wormhole_engine::wormhole_engine(const fabric& f, const wormhole_params& p) {
 
 std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_params& p) {
   const bool dimension_order = p.routing == mesh_routing::xy || p.routing == mesh_routing::yx;
-  if (dimension_order && p.pipeline == 1 && (p.vcs == 1 || p.share == vc_share::fixed))
+  if (f.kind == fabric_kind::mesh && dimension_order && p.pipeline == 1 &&
+      (p.vcs == 1 || p.share == vc_share::fixed))
     return std::make_unique<wormhole_engine>(f, p);
   return std::make_unique<flit_engine>(f, p);
 }

@@ -16,24 +16,46 @@
 // and the destination, and a smaller mesh run in a corner of a larger one stays inside it.
 // Where two outputs are allowed (a column and a row direction), the head asks for the
 // one with fewer credits in use behind it (load_i, summed over the VCs in use); a tie
-// goes to the column direction. Any other routing_i value routes XY. Combinational.
+// goes to the column direction. Any other routing_i value routes XY.
+//
+// On a torus (wrap_i, rows_i x cols_i, with wraparound links) the head goes in dimension
+// order (MeshRouteYx rows first, any other routing_i columns first), each ring the
+// shorter way round, east or south when both ways are as long; upper_o is the dateline
+// class of the link it asks for (net/mesh_routing.hpp, torus_class): 1 when that link
+// wraps around or the head wrapped before in the same ring, which in dimension order is
+// exactly when the next column is below the source's column going east (above it going
+// west), rows alike. Combinational.
 module tsr_mesh_route
   import tsr_pkg::*;
-(
+#(
+  /// 1: the torus logic is built (wrap_i); 0 leaves it out (a mesh only, wrap_i ignored).
+  parameter int unsigned Wrap = 1
+) (
   // This router's place in the mesh.
   input  mesh_coord_t   here_i,
-  // The head flit: its destination, its source's column, and its packet's O1TURN class.
+  // The head flit: its destination, its source, and its packet's O1TURN class.
   input  mesh_coord_t   dst_i,
-  input  logic [5:0]    src_col_i,
+  input  mesh_coord_t   src_i,
   input  logic          odd_i,
+  // A torus of rows_i x cols_i (1..64 each), held from reset on; a mesh when wrap_i is 0.
+  input  logic          wrap_i,
+  input  logic [6:0]    rows_i,
+  input  logic [6:0]    cols_i,
   // The routing function, held from reset on.
   input  mesh_routing_t routing_i,
   // Per output link: credits in use behind it, summed over the VCs in use.
   input  logic [15:0]   load_i    [MeshLinks],
   // The output port the head asks for: MeshEast, MeshWest, MeshSouth, MeshNorth or
   // MeshLocal.
-  output mesh_port_t    port_o
+  output mesh_port_t    port_o,
+  // The dateline class of port_o on a torus (0 on a mesh and at MeshLocal).
+  output logic          upper_o
 );
+
+  // The torus, where it is built: a constant 0 on a mesh-only router, so that the
+  // torus logic folds away.
+  logic wrap;
+  assign wrap = Wrap != 0 && wrap_i;
 
   // The way each dimension still asks for, or MeshLocal when it is done; whether the
   // routing lets the head take it now.
@@ -41,26 +63,49 @@ module tsr_mesh_route
   logic       col_ok, row_ok;
   logic       west, north, odd_col;
 
+  // The torus: hops the positive way (east, south) round each ring, and the next column
+  // and row each way.
+  logic [7:0] plus_col, plus_row;
+  logic [5:0] east_col, west_col, south_row, north_row;
+
   always_comb begin
-    if (dst_i.col > here_i.col) begin
-      col_port = mesh_port_t'(MeshEast);
-    end else if (dst_i.col < here_i.col) begin
-      col_port = mesh_port_t'(MeshWest);
-    end else begin
+    plus_col  = dst_i.col >= here_i.col ? 8'(dst_i.col) - 8'(here_i.col)
+                                        : 8'(dst_i.col) + 8'(cols_i) - 8'(here_i.col);
+    plus_row  = dst_i.row >= here_i.row ? 8'(dst_i.row) - 8'(here_i.row)
+                                        : 8'(dst_i.row) + 8'(rows_i) - 8'(here_i.row);
+    east_col  = 7'(here_i.col) + 7'd1 == cols_i ? 6'd0 : here_i.col + 6'd1;
+    west_col  = here_i.col == 6'd0 ? 6'(cols_i - 7'd1) : here_i.col - 6'd1;
+    south_row = 7'(here_i.row) + 7'd1 == rows_i ? 6'd0 : here_i.row + 6'd1;
+    north_row = here_i.row == 6'd0 ? 6'(rows_i - 7'd1) : here_i.row - 6'd1;
+  end
+
+  always_comb begin
+    if (dst_i.col == here_i.col) begin
       col_port = mesh_port_t'(MeshLocal);
-    end
-    if (dst_i.row > here_i.row) begin
-      row_port = mesh_port_t'(MeshSouth);
-    end else if (dst_i.row < here_i.row) begin
-      row_port = mesh_port_t'(MeshNorth);
+    end else if (wrap) begin
+      // The shorter way: east when 2 plus_col <= cols_i (a tie included).
+      col_port = {plus_col, 1'b0} <= {2'b0, cols_i} ? mesh_port_t'(MeshEast)
+                                                    : mesh_port_t'(MeshWest);
     end else begin
+      col_port = dst_i.col > here_i.col ? mesh_port_t'(MeshEast) : mesh_port_t'(MeshWest);
+    end
+    if (dst_i.row == here_i.row) begin
       row_port = mesh_port_t'(MeshLocal);
+    end else if (wrap) begin
+      row_port = {plus_row, 1'b0} <= {2'b0, rows_i} ? mesh_port_t'(MeshSouth)
+                                                    : mesh_port_t'(MeshNorth);
+    end else begin
+      row_port = dst_i.row > here_i.row ? mesh_port_t'(MeshSouth) : mesh_port_t'(MeshNorth);
     end
     west    = col_port == mesh_port_t'(MeshWest);
     north   = row_port == mesh_port_t'(MeshNorth);
     odd_col = here_i.col[0];
-    // With both dimensions left to go, which the routing allows now.
-    unique case (routing_i)
+    // With both dimensions left to go, which the routing allows now (a torus: dimension
+    // order only).
+    if (wrap) begin
+      col_ok = routing_i != MeshRouteYx;
+      row_ok = routing_i == MeshRouteYx;
+    end else unique case (routing_i)
       MeshRouteYx: begin
         col_ok = 1'b0;
         row_ok = 1'b1;
@@ -90,7 +135,7 @@ module tsr_mesh_route
           // or before any eastward hop (the source column); go on east unless that ends
           // in an even destination column, where the turn could not be made.
           col_ok = dst_i.col[0] || dst_i.col != here_i.col + 6'd1;
-          row_ok = odd_col || here_i.col == src_col_i;
+          row_ok = odd_col || here_i.col == src_i.col;
         end
       end
       default: begin  // MeshRouteXy, and any value not defined
@@ -106,6 +151,17 @@ module tsr_mesh_route
       port_o = load_i[row_port[1:0]] < load_i[col_port[1:0]] ? row_port : col_port;
     end else begin
       port_o = row_ok ? row_port : col_port;
+    end
+    if (port_o == mesh_port_t'(MeshEast)) begin
+      upper_o = wrap && east_col < src_i.col;
+    end else if (port_o == mesh_port_t'(MeshWest)) begin
+      upper_o = wrap && west_col > src_i.col;
+    end else if (port_o == mesh_port_t'(MeshSouth)) begin
+      upper_o = wrap && south_row < src_i.row;
+    end else if (port_o == mesh_port_t'(MeshNorth)) begin
+      upper_o = wrap && north_row > src_i.row;
+    end else begin
+      upper_o = 1'b0;
     end
   end
 

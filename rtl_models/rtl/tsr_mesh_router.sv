@@ -19,7 +19,8 @@
 //   output router_delay_i cycles later still (the delays overlap a wait in the FIFO), and
 //   only while that
 //   output has a free VC with a slot behind it in the head's class (O1TURN: on a link,
-//   the lower vcs_i / 2 VCs for XY packets, the rest for YX ones; otherwise any VC).
+//   the lower vcs_i / 2 VCs for XY packets, the rest for YX ones; a torus: the lower
+//   vcs_i / 2 for dateline class 0, the rest for class 1; otherwise any VC).
 // - An output VC has a slot behind it while the credits it has used are fewer than
 //   depth_i (the ejection: while the tile is ready). It is free when no packet holds it.
 // - An output carries at most one flit. If some VC it holds has its next flit waiting
@@ -49,6 +50,8 @@ module tsr_mesh_router
   parameter int unsigned MaxPipeline = 16,
   /// The longest credit_delay_i the router is built for, 1..16; 1 builds no delay line.
   parameter int unsigned MaxCreditDelay = 16,
+  /// 1: the torus logic is built (wrap_i, tsr_mesh_route); 0 leaves it out.
+  parameter int unsigned Wrap = 1,
   /// The flit: a packed struct with fields ctl (mesh_ctl_t) and data.
   parameter type flit_t = tsr_pkg::mesh_flit_t,
   /// Input VCs, MeshPorts * VCs; derived, do not override.
@@ -70,6 +73,11 @@ module tsr_mesh_router
   input  logic [2:0]           vcs_i,
   // The routing function (tsr_pkg MeshRoute*, tsr_mesh_route), held from reset on.
   input  mesh_routing_t        routing_i,
+  // A torus of rows_i x cols_i (tsr_mesh_route), held from reset on; a mesh when wrap_i is
+  // 0.
+  input  logic                 wrap_i,
+  input  logic [6:0]           rows_i,
+  input  logic [6:0]           cols_i,
   input  logic [15:0]          depth_i,
   // Inputs: a flit per port per cycle, into the FIFO of its ctl.vc, sent with a credit;
   // links E, W, S, N, and the local port from the NI apart from them, so that the NI's
@@ -124,6 +132,7 @@ module tsr_mesh_router
   // ---- Input ports: router delay, a FIFO per VC -------------------------------------
   flit_t               front [InVcs];
   mesh_port_t          route [InVcs];      // the output the front asks for, if a head
+  logic [InVcs-1:0]    upper;              // ... and its dateline class there (a torus)
   logic [15:0]         load  [MeshLinks];  // per output link: credits in use, VCs in use
   logic [CntWidth-1:0] usage [MeshPorts][VCs];
   logic [InVcs-1:0]    pop, slot, filled, due, ripe;
@@ -193,14 +202,18 @@ module tsr_mesh_router
       assign front[Iv] = flit_t'(data);
 
       // The front flit's route, worth asking only while it is a head.
-      tsr_mesh_route i_route (
+      tsr_mesh_route #(.Wrap(Wrap)) i_route (
         .here_i,
         .dst_i     (front[Iv].ctl.dst),
-        .src_col_i (front[Iv].ctl.src.col),
+        .src_i     (front[Iv].ctl.src),
         .odd_i     (front[Iv].ctl.odd),
+        .wrap_i,
+        .rows_i,
+        .cols_i,
         .routing_i,
         .load_i    (load),
-        .port_o    (route[Iv])
+        .port_o    (route[Iv]),
+        .upper_o   (upper[Iv])
       );
 
       assign credit_o[p][v] = credit_due[Iv];
@@ -224,10 +237,12 @@ module tsr_mesh_router
   end
 
   // ---- Requests ---------------------------------------------------------------------
+  logic             wrap;                    // a torus, where built (constant 0 if not)
+  assign wrap = Wrap != 0 && wrap_i;
   logic [VCs-1:0]   vc_on;                   // VCs in use (vcs_i)
   logic [VCs-1:0]   vc_class   [2];          // per class: the link VCs it may take
   logic [InVcs-1:0] heads;                   // the front flit is a head
-  logic [InVcs-1:0] cls;                     // ... of O1TURN's YX class
+  logic [InVcs-1:0] cls;                     // ... of the upper class (O1TURN's YX, dateline 1)
   logic [InVcs-1:0] head_req;                // ... that holds no output and is due
   logic [InVcs-1:0] hdr_req    [MeshPorts];  // per output: the heads that ask for it
   logic [VCs-1:0]   vc_slot    [MeshPorts];  // per output VC: a slot behind it
@@ -249,7 +264,7 @@ module tsr_mesh_router
   always_comb begin
     for (int unsigned v = 0; v < VCs; v++) begin
       vc_on[v] = v < 32'(vcs_i);
-      if (routing_i == MeshRouteO1turn) begin
+      if (routing_i == MeshRouteO1turn || wrap) begin
         vc_class[0][v] = vc_on[v] && v < 32'(vcs_i) / 2;
         vc_class[1][v] = vc_on[v] && v >= 32'(vcs_i) / 2;
       end else begin
@@ -259,7 +274,7 @@ module tsr_mesh_router
     end
     for (int unsigned i = 0; i < InVcs; i++) begin
       heads[i] = front[i].ctl.head;
-      cls[i]   = routing_i == MeshRouteO1turn && front[i].ctl.odd;
+      cls[i]   = wrap ? upper[i] : routing_i == MeshRouteO1turn && front[i].ctl.odd;
     end
     head_req = filled & ~bound_q & heads & due;
     for (int unsigned o = 0; o < MeshPorts; o++) begin

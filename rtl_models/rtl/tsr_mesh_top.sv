@@ -3,6 +3,14 @@
 // direction their flits travel), and the neighbour's credits for input p come back
 // beside it; links off the mesh edge are tied off, and no minimal route asks for them.
 //
+// Built with Wrap, the top runs a torus as well (wrap_i): the routers of a rows_i x cols_i
+// torus in the top-left corner are joined by wraparound links besides, the last column's
+// E output to the first column's E input and the first column's W output to the last
+// column's W input (rows alike, S and N), with their credits; the links from the torus's
+// last column and row into the tiles beyond it are cut, so the rest stays idle. The
+// routers route in dimension order the shorter way round and keep the dateline VC
+// classes (tsr_mesh_route).
+//
 // The timing settings are inputs, so one Verilated model serves many runs: the router
 // delay, pipeline depth and credit delay, the routing function, the NIs' start-up
 // (alpha) and injection pace (inject_gap), the VCs in use (1..VCs) and the usable slots
@@ -32,6 +40,8 @@ module tsr_mesh_top
   /// (tsr_mesh_router); 1 leaves the pipeline delay or the credit delay line out.
   parameter int unsigned MaxPipeline = 16,
   parameter int unsigned MaxCreditDelay = 16,
+  /// 1: build the wraparound links of a torus (wrap_i); 0 leaves them and wrap_i out.
+  parameter int unsigned Wrap = 1,
   /// Tiles; derived, do not override.
   localparam int unsigned Tiles = Rows * Cols,
   /// Input VCs of a router; derived, do not override.
@@ -50,6 +60,9 @@ module tsr_mesh_top
   input  logic [4:0]           credit_delay_i,  // a freed slot serves, 1..MaxCreditDelay
   input  logic [2:0]           vcs_i,           // VCs in use, 1..VCs
   input  mesh_routing_t        routing_i,       // tsr_pkg MeshRoute*
+  input  logic                 wrap_i,          // a torus (Wrap only; else a mesh)
+  input  logic [6:0]           rows_i,          // ... of rows_i x cols_i, 1..Rows, 1..Cols
+  input  logic [6:0]           cols_i,
   input  logic [15:0]          depth_i,         // usable slots per VC FIFO, 1..BufferDepth
   // Per tile: the NI's message port (destination row and column, flits, flits per
   // packet) and its payload words.
@@ -112,6 +125,9 @@ module tsr_mesh_top
   if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
     $fatal(1, "tsr_mesh_top: BufferDepth must be 1..1024");
   end
+  if (Wrap > 1) begin : gen_wrap_check
+    $fatal(1, "tsr_mesh_top: Wrap must be 0 or 1");
+  end
 
   // ---- Settings, loaded during reset; the probe's choice, every cycle -----------------
   // rst_ni is only ever an asynchronous reset: load_q, set by it and cleared at the first
@@ -122,6 +138,8 @@ module tsr_mesh_top
   logic [4:0]  pipeline_q, credit_delay_q;
   logic [2:0]  vcs_q;
   mesh_routing_t routing_q;
+  logic        wrap_q;
+  logic [6:0]  rows_q, cols_q;
 
   logic [15:0] probe_tile_q;
   logic [InIdxWidth-1:0] probe_vc_q;
@@ -145,9 +163,15 @@ module tsr_mesh_top
       credit_delay_q <= credit_delay_i;
       vcs_q   <= vcs_i;
       routing_q <= routing_i;
+      wrap_q  <= Wrap != 0 && wrap_i;
+      rows_q  <= rows_i;
+      cols_q  <= cols_i;
       depth_q <= depth_i;
     end
   end
+
+  // Width of a tile index, for the wraparound links' sources.
+  localparam int unsigned TileIdx = idx_width(Tiles);
 
   typedef logic [FlitWidth-1:0] data_t;
   typedef struct packed {
@@ -180,20 +204,82 @@ module tsr_mesh_top
     localparam mesh_coord_t Here = '{row: 6'(n / Cols), col: 6'(n % Cols)};
 
     // Links: input p comes from the neighbour opposite to p (p ^ 1), its output p.
+    localparam int unsigned R = n / Cols;
+    localparam int unsigned C = n % Cols;
     for (genvar p = 0; p < MeshLinks; p++) begin : gen_link
       localparam int unsigned From = neighbour(n, p ^ 1);
       localparam int unsigned To = neighbour(n, p);
-      if (From < Tiles) begin : gen_in
-        assign in_valid[n][p] = out_valid[From][p];
-        assign in_flit[n][p]  = out_flit[From][p];
-      end else begin : gen_in_edge
-        assign in_valid[n][p] = 1'b0;
-        assign in_flit[n][p]  = '0;
-      end
-      if (To < Tiles) begin : gen_credit
-        assign credit_dn[n][p] = credit_up[To][p];
-      end else begin : gen_credit_edge
-        assign credit_dn[n][p] = '0;
+      if (Wrap == 0) begin : gen_mesh
+        if (From < Tiles) begin : gen_in
+          assign in_valid[n][p] = out_valid[From][p];
+          assign in_flit[n][p]  = out_flit[From][p];
+        end else begin : gen_in_edge
+          assign in_valid[n][p] = 1'b0;
+          assign in_flit[n][p]  = '0;
+        end
+        if (To < Tiles) begin : gen_credit
+          assign credit_dn[n][p] = credit_up[To][p];
+        end else begin : gen_credit_edge
+          assign credit_dn[n][p] = '0;
+        end
+      end else begin : gen_torus
+        // On a torus: the wraparound link into input p (wrap_in, from router wrap_from)
+        // and out of output p (wrap_out, to router wrap_to); the mesh links between the
+        // torus's last column (row) and the tiles beyond it are cut (cut_in: the E or S
+        // input of the first tile beyond; cut_out: the credits of its W or N output).
+        logic                wrap_in, wrap_out;
+        logic [TileIdx-1:0]  wrap_from, wrap_to;
+        if (p == MeshEast) begin : gen_e
+          assign wrap_in   = wrap_q && C == 0;
+          assign wrap_from = TileIdx'(R * Cols) + TileIdx'(cols_q) - TileIdx'(1);
+          assign wrap_out  = wrap_q && 7'(C + 1) == cols_q;
+          assign wrap_to   = TileIdx'(R * Cols);
+        end else if (p == MeshWest) begin : gen_w
+          assign wrap_in   = wrap_q && 7'(C + 1) == cols_q;
+          assign wrap_from = TileIdx'(R * Cols);
+          assign wrap_out  = wrap_q && C == 0;
+          assign wrap_to   = TileIdx'(R * Cols) + TileIdx'(cols_q) - TileIdx'(1);
+        end else if (p == MeshSouth) begin : gen_s
+          assign wrap_in   = wrap_q && R == 0;
+          assign wrap_from = (TileIdx'(rows_q) - TileIdx'(1)) * TileIdx'(Cols) + TileIdx'(C);
+          assign wrap_out  = wrap_q && 7'(R + 1) == rows_q;
+          assign wrap_to   = TileIdx'(C);
+        end else begin : gen_n
+          assign wrap_in   = wrap_q && 7'(R + 1) == rows_q;
+          assign wrap_from = TileIdx'(C);
+          assign wrap_out  = wrap_q && R == 0;
+          assign wrap_to   = (TileIdx'(rows_q) - TileIdx'(1)) * TileIdx'(Cols) + TileIdx'(C);
+        end
+        if (From < Tiles) begin : gen_in
+          logic cut_in;
+          if (p == MeshEast) begin : gen_cut_e
+            assign cut_in = wrap_q && 7'(C) == cols_q;
+          end else if (p == MeshSouth) begin : gen_cut_s
+            assign cut_in = wrap_q && 7'(R) == rows_q;
+          end else begin : gen_no_cut
+            assign cut_in = 1'b0;
+          end
+          assign in_valid[n][p] = wrap_in ? out_valid[wrap_from][p]
+                                          : out_valid[From][p] && !cut_in;
+          assign in_flit[n][p]  = wrap_in ? out_flit[wrap_from][p] : out_flit[From][p];
+        end else begin : gen_in_edge
+          assign in_valid[n][p] = wrap_in && out_valid[wrap_from][p];
+          assign in_flit[n][p]  = out_flit[wrap_from][p];
+        end
+        if (To < Tiles) begin : gen_credit
+          logic cut_out;
+          if (p == MeshWest) begin : gen_cut_w
+            assign cut_out = wrap_q && 7'(C) == cols_q;
+          end else if (p == MeshNorth) begin : gen_cut_n
+            assign cut_out = wrap_q && 7'(R) == rows_q;
+          end else begin : gen_no_cut
+            assign cut_out = 1'b0;
+          end
+          assign credit_dn[n][p] = wrap_out ? credit_up[wrap_to][p]
+                                 : cut_out  ? '0 : credit_up[To][p];
+        end else begin : gen_credit_edge
+          assign credit_dn[n][p] = wrap_out ? credit_up[wrap_to][p] : '0;
+        end
       end
     end
 
@@ -202,7 +288,7 @@ module tsr_mesh_top
 
     tsr_mesh_router #(
       .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth),
-      .MaxPipeline(MaxPipeline), .MaxCreditDelay(MaxCreditDelay), .flit_t(flit_t)
+      .MaxPipeline(MaxPipeline), .MaxCreditDelay(MaxCreditDelay), .Wrap(Wrap), .flit_t(flit_t)
     ) i_router (
       .clk_i,
       .rst_ni,
@@ -212,6 +298,9 @@ module tsr_mesh_top
       .credit_delay_i (credit_delay_q),
       .vcs_i          (vcs_q),
       .routing_i      (routing_q),
+      .wrap_i         (wrap_q),
+      .rows_i         (rows_q),
+      .cols_i         (cols_q),
       .depth_i        (depth_q),
       .link_valid_i   (in_valid[n]),
       .link_flit_i    (in_flit[n]),
@@ -300,6 +389,10 @@ module tsr_mesh_top
                                  32'(depth_q) <= BufferDepth && gap_q >= 16'd1)
         else $error("tsr_mesh_top: vcs %0d (1..%0d), depth %0d (1..%0d) or inject_gap %0d (>= 1) out of range",
                     vcs_q, VCs, depth_q, BufferDepth, gap_q);
+      TorusInRange_A: assert (!wrap_q || (rows_q >= 7'd1 && 32'(rows_q) <= Rows &&
+                                          cols_q >= 7'd1 && 32'(cols_q) <= Cols && vcs_q >= 3'd2))
+        else $error("tsr_mesh_top: torus %0dx%0d (1..%0d x 1..%0d) with vcs %0d (>= 2) out of range",
+                    rows_q, cols_q, Rows, Cols, vcs_q);
     end
   end
 `endif

@@ -111,14 +111,16 @@ constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
 constexpr const char* usage =
     "usage: tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|\n"
     "                          uniform\n"
-    "               [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets "
-    "P]\n"
+    "               [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC | --torus RxC] [--alpha A]\n"
+    "               [--flits F] [--packets P]\n"
     "               [--src T] [--count N] [--window W] [--idle X] [--stall X]\n"
     "               [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
     "               [--pipeline P] [--credit-delay D]\n"
     "               [--routing NAME] [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
     "Drives the Verilated wormhole mesh (rtl_models/rtl/tsr_mesh_top.sv) on an R x C mesh\n"
-    "(default 4x4) in the top-left corner of the model:\n"
+    "(default 4x4) in the top-left corner of the model, or an R x C torus (--torus, on the\n"
+    "VC models, with --vcs 2+ and --routing xy or yx: wraparound links, dateline VC classes;\n"
+    "scenarios hops, random, agree and uniform):\n"
     "  --model 8x8      Vtsr_mesh_8x8, 8 x 8, 1 VC, BufferDepth 8 (the default)\n"
     "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8, assertions, --trace\n"
     "  --model 8x8_vc4  Vtsr_mesh_8x8_vc4, 8 x 8, 4 VCs, BufferDepth 8\n"
@@ -200,10 +202,11 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
              "odd-even, not '" +
              std::string(v) + "'";
     o.set.routing = static_cast<unsigned>(at - routing_names.begin());
-  } else if (a == "--mesh") {
+  } else if (a == "--mesh" || a == "--torus") {
     if (!shape_of(v, o.shape))
-      return "--mesh must be RxC within " + std::to_string(mesh_max_side) + "x" +
+      return std::string(a) + " must be RxC within " + std::to_string(mesh_max_side) + "x" +
              std::to_string(mesh_max_side) + ", not '" + std::string(v) + "'";
+    o.shape.wrap = a == "--torus";
   } else if (a == "--idle" || a == "--stall" || a == "--rate") {
     double& x = a == "--idle" ? o.idle : a == "--stall" ? o.stall : o.rate;
     if (!fraction(v, x))
@@ -256,10 +259,15 @@ std::string consistent(const options& o) {
 // The settings the chosen model can take, or an error naming the one it cannot.
 template <class Dut>
 std::string fits(const options& o) {
+  if (o.shape.wrap && !Dut::limits.wrap)
+    return std::string(
+               "--torus needs a model built with the wraparound links (--model 4x4_vc4 "
+               "or 8x8_vc4); ") +
+           Dut::name + " has none";
   if (o.shape.rows > Dut::rows || o.shape.cols > Dut::cols)
-    return "--mesh " + std::to_string(o.shape.rows) + "x" + std::to_string(o.shape.cols) +
-           " does not fit " + Dut::name + "'s " + std::to_string(Dut::rows) + "x" +
-           std::to_string(Dut::cols);
+    return (o.shape.wrap ? "--torus " : "--mesh ") + std::to_string(o.shape.rows) + "x" +
+           std::to_string(o.shape.cols) + " does not fit " + Dut::name + "'s " +
+           std::to_string(Dut::rows) + "x" + std::to_string(Dut::cols);
   if (o.set.vcs > Dut::vcs)
     return "--vcs " + std::to_string(o.set.vcs) + " is more than " + Dut::name + "'s VCs " +
            std::to_string(Dut::vcs);
@@ -512,6 +520,7 @@ int agree(const options& o, ref::link_share share) {
   p.credit_delay = o.set.credit_delay;
   p.pipeline = o.set.pipeline;
   p.route = static_cast<ref::routing>(o.set.routing);
+  p.torus = o.shape.wrap;
   std::vector<ref::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.flits, false, j.post});
@@ -691,8 +700,20 @@ int run(const options& given) {
               << given.set.vcs << '\n';
     return exit_usage;
   }
+  if (given.shape.wrap) {
+    if (!any_routing || routing > 1 || given.set.vcs < 2) {
+      std::cerr << "tb_mesh: --torus runs --scenario hops, random, agree or uniform with "
+                   "--routing xy or yx and --vcs 2 or more (the dateline classes), not --scenario "
+                << sc << " --routing " << routing_names.at(routing) << " --vcs " << given.set.vcs
+                << '\n';
+      return exit_usage;
+    }
+  }
   options o = given;
   o.shape.model_cols = Dut::cols;
+  o.set.wrap = o.shape.wrap;
+  o.set.rows = o.shape.rows;
+  o.set.cols = o.shape.cols;
   if (o.scenario == "agree") return agree<Dut>(o, ref::link_share::round_robin);
   if (o.scenario == "share") return agree<Dut>(o, ref::link_share::fixed);
   if (o.scenario == "uniform") return uniform<Dut>(o);

@@ -61,6 +61,13 @@
 //   3. A message is delivered the cycle after the tail of its last packet to arrive
 //      crossed the ejection channel (packets of one message can overtake each other on
 //      different VCs).
+//
+// Torus (`torus`): the rows and columns close into rings by wraparound links. A packet
+// goes the way round each ring with fewer hops (east or south when both are as many),
+// columns first under xy, rows first under yx. Each head carries one bit, set when it
+// crosses a wraparound link and cleared when it turns into the other dimension; on a link
+// it takes a VC of the upper class (index >= vcs / 2) when the bit is set or the link
+// itself wraps around, of the lower class otherwise. The ejection takes any VC.
 #pragma once
 
 #include <algorithm>
@@ -99,6 +106,7 @@ struct flit_params {
   // Pipeline depth p: a flit that entered a FIFO in cycle c leaves it from c + p on, a
   // head r cycles later still.
   std::uint32_t pipeline{1};
+  bool torus{false};  // wraparound links and dateline VC classes (xy or yx, vcs >= 2)
 };
 
 struct message {
@@ -133,6 +141,8 @@ class flit_mesh {
       r.owns.assign(std::size_t{ports} * nvc_, none);
     }
     nics_.resize(routers_.size());
+    if (p.torus && (nvc_ < 2 || (p.route != routing::xy && p.route != routing::yx)))
+      throw std::invalid_argument("flit reference: a torus needs xy or yx and vcs >= 2");
   }
 
   // Results in the order of `msgs`; a NIC sends its messages in posting order, ties in
@@ -167,6 +177,7 @@ class flit_mesh {
     std::uint64_t count{1};   // flits in its packet
     std::uint64_t arrive{0};  // first cycle it may leave the FIFO it is in
     bool odd{false};          // its packet is odd-numbered at its source (o1turn: YX)
+    bool wrapped{false};      // torus, a head: it crossed a wraparound link of its ring
     [[nodiscard]] bool head() const { return index == 0; }
     [[nodiscard]] bool tail() const { return index + 1 == count; }
   };
@@ -235,14 +246,58 @@ class flit_mesh {
     return false;
   }
 
-  // The directions that bring a packet at `at` closer to dst.
+  // The directions that bring a packet at `at` closer to dst (a torus: the one way
+  // round each ring with fewer hops, the positive one when both have as many).
   [[nodiscard]] std::vector<std::uint32_t> closer(std::uint32_t at, std::uint32_t dst) const {
     std::vector<std::uint32_t> d;
+    if (p_.torus) {
+      const std::uint32_t east = (dst % cols_ + cols_ - at % cols_) % cols_;
+      const std::uint32_t west = (at % cols_ + cols_ - dst % cols_) % cols_;
+      const std::uint32_t south = (dst / cols_ + rows_ - at / cols_) % rows_;
+      const std::uint32_t north = (at / cols_ + rows_ - dst / cols_) % rows_;
+      if (east != 0) d.push_back(east <= west ? 0 : 1);
+      if (south != 0) d.push_back(south <= north ? 2 : 3);
+      return d;
+    }
     if (dst % cols_ > at % cols_) d.push_back(0);
     if (dst % cols_ < at % cols_) d.push_back(1);
     if (dst / cols_ > at / cols_) d.push_back(2);
     if (dst / cols_ < at / cols_) d.push_back(3);
     return d;
+  }
+
+  // Whether output o of router x is a torus's wraparound link.
+  [[nodiscard]] bool wraps(std::uint32_t x, std::uint32_t o) const {
+    if (!p_.torus) return false;
+    switch (o) {
+      case 0:
+        return x % cols_ + 1 == cols_;
+      case 1:
+        return x % cols_ == 0;
+      case 2:
+        return x / cols_ + 1 == rows_;
+      case 3:
+        return x / cols_ == 0;
+      default:
+        return false;
+    }
+  }
+
+  // A head's wraparound bit after it crosses output o of router x, having arrived in
+  // direction `from` (4: injected): kept along its ring, cleared on a turn.
+  [[nodiscard]] bool wrapped_after(std::uint32_t x, std::uint32_t from, std::uint32_t o,
+                                   const flit& f) const {
+    const bool same_ring = from != 4 && from / 2 == o / 2;
+    return (same_ring && f.wrapped) || wraps(x, o);
+  }
+
+  // The upper VC class on output o for head f at router x, arrived in direction `from`:
+  // o1turn's YX packets; on a torus, a head that has wrapped around its ring or is about
+  // to.
+  [[nodiscard]] bool upper_class(std::uint32_t x, std::uint32_t from, std::uint32_t o,
+                                 const flit& f) const {
+    if (p_.torus) return o != 4 && wrapped_after(x, from, o, f);
+    return f.odd;
   }
 
   // Whether dst can be reached from `at`, arriving in direction `from`, by permitted turns
@@ -277,15 +332,17 @@ class flit_mesh {
   }
 
   [[nodiscard]] std::uint32_t next_router(std::uint32_t at, std::uint32_t out) const {
+    const std::uint32_t r = at / cols_;
+    const std::uint32_t c = at % cols_;
     switch (out) {
       case 0:
-        return at + 1;
+        return r * cols_ + (c + 1) % cols_;
       case 1:
-        return at - 1;
+        return r * cols_ + (c + cols_ - 1) % cols_;
       case 2:
-        return at + cols_;
+        return (r + 1) % rows_ * cols_ + c;
       default:
-        return at - cols_;
+        return (r + rows_ - 1) % rows_ * cols_ + c;
     }
   }
 
@@ -353,10 +410,11 @@ class flit_mesh {
     return has_room(x, o, v, t);
   }
 
-  // Whether VC v of link output o may carry a head of class `odd` (o1turn's classes).
-  [[nodiscard]] bool in_class(std::uint32_t o, std::uint32_t v, bool odd) const {
-    if (p_.route != routing::o1turn || o == 4) return true;
-    return odd ? v >= nvc_ / 2 : v < nvc_ / 2;
+  // Whether VC v of link output o may carry a head of the upper class or not (o1turn's
+  // classes, the torus's dateline classes).
+  [[nodiscard]] bool in_class(std::uint32_t o, std::uint32_t v, bool upper) const {
+    if ((p_.route != routing::o1turn && !p_.torus) || o == 4) return true;
+    return upper ? v >= nvc_ / 2 : v < nvc_ / 2;
   }
 
   // The input VC whose ready header the output pointer reaches first among those with a
@@ -373,20 +431,20 @@ class flit_mesh {
       if (!f.head() || f.arrive + (p_.pipeline - 1) + p_.router_delay > t) continue;
       if (r.owns[iv] != none) continue;  // a body of an earlier packet is still due
       if (route(x, iv / nvc_, f, cs) != o) continue;
-      const int v = free_vc(x, o, t, f.odd);
+      const int v = free_vc(x, o, t, upper_class(x, iv / nvc_, o, f));
       if (v == none) continue;
       return {static_cast<int>(iv), v};
     }
     return {none, none};
   }
 
-  // Lowest free VC of output o with a slot behind it, in the class of a head `odd`. A VC
+  // Lowest free VC of output o with a slot behind it, in the class `upper` or not. A VC
   // whose tail crossed at c is free from c + 1 (fixed: c + vcs).
-  [[nodiscard]] int free_vc(std::uint32_t x, std::uint32_t o, std::uint64_t t, bool odd) const {
+  [[nodiscard]] int free_vc(std::uint32_t x, std::uint32_t o, std::uint64_t t, bool upper) const {
     const router& r = routers_[x];
     const std::uint64_t after = fixed() ? nvc_ : 1;
     for (std::uint32_t v = 0; v < nvc_; ++v) {
-      if (!in_class(o, v, odd)) continue;
+      if (!in_class(o, v, upper)) continue;
       const std::uint64_t tail = r.tail_at[o][v];
       if (r.holder[o][v] == none && (tail == never || t >= tail + after) && has_room(x, o, v, t))
         return static_cast<int>(v);
@@ -423,6 +481,7 @@ class flit_mesh {
       return 0;
     }
     f.arrive = t + 1;
+    if (f.head()) f.wrapped = wrapped_after(x, iv / nvc_, o, f);
     routers_[next_router(x, o)].in[o][v].push_back(f);
     return 0;
   }
@@ -443,7 +502,8 @@ class flit_mesh {
       for (std::uint32_t o = 0; o < 4; ++o) {
         const bool edge = (o == 0 && x % cols_ + 1 == cols_) || (o == 1 && x % cols_ == 0) ||
                           (o == 2 && x / cols_ + 1 == rows_) || (o == 3 && x / cols_ == 0);
-        if (edge) continue;
+        const bool ring = o < 2 ? cols_ > 1 : rows_ > 1;
+        if (edge && !(p_.torus && ring)) continue;
         const router& r = routers_[next_router(x, o)];
         for (std::uint32_t v = 0; v < nvc_; ++v) {
           std::uint64_t held = r.in[o][v].size();

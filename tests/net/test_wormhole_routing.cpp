@@ -17,22 +17,6 @@ using namespace tessera;
 using namespace tessera::net;
 using namespace wormhole_test;
 
-namespace {
-
-// Packets that crossed each link "from->to NAME", as the engine reports them.
-std::map<std::string, std::uint64_t> link_packets(const fabric& f, const wormhole_params& p,
-                                                  const std::vector<timed_xfer>& msgs) {
-  const auto e = make_wormhole_engine(f, p);
-  replay(*e, msgs);
-  std::map<std::string, std::uint64_t> out;
-  for (const link_stat& s : e->links()) {
-    if (s.name == "inject" || s.name == "eject") continue;
-    out[std::to_string(s.from) + "->" + std::to_string(s.to) + " " + s.name] = s.messages;
-  }
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("routing: xy goes along the row first, yx along the column first", "[wormhole]") {
   // mesh:4x4, tiles row-major. 0 -> 5 is one column east and one row south; 4 -> 6 two

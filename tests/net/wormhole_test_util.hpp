@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -88,10 +89,10 @@ inline reference::routing routing_of(mesh_routing r) {
 inline std::vector<timing> run_reference(const fabric& f, const wormhole_params& p,
                                          const std::vector<job>& jobs,
                                          std::optional<reference::link_share> share = {}) {
-  reference::flit_mesh mesh(
-      f.rows, f.cols,
-      {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes, p.inject_gap, p.vcs,
-       share.value_or(share_of(p)), p.credit_delay, routing_of(p.routing), p.pipeline});
+  reference::flit_mesh mesh(f.rows, f.cols,
+                            {p.width, p.router_delay, p.buffer, p.alpha, p.packet_bytes,
+                             p.inject_gap, p.vcs, share.value_or(share_of(p)), p.credit_delay,
+                             routing_of(p.routing), p.pipeline, f.kind == fabric_kind::torus});
   std::vector<reference::message> msgs;
   for (const job& j : jobs)
     msgs.push_back({j.src, j.dst, j.bytes, j.control, j.at});
@@ -125,6 +126,19 @@ inline std::vector<timing> require_agreement(const fabric& f, const wormhole_par
     CHECK(e[i].delivered == r[i].delivered);
   }
   return e;
+}
+
+// Packets that crossed each link "from->to NAME", as the engine reports them.
+inline std::map<std::string, std::uint64_t> link_packets(const fabric& f, const wormhole_params& p,
+                                                         const std::vector<timed_xfer>& msgs) {
+  const auto e = make_wormhole_engine(f, p);
+  replay(*e, msgs);
+  std::map<std::string, std::uint64_t> out;
+  for (const link_stat& s : e->links()) {
+    if (s.name == "inject" || s.name == "eject") continue;
+    out[std::to_string(s.from) + "->" + std::to_string(s.to) + " " + s.name] = s.messages;
+  }
+  return out;
 }
 
 inline std::uint32_t hops(const fabric& f, std::uint32_t a, std::uint32_t b) {
@@ -188,7 +202,8 @@ struct random_case {
 };
 inline random_case random_traffic(std::uint32_t seed, std::uint32_t gap, std::uint32_t vcs,
                                   std::uint32_t credit_delay,
-                                  vc_share share = vc_share::round_robin) {
+                                  vc_share share = vc_share::round_robin,
+                                  std::uint32_t tiles = 16) {
   std::mt19937 rng(seed);  // raw draws only: distributions differ between libraries
   auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
   random_case c;
@@ -203,8 +218,8 @@ inline random_case random_traffic(std::uint32_t seed, std::uint32_t gap, std::ui
   c.p.credit_delay = credit_delay;
   for (int i = 0; i < 50; ++i) {
     job j;
-    j.src = draw(16);
-    j.dst = draw(16);
+    j.src = draw(tiles);
+    j.dst = draw(tiles);
     j.bytes = draw(40);
     j.at = draw(80);
     j.control = draw(8) == 0;

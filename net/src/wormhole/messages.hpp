@@ -20,17 +20,37 @@ inline constexpr std::uint64_t max_message_bytes = std::uint64_t{1} << 50;
 // The fabric as --fabric spells it, for refusals (validate.cpp).
 std::string fabric_spec(const fabric& f);
 
-// Throws tessera::input_error for a fabric that `engine` ("the wormhole engine", "the
-// flit engine") does not model, or parameters out of range.
-inline void check_setup(const fabric& f, const wormhole_params& p, const char* engine) {
-  if (f.kind != fabric_kind::mesh) {
-    throw input_error("wormhole: fabric " + fabric_spec(f) + " is not a mesh (" + engine +
-                      " models mesh:RxC only)");
+// Throws tessera::input_error for a fabric that wormhole switching does not model (mesh
+// and torus do), parameters out of range, or a torus with what it cannot take: a routing
+// other than dimension order, fewer than the two VCs its dateline classes need, or the
+// fixed share (the closed form's, which models meshes only).
+inline void check_setup(const fabric& f, const wormhole_params& p) {
+  if (f.kind != fabric_kind::mesh && f.kind != fabric_kind::torus) {
+    throw input_error("wormhole: fabric " + fabric_spec(f) +
+                      " is not a mesh or a torus (wormhole switching models mesh:RxC and "
+                      "torus:RxC)");
   }
   if (f.tiles() == 0 || f.tiles() > max_tiles) {
     throw input_error("wormhole: fabric " + fabric_spec(f) + " has no tiles or too many");
   }
   validate(p);
+  if (f.kind != fabric_kind::torus) return;
+  if (p.routing != mesh_routing::xy && p.routing != mesh_routing::yx) {
+    throw input_error("wormhole: param routing " +
+                      std::string{mesh_routing_names.at(static_cast<std::size_t>(p.routing))} +
+                      " on " + fabric_spec(f) +
+                      " is not modelled (the wormhole torus routes in dimension order: xy or yx)");
+  }
+  if (p.vcs < 2) {
+    throw input_error("wormhole: " + fabric_spec(f) + " needs vcs >= 2 (a dateline VC class " +
+                      "before each ring's wraparound link and one after), got vcs " +
+                      std::to_string(p.vcs));
+  }
+  if (p.share == vc_share::fixed) {
+    throw input_error("wormhole: vc_share=fixed on " + fabric_spec(f) +
+                      " is not modelled (the fixed share is the closed form's, which models "
+                      "meshes only)");
+  }
 }
 
 // Throws tessera::input_error for a message with a tile outside f or over 2^50 bytes.
@@ -87,7 +107,7 @@ inline void begin_message(message_core& m, const xfer& x, const wormhole_params&
   m.started = false;
 }
 
-// The statistics row of channel c of mesh f: links tile * 4 + port ("E", "W", "S", "N"),
+// The statistics row of channel c of mesh or torus f: links tile * 4 + port ("E", "W", "S", "N"),
 // then one injection ("inject") and one ejection ("eject") per tile.
 [[nodiscard]] inline link_stat channel_stat_row(const fabric& f, std::uint32_t c, cycle_t busy,
                                                 std::uint64_t packets, std::uint32_t max_queue) {

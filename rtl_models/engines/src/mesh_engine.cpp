@@ -1,6 +1,7 @@
 // The wormhole mesh through the Verilated tsr_mesh_top (docs/rtl.md, "The RTL as a
 // model"). An R x C mesh runs in the top-left corner of a Verilated model, where XY
-// routing keeps every flit; the other tiles stay idle.
+// routing keeps every flit; the other tiles stay idle. So does an R x C torus, on a
+// model built with the wraparound links (wrap_i closes its rings there).
 //
 // Timing follows the fabric module's protocol (clocked_bridge.hpp). A message is offered
 // to its NI from the cycle it is posted, and it has started in the cycle the NI takes it
@@ -42,7 +43,7 @@ class rtl_mesh_engine final : public clocked_bridge {
 
  public:
   rtl_mesh_engine(const fabric& f, const net::wormhole_params& p)
-      : shape_{f.rows, f.cols, Top::cols},
+      : shape_{f.rows, f.cols, Top::cols, f.kind == fabric_kind::torus},
         ctx_(std::make_unique<VerilatedContext>()),
         model_(make_model(*ctx_)),
         drv_(*model_, shape_),
@@ -61,6 +62,9 @@ class rtl_mesh_engine final : public clocked_bridge {
     s.vcs = p.vcs;
     s.depth = p.buffer;
     s.routing = static_cast<unsigned>(p.routing);
+    s.wrap = shape_.wrap;
+    s.rows = f.rows;
+    s.cols = f.cols;
     rtl_tops::apply(*model_, s);
     reset(*model_);
     // An idle RTL is unchanged once the last credit is back and the NIs' gap counters
@@ -77,7 +81,8 @@ class rtl_mesh_engine final : public clocked_bridge {
   void inject(const net::xfer& x, cycle_t now) override {
     if (x.src >= shape_.tiles() || x.dst >= shape_.tiles()) {
       throw input_error("rtl mesh: message " + std::to_string(x.id) + " tile " +
-                        std::to_string(std::max(x.src, x.dst)) + " is outside the mesh");
+                        std::to_string(std::max(x.src, x.dst)) + " is outside the " +
+                        (shape_.wrap ? "torus" : "mesh"));
     }
     // A flit stands for `width` bytes, as in the wormhole engine; the RTL's 32-bit flit
     // carries the bridge's check word (the NICs carry and check the bytes themselves).
@@ -312,12 +317,17 @@ std::string size(const rtl_tops::mesh_top_limits& l) {
   return std::to_string(l.rows) + "x" + std::to_string(l.cols);
 }
 
-// Whether top l takes an R x C mesh with p's VCs, pipeline and credit delay.
+// Whether top l takes an R x C mesh or torus with p's VCs, pipeline and credit delay.
 constexpr bool takes(const rtl_tops::mesh_top_limits& l, const fabric& f,
                      const net::wormhole_params& p) {
   return f.rows <= l.rows && f.cols <= l.cols && p.vcs <= l.vcs && p.pipeline <= l.max_pipeline &&
-         p.credit_delay <= l.max_credit_delay;
+         p.credit_delay <= l.max_credit_delay && (f.kind == fabric_kind::mesh || l.wrap);
 }
+
+// The largest torus a top with the wraparound links takes.
+constexpr const rtl_tops::mesh_top_limits& largest_torus = rtl_tops::mesh_8x8_vc4;
+static_assert(largest_torus.wrap && largest_torus.rows >= rtl_tops::mesh_4x4_vc4.rows &&
+              !rtl_tops::mesh_8x8.wrap);
 
 }  // namespace
 
@@ -329,8 +339,8 @@ std::string mesh_configurations() {
     const auto range = [](unsigned hi) {
       return hi == 1 ? std::string("1") : "1.." + std::to_string(hi);
     };
-    out += std::string(l.model) + " (meshes up to " + size(l) + ", vcs " + range(l.vcs) +
-           ", pipeline and credit_delay " + range(l.max_pipeline) + ")";
+    out += std::string(l.model) + " (meshes" + (l.wrap ? " and tori" : "") + " up to " + size(l) +
+           ", vcs " + range(l.vcs) + ", pipeline and credit_delay " + range(l.max_pipeline) + ")";
   }
   return out + "; all buffer 1.." + std::to_string(one_vc.buffer) +
          ", full duplex, router_delay 0.." + std::to_string(one_vc.max_router_delay) +
@@ -341,6 +351,8 @@ std::string mesh_configurations() {
 }
 
 bool mesh_built(const fabric& f) {
+  if (f.kind == fabric_kind::torus)
+    return f.rows <= largest_torus.rows && f.cols <= largest_torus.cols;
   return f.kind == fabric_kind::mesh && f.rows <= one_vc.rows && f.cols <= one_vc.cols;
 }
 
@@ -348,7 +360,14 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
   net::validate(p);
   const std::string built = mesh_configurations();
   const rtl_tops::mesh_top_limits& l = one_vc;
-  if (f.kind != fabric_kind::mesh) refuse("wormhole switching runs on a mesh", built);
+  if (f.kind != fabric_kind::mesh && f.kind != fabric_kind::torus)
+    refuse("wormhole switching runs on a mesh or a torus", built);
+  if (f.kind == fabric_kind::torus &&
+      (p.vcs < 2 || p.share == net::vc_share::fixed ||
+       (p.routing != net::mesh_routing::xy && p.routing != net::mesh_routing::yx))) {
+    refuse("a wormhole torus routes xy or yx on vcs >= 2 shared round robin (dateline classes)",
+           built);
+  }
   // Each parameter's own range is the rtl model's limits (rtl_model.hpp), which the
   // registry checks before this runs; here what depends on several: the packets and the size.
   if (p.packet_bytes % p.width != 0 || p.packet_bytes / p.width > l.max_flits) {
@@ -368,8 +387,8 @@ std::unique_ptr<net::engine> make_rtl_mesh_engine(const fabric& f, const net::wo
   if (takes(rtl_tops::mesh_8x8, f, p)) return make_mesh<rtl_tops::mesh_top_8x8>(f, p);
   if (takes(rtl_tops::mesh_4x4_vc4, f, p)) return make_mesh<rtl_tops::mesh_top_4x4_vc4>(f, p);
   if (takes(rtl_tops::mesh_8x8_vc4, f, p)) return make_mesh<rtl_tops::mesh_top_8x8_vc4>(f, p);
-  refuse("mesh:" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + " is larger than " +
-             size(rtl_tops::mesh_8x8_vc4),
+  refuse(std::string(f.kind == fabric_kind::torus ? "torus:" : "mesh:") + std::to_string(f.rows) +
+             "x" + std::to_string(f.cols) + " is larger than " + size(rtl_tops::mesh_8x8_vc4),
          built);
 }
 

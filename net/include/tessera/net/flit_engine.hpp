@@ -18,7 +18,8 @@
 //      from its pointer, a head flit that has waited router_delay cycles, is routed to it
 //      and whose input VC holds no output; it takes the output's lowest VC that is free
 //      (its last tail crossed before t), has a credit and is in the head's class (o1turn's
-//      on links; heads whose class has no such VC do not compete). The route is the
+//      or the torus's dateline class, on links; heads whose class has no such VC do not
+//      compete). The route is the
 //      routing function's (mesh_routing.hpp), decided each cycle on the state at its start:
 //      of two allowed outputs the one with more credits left. A NIC's header
 //      takes the lowest local input VC with a free slot, alpha cycles after the message
@@ -28,6 +29,9 @@
 //   4. a message is delivered the cycle after the tail of its last packet to arrive
 //      crossed the ejection (packets of one message may overtake each other on other VCs),
 //      plus the eager copy when it went eagerly.
+// On torus:RxC the routers are joined by wraparound links as well, heads route in
+// dimension order the shorter way round, and a head's VC class on a link is its dateline
+// class (mesh_routing.hpp, torus_class: class 0 the lower vcs / 2 VCs, class 1 the rest).
 // Idle stretches are skipped: the engine asks for a cycle only while a flit or a start-up
 // is due. The half-duplex NIC (duplex.hpp) is not modelled here; the engine refuses it.
 #pragma once
@@ -44,8 +48,9 @@ namespace tessera::net {
 
 class flit_engine final : public engine {
  public:
-  // Throws tessera::input_error for a fabric that is not mesh:RxC, parameters out of
-  // range, or the half-duplex NIC.
+  // Throws tessera::input_error for a fabric that is not mesh:RxC or torus:RxC,
+  // parameters out of range, a torus with a routing other than xy or yx, fewer than 2
+  // VCs or vc_share=fixed, or the half-duplex NIC.
   flit_engine(const fabric& f, const wormhole_params& p);
   ~flit_engine() override;
   flit_engine(const flit_engine&) = delete;

@@ -129,13 +129,70 @@ struct mesh_choice {
   return row_credits > col_credits ? c.row_port : c.col_port;
 }
 
-// The VCs of o1turn's classes on a link among the vcs in use: XY packets the lower
-// vcs / 2, YX packets the rest (vcs >= 2). The ejection, and every other routing, lets a
-// head take any VC.
-[[nodiscard]] constexpr bool vc_in_class(mesh_routing r, bool yx_class, std::uint32_t v,
+// The VCs of a class on a link among the vcs in use (vcs >= 2): class 0 the lower
+// vcs / 2, class 1 the rest. O1TURN's classes (0 XY packets, 1 YX ones) and the torus's
+// dateline classes (torus_class) split the VCs so; `split` says whether the run has
+// classes. The ejection, and every other routing on a mesh, lets a head take any VC.
+[[nodiscard]] constexpr bool vc_in_class(bool split, bool upper_class, std::uint32_t v,
                                          std::uint32_t vcs) {
-  if (r != mesh_routing::o1turn) return true;
-  return yx_class == (v >= vcs / 2);
+  if (!split) return true;
+  return upper_class == (v >= vcs / 2);
+}
+
+// ---- The wormhole torus (docs/wormhole.md, "The wormhole torus") -------------------------
+// A torus:RxC is the mesh with wraparound links: E out of the last column enters the
+// first, S out of the last row enters the first, and back. Routing is dimension order
+// (xy or yx), each ring the shorter way round, the positive way (E, S) when both are
+// equally long (runtime/routing.hpp's tie rule).
+//
+// Deadlock freedom by dateline classes (Dally and Seitz, "Deadlock-free message routing
+// in multiprocessor interconnection networks", 1987): in each ring a packet takes a VC of
+// class 0 until it crosses that ring's wraparound link, the dateline, and class 1 on the
+// wraparound link and after it; it starts again in class 0 when it turns into the other
+// dimension. A minimal route crosses a ring's dateline at most once, so neither class's
+// channels of one ring close a cycle of waits, and dimension order orders the rings.
+
+// The way a ring of n positions is travelled from a to b: +1 (E or S), -1 (W or N), or 0
+// when a == b; the shorter way, +1 on a tie.
+[[nodiscard]] constexpr int ring_way(std::uint32_t a, std::uint32_t b, std::uint32_t n) {
+  if (a == b) return 0;
+  const std::uint32_t plus = b > a ? b - a : b + n - a;
+  return 2 * plus <= n ? 1 : -1;
+}
+
+// The outputs a head from src to dst may take at `here` of a torus of `cols` x `rows`
+// under dimension order r (xy or yx; the other routings are refused on a torus): one
+// port, or the local port at the destination.
+[[nodiscard]] constexpr mesh_choice torus_allowed(mesh_routing r, mesh_place here, mesh_place dst,
+                                                  std::uint32_t cols, std::uint32_t rows) {
+  const int cw = ring_way(here.col, dst.col, cols);
+  const int rw = ring_way(here.row, dst.row, rows);
+  const std::uint32_t cp = cw > 0 ? mesh_port::east : cw < 0 ? mesh_port::west : mesh_port::local;
+  const std::uint32_t rp = rw > 0 ? mesh_port::south : rw < 0 ? mesh_port::north : mesh_port::local;
+  constexpr std::uint32_t none = mesh_port::local;
+  if (cp == none || rp == none) return {cp, rp};
+  return r == mesh_routing::yx ? mesh_choice{none, rp} : mesh_choice{cp, none};
+}
+
+// The dateline class of the VC a head from src takes on link output `port` at `here`: 1
+// when that link is its ring's wraparound link or the packet crossed it before in this
+// dimension. Dimension order changes a column only in the column phase, which starts at
+// src.col, so going E the packet has wrapped exactly when the next column is below
+// src.col (W: above it); rows alike. The local port has no class (0).
+[[nodiscard]] constexpr bool torus_class(std::uint32_t port, mesh_place here, mesh_place src,
+                                         std::uint32_t cols, std::uint32_t rows) {
+  switch (port) {
+    case mesh_port::east:
+      return (here.col + 1 == cols ? 0 : here.col + 1) < src.col;
+    case mesh_port::west:
+      return (here.col == 0 ? cols - 1 : here.col - 1) > src.col;
+    case mesh_port::south:
+      return (here.row + 1 == rows ? 0 : here.row + 1) < src.row;
+    case mesh_port::north:
+      return (here.row == 0 ? rows - 1 : here.row - 1) > src.row;
+    default:
+      return false;
+  }
 }
 
 }  // namespace tessera::net

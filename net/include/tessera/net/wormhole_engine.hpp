@@ -121,16 +121,16 @@ void validate(const wormhole_params& p);
 // Flits of a packet with `payload` bytes: max(1, ceil(payload / width)).
 [[nodiscard]] std::uint64_t packet_flits(std::uint64_t payload, std::uint32_t width);
 
-// The engine for p: the closed form (wormhole_engine) for dimension-order routing (xy, yx)
-// and pipeline 1 with one VC or vc_share=fixed, the flit engine (flit_engine.hpp)
-// otherwise. Throws tessera::input_error as they do.
+// The engine for p: the closed form (wormhole_engine) on a mesh for dimension-order
+// routing (xy, yx) and pipeline 1 with one VC or vc_share=fixed, the flit engine
+// (flit_engine.hpp) otherwise, the wormhole torus included. Throws tessera::input_error as they do.
 std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_params& p);
 
 // The closed form: routing xy or yx, pipeline 1, vcs 1, or any vcs with vc_share=fixed.
 class wormhole_engine final : public engine {
  public:
   // Throws tessera::input_error for a fabric that is not mesh:RxC or bad parameters,
-  // for vcs > 1 shared round robin, for the routings beyond dimension order and for
+  // for a torus (make_wormhole_engine gives the flit engine), for vcs > 1 shared round robin, for the routings beyond dimension order and for
   // pipeline > 1 (make_wormhole_engine gives the flit engine).
   wormhole_engine(const fabric& f, const wormhole_params& p);
   ~wormhole_engine() override;

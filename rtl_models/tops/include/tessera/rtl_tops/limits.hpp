@@ -25,6 +25,9 @@ struct mesh_top_limits {
   unsigned vcs = 1;        // VCs: 1..vcs in use at run time (vcs_i)
   unsigned buffer = 8;     // BufferDepth: 1..buffer usable slots per VC (depth_i)
   bool traced = false;     // built with FST tracing (when TESSERA_RTL_TRACE)
+  // Built with the wraparound links (Wrap): runs torus:RxC up to rows x cols as well, in
+  // its top-left corner (wrap_i, rows_i, cols_i), with vcs >= 2.
+  bool wrap = false;
   // Run-time inputs (tsr_mesh_ni, tsr_mesh_router).
   unsigned max_router_delay = 255;       // router_delay_i, 8 bits
   std::uint32_t max_alpha = 65535;       // alpha_i, 16 bits
@@ -51,12 +54,22 @@ inline constexpr mesh_top_limits mesh_8x8{.model = "Vtsr_mesh_8x8",
                                           .max_pipeline = 1};
 // 4 x 4 with four VCs, with its assertions and FST tracing: every VC count 1..4 on meshes
 // up to 4 x 4 (the VC tests, the delta preset's 2 VCs, tb_mesh --trace).
-inline constexpr mesh_top_limits mesh_4x4_vc4{
-    .model = "Vtsr_mesh_4x4_vc4", .rows = 4, .cols = 4, .vcs = 4, .buffer = 8, .traced = true};
+inline constexpr mesh_top_limits mesh_4x4_vc4{.model = "Vtsr_mesh_4x4_vc4",
+                                              .rows = 4,
+                                              .cols = 4,
+                                              .vcs = 4,
+                                              .buffer = 8,
+                                              .traced = true,
+                                              .wrap = true};
 // 8 x 8 with four VCs, without assertions or tracing (they would make its C++ 92 MB
 // instead of 38): the meshes with VCs that the 4 x 4 cannot take.
-inline constexpr mesh_top_limits mesh_8x8_vc4{
-    .model = "Vtsr_mesh_8x8_vc4", .rows = 8, .cols = 8, .vcs = 4, .buffer = 8, .traced = false};
+inline constexpr mesh_top_limits mesh_8x8_vc4{.model = "Vtsr_mesh_8x8_vc4",
+                                              .rows = 8,
+                                              .cols = 8,
+                                              .vcs = 4,
+                                              .buffer = 8,
+                                              .traced = false,
+                                              .wrap = true};
 
 // The mesh tops built, in the order a mesh picks the first that takes it: the one-VC
 // top, then the smaller VC top.

@@ -3,8 +3,9 @@
 // The Verilated wormhole meshes (rtl_models/rtl/tsr_mesh_top.sv), their limits
 // (limits.hpp) and the run-time shape a user of them works in: an R x C mesh runs in the
 // top-left corner of a model, where XY routing keeps every packet, and the other tiles
-// stay idle. Users speak in tile ids of the R x C mesh (row-major); mesh_shape maps them
-// onto the model's tiles.
+// stay idle; so does an R x C torus on a model built with the wraparound links, which
+// close its rings there. Users speak in tile ids of the R x C mesh (row-major); mesh_shape maps
+// them onto the model's tiles.
 //
 // The models' tile ports carry the flit field by field (rx_head_o, rx_vc_o,
 // rx_src_row_o, ...), so nothing here mirrors the flit's bit layout. The models have
@@ -65,6 +66,10 @@ struct mesh_settings {
   // routing_i: tsr_pkg's MeshRoute* code, 0..6 (xy, yx, o1turn, west-first, north-last,
   // negative-first, odd-even: net::mesh_routing's values).
   unsigned routing = 0;
+  // wrap_i: a torus of rows x cols (rows_i, cols_i) in the model's top-left corner.
+  bool wrap = false;
+  unsigned rows = 1;
+  unsigned cols = 1;
 };
 
 template <class Model>
@@ -77,13 +82,18 @@ void apply(Model& m, const mesh_settings& s) {
   m.vcs_i = static_cast<std::uint8_t>(s.vcs);
   m.depth_i = static_cast<std::uint16_t>(s.depth);
   m.routing_i = static_cast<std::uint8_t>(s.routing);
+  m.wrap_i = s.wrap ? 1 : 0;
+  m.rows_i = static_cast<std::uint8_t>(s.rows);
+  m.cols_i = static_cast<std::uint8_t>(s.cols);
 }
 
-// An R x C mesh in the top-left corner of a model with model_cols columns.
+// An R x C mesh, or torus (wrap), in the top-left corner of a model with model_cols
+// columns.
 struct mesh_shape {
   unsigned rows = 4;
   unsigned cols = 4;
   unsigned model_cols = mesh_max_side;
+  bool wrap = false;
 
   unsigned tiles() const { return rows * cols; }
   unsigned row(unsigned t) const { return t / cols; }
@@ -91,31 +101,41 @@ struct mesh_shape {
   unsigned at(unsigned row, unsigned col) const { return row * cols + col; }
   // The model's tile for tile t of this mesh.
   unsigned phys(unsigned t) const { return row(t) * model_cols + col(t); }
-  // Links an XY route from a to b crosses (the Manhattan distance).
+  // Links an XY route from a to b crosses (the Manhattan distance; on a torus the
+  // shorter way round each ring).
   unsigned hops(unsigned a, unsigned b) const {
-    const unsigned dr = row(a) > row(b) ? row(a) - row(b) : row(b) - row(a);
-    const unsigned dc = col(a) > col(b) ? col(a) - col(b) : col(b) - col(a);
+    unsigned dr = row(a) > row(b) ? row(a) - row(b) : row(b) - row(a);
+    unsigned dc = col(a) > col(b) ? col(a) - col(b) : col(b) - col(a);
+    if (wrap) {
+      dr = dr < rows - dr ? dr : rows - dr;
+      dc = dc < cols - dc ? dc : cols - dc;
+    }
     return dr + dc;
   }
-  // The output an XY router at `at` takes towards `dst` (tsr_mesh_route).
+  // The output an XY router at `at` takes towards `dst` (tsr_mesh_route; on a torus the
+  // shorter way round, east or south on a tie).
   unsigned xy_port(unsigned at, unsigned dst) const {
-    if (col(dst) > col(at)) return 0;
-    if (col(dst) < col(at)) return 1;
-    if (row(dst) > row(at)) return 2;
-    if (row(dst) < row(at)) return 3;
+    if (col(dst) != col(at)) {
+      if (!wrap) return col(dst) > col(at) ? 0 : 1;
+      return 2 * ((col(dst) + cols - col(at)) % cols) <= cols ? 0 : 1;
+    }
+    if (row(dst) != row(at)) {
+      if (!wrap) return row(dst) > row(at) ? 2 : 3;
+      return 2 * ((row(dst) + rows - row(at)) % rows) <= rows ? 2 : 3;
+    }
     return mesh_local;
   }
-  // The tile the link out of t's port (0..3) leads to.
+  // The tile the link out of t's port (0..3) leads to (round the ring on a torus).
   unsigned neighbour(unsigned t, unsigned port) const {
     switch (port) {
       case 0:
-        return at(row(t), col(t) + 1);
+        return at(row(t), (col(t) + 1) % cols);
       case 1:
-        return at(row(t), col(t) - 1);
+        return at(row(t), (col(t) + cols - 1) % cols);
       case 2:
-        return at(row(t) + 1, col(t));
+        return at((row(t) + 1) % rows, col(t));
       default:
-        return at(row(t) - 1, col(t));
+        return at((row(t) + rows - 1) % rows, col(t));
     }
   }
 };
