@@ -318,7 +318,8 @@ const std::array<engine_info, 4> builtin_engines{{
      },
      torus_zero_load, [](const engine_params&) { return std::uint32_t{4}; }},
     {switching::wormhole, "wormhole",
-     "wormhole routing (XY or the routing param), credit flow control, B-flit input FIFOs "
+     "wormhole routing (XY or the routing param; dateline VCs on a torus), credit flow "
+     "control, B-flit input FIFOs "
      "(docs/wormhole.md)",
      "Thakur, Choudhary, Fox, Complete Exchange on a Wormhole Routed Mesh",
      bit(fabric_kind::mesh) | bit(fabric_kind::torus), bit(fabric_kind::mesh), wormhole_params,

@@ -401,13 +401,14 @@ void write_heatmap(std::ostream& os, const heatmap_input& in) {
 
 std::vector<heatmap_panel> step_panels(const fabric& f,
                                        const std::vector<harness::transfer_record>& transfers,
-                                       double& max_load) {
+                                       double& max_load, dim_order order) {
   std::map<std::uint32_t, std::map<std::uint32_t, std::uint32_t>> load;  // step -> link -> n
   for (const harness::transfer_record& t : transfers) {
     if (t.header.kind != msg_kind::data) continue;
     auto& per = load[t.header.tag];
-    for_each_hop(f, tile_id{t.header.src}, tile_id{t.header.dst},
-                 [&](link_id l) { ++per[l.value()]; });
+    for_each_hop(
+        f, tile_id{t.header.src}, tile_id{t.header.dst}, [&](link_id l) { ++per[l.value()]; },
+        order);
   }
   max_load = 0;
   std::vector<heatmap_panel> out;

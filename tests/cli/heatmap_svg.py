@@ -69,19 +69,28 @@ def links_of(svg_path):
 
 
 
-def xy_route(src, dst, cols):
-    """The directed links of Thakur's XY route on a mesh: X first, then Y."""
+def xy_route(src, dst, cols, yx=False):
+    """The directed links of Thakur's XY route on a mesh: X first, then Y (yx: Y first)."""
     r, c = divmod(src, cols)
     tr, tc = divmod(dst, cols)
     hops = []
-    while c != tc:
-        step = 1 if tc > c else -1
-        hops.append((r * cols + c, r * cols + c + step, "E" if step > 0 else "W"))
-        c += step
-    while r != tr:
-        step = 1 if tr > r else -1
-        hops.append((r * cols + c, (r + step) * cols + c, "S" if step > 0 else "N"))
-        r += step
+
+    def walk_x():
+        nonlocal c
+        while c != tc:
+            step = 1 if tc > c else -1
+            hops.append((r * cols + c, r * cols + c + step, "E" if step > 0 else "W"))
+            c += step
+
+    def walk_y():
+        nonlocal r
+        while r != tr:
+            step = 1 if tr > r else -1
+            hops.append((r * cols + c, (r + step) * cols + c, "S" if step > 0 else "N"))
+            r += step
+
+    for walk in ((walk_y, walk_x) if yx else (walk_x, walk_y)):
+        walk()
     return hops
 
 
@@ -129,38 +138,41 @@ with tempfile.TemporaryDirectory() as d:
               f"{name}: equal values, equal colours")
         render(chromium, svg, d, name, 900, 900, 0.005)
 
-    # Step panels on a mesh: each step's load per link, walked here along XY routes.
-    svg = f"{d}/steps.svg"
-    p = subprocess.run([tessera, "run", "--model", "tlm", "--fabric", "mesh:4x4", "--collective",
-                        "alltoall", "--algorithm", "gen", "--bytes", "64", "--heatmap", svg,
-                        "--heatmap-steps", "--transfers", "--json"],
-                       capture_output=True, text=True, timeout=600)
-    check(p.returncode == 0, f"steps: exit {p.returncode} {p.stderr.strip()}")
-    if p.returncode == 0:
-        report = json.loads(p.stdout)
-        _, panels = links_of(svg)
-        check(len(panels) == len(report["per_step"]),
-              f"steps: a panel per step ({len(panels)} for {len(report['per_step'])})")
-        loads = {}
-        for t in report["per_transfer"]:
-            if t["kind"] != "data":
-                continue
-            per = loads.setdefault(t["step"], {})
-            for hop in xy_route(t["src"], t["dst"], 4):
-                per[hop] = per.get(hop, 0) + 1
-        steps = sorted(loads)
-        mismatched = []
-        for i, step in enumerate(steps):
-            if i >= len(panels):
-                break
-            drawn = {k: v for k, (v, c) in panels[i].items() if v > 0}
-            if drawn != {k: float(v) for k, v in loads[step].items()}:
-                mismatched.append(step)
-        check(not mismatched, f"steps: every panel's loads are its step's XY loads "
-              f"({len(mismatched)} steps differ)")
-        top = max(max(v.values()) for v in loads.values())
-        check(report["heatmap"]["scale_max"] == top, f"steps: the scale runs to the largest load "
-              f"({report['heatmap']['scale_max']} against {top})")
-        render(chromium, svg, d, "steps", 900, 900, 0.005)
+    # Step panels on a mesh: each step's load per link, walked here along XY routes, and
+    # along YX routes under --param routing=yx.
+    for routing in ("xy", "yx"):
+        svg = f"{d}/steps-{routing}.svg"
+        p = subprocess.run([tessera, "run", "--model", "tlm", "--fabric", "mesh:4x4", "--collective",
+                            "alltoall", "--algorithm", "gen", "--bytes", "64", "--heatmap", svg,
+                            "--heatmap-steps", "--transfers", "--json", "--param",
+                            f"routing={routing}"],
+                           capture_output=True, text=True, timeout=600)
+        check(p.returncode == 0, f"steps {routing}: exit {p.returncode} {p.stderr.strip()}")
+        if p.returncode == 0:
+            report = json.loads(p.stdout)
+            _, panels = links_of(svg)
+            check(len(panels) == len(report["per_step"]),
+                  f"steps: a panel per step ({len(panels)} for {len(report['per_step'])})")
+            loads = {}
+            for t in report["per_transfer"]:
+                if t["kind"] != "data":
+                    continue
+                per = loads.setdefault(t["step"], {})
+                for hop in xy_route(t["src"], t["dst"], 4, routing == "yx"):
+                    per[hop] = per.get(hop, 0) + 1
+            steps = sorted(loads)
+            mismatched = []
+            for i, step in enumerate(steps):
+                if i >= len(panels):
+                    break
+                drawn = {k: v for k, (v, c) in panels[i].items() if v > 0}
+                if drawn != {k: float(v) for k, v in loads[step].items()}:
+                    mismatched.append(step)
+            check(not mismatched, f"steps {routing}: every panel's loads are its step's {routing} loads "
+                  f"({len(mismatched)} steps differ)")
+            top = max(max(v.values()) for v in loads.values())
+            check(report["heatmap"]["scale_max"] == top, f"steps: the scale runs to the largest load "
+                  f"({report['heatmap']['scale_max']} against {top})")
+            render(chromium, svg, d, f"steps-{routing}", 900, 900, 0.005)
 
 sys.exit(finish())

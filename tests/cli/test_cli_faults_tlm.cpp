@@ -92,6 +92,27 @@ TEST_CASE("tlm: a link fault follows the forwarding table's route", "[cli][tlm][
         "transfer 0 (0 -> 2): undeliverable: link 0->3 down since cycle 0 (fault link=0-3@0)");
 }
 
+TEST_CASE("tlm: a link fault follows the wormhole's routing, xy or yx", "[cli][tlm][faults]") {
+  // Wormhole mesh 4x4, one message 0 -> 5 (row 1, column 1). XY goes east first, 0 -> 1
+  // -> 5; YX south first, 0 -> 4 -> 5. A link fault stops the message only on the path
+  // its routing takes; on the wormhole torus alike (0 -> 5 on a 4x4 torus is the same
+  // pair of two-hop paths).
+  const std::string pattern =
+      scratch("p5.json", R"({"transfers": [{"src": 0, "dst": 5, "bytes": 16}]})");
+  for (const std::string fab : {"mesh:4x4", "torus:4x4"}) {
+    const std::string base = "run --model tlm --switching wormhole --param vcs=2 --fabric " + fab +
+                             " --pattern " + pattern;
+    INFO(fab);
+    CHECK(run_json(base + " --fault link=0-1@0", 1)["faults"][0]["acted"] == true);
+    CHECK(run_json(base + " --fault link=0-4@0", 0)["faults"][0]["acted"] == false);
+    CHECK(run_json(base + " --param routing=yx --fault link=0-1@0", 0)["faults"][0]["acted"] ==
+          false);
+    const auto j = run_json(base + " --param routing=yx --fault link=0-4@0", 1);
+    CHECK(j["failure"] ==
+          "transfer 0 (0 -> 5): undeliverable: link 0->4 down since cycle 0 (fault link=0-4@0)");
+  }
+}
+
 TEST_CASE("tlm: --pattern honours UNFORCED: reserve, ack, then the data", "[cli][tlm]") {
   // Ideal switching, ts = 100, tw = 1: a control message takes ts, data ts + tw m. Above
   // the 100-byte threshold a 200-byte message takes 100 + 100 + 300 = 500 cycles from

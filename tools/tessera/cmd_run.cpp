@@ -317,7 +317,7 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
   std::size_t omitted = 0;
   if (q.heatmap_steps) {
     double top = 0;
-    in.panels = pictures::step_panels(in.f, d.transfers, top);
+    in.panels = pictures::step_panels(in.f, d.transfers, top, q.heatmap_order);
     // A page of small multiples holds 256 panels, and 200,000 links in all (a 16 x 32
     // mesh: 97 panels); the steps past them are counted.
     const std::size_t links = std::max<std::size_t>(in.f.link_slots(), 1);
@@ -494,22 +494,31 @@ run_request parse_request(const args& a) {
     }
   }
   // Every routing reaches the engines (TLM and RTL); the link faults and the per-step heat
-  // map still find a message's links on XY paths, so they refuse any other routing.
+  // map find a message's links on its path fixed in advance: dimension order, xy or yx.
+  // O1TURN's paths are chosen per packet and the adaptive routings' as the run goes, so
+  // those two refuse them.
   const auto routing = std::find_if(r.params.begin(), r.params.end(), [](const auto& kv) {
-    return kv.first == "routing" && kv.second != "xy";
+    return kv.first == "routing" && kv.second != "xy" && kv.second != "yx";
   });
   if (routing != r.params.end()) {
     const std::string given = "--param routing=" + routing->second;
     for (const harness::fault_spec& f : r.faults) {
       if (f.kind == harness::fault_kind::link) {
         throw input_error("--fault " + f.text + " with " + given +
-                          ": link faults find the messages they stop on XY paths only");
+                          ": link faults find the messages they stop on paths fixed in "
+                          "advance (routing xy or yx); this routing decides them per packet "
+                          "or as the run goes");
       }
     }
     if (q.heatmap_steps) {
-      throw input_error("--heatmap-steps with " + given + ": the step panels draw XY paths only");
+      throw input_error("--heatmap-steps with " + given +
+                        ": the step panels draw paths fixed in advance (routing xy or yx); "
+                        "this routing decides them per packet or as the run goes");
     }
   }
+  if (std::any_of(r.params.begin(), r.params.end(),
+                  [](const auto& kv) { return kv.first == "routing" && kv.second == "yx"; }))
+    q.heatmap_order = dim_order::yx;
   // The files last, once every option is known good.
   if (const auto file = a.get("routes")) {
     if (run::platform_switching(r) != models::switching::store_forward)

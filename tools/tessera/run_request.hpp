@@ -25,6 +25,8 @@ struct run_request {
   std::string heatmap_file;
   std::string heatmap_metric{"utilization"};
   bool heatmap_steps{false};
+  // The routes the step panels draw: the wormhole's routing (xy, yx), dimension order.
+  dim_order heatmap_order{dim_order::xy};
 };
 
 // Every option checked on its own and against the others, and the input files read;

@@ -169,11 +169,7 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
           "stall faults hold tiles that run the tile runtime (--collective, --schedule); "
           "pattern tiles run none");
     }
-    if (const auto* torus = dynamic_cast<const net::torus_engine*>(engine.get())) {
-      faults.set_route([torus](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& r) {
-        torus->route(s, d, r);
-      });
-    }
+    set_fault_routes(faults, *engine, o, f);
     fab.set_faults(&faults);
   }
   std::vector<std::unique_ptr<tlm_nic>> nics;

@@ -10,6 +10,22 @@
 
 namespace tessera::tlm_models {
 
+void set_fault_routes(harness::fault_injector& faults, const net::engine& engine,
+                      const platform_options& o, const fabric& f) {
+  if (const auto* torus = dynamic_cast<const net::torus_engine*>(&engine)) {
+    faults.set_route([torus](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& out) {
+      torus->route(s, d, out);
+    });
+    return;
+  }
+  if (o.sw == switching::wormhole && o.wormhole.routing == net::mesh_routing::yx) {
+    faults.set_route([f](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& out) {
+      for_each_hop(
+          f, tile_id{s}, tile_id{d}, [&](link_id l) { out.push_back(l.value()); }, dim_order::yx);
+    });
+  }
+}
+
 namespace {
 
 std::unique_ptr<net::engine> make_model(const fabric& f, const platform_options& o) {

@@ -41,9 +41,10 @@ void write_heatmap(std::ostream& os, const heatmap_input& in);
 
 // The step panels of a collective or schedule: for step k, each directed link's load,
 // the number of step k's data messages whose route crosses it (the exact count Thakur's
-// f(i) bounds), from the run's transfer records and the fabric's dimension-order routes.
+// f(i) bounds), from the run's transfer records and the fabric's dimension-order routes
+// (meshes and tori in `order`: the wormhole's routing=xy or yx).
 std::vector<heatmap_panel> step_panels(const fabric& f,
                                        const std::vector<harness::transfer_record>& transfers,
-                                       double& max_load);
+                                       double& max_load, dim_order order = dim_order::xy);
 
 }  // namespace tessera::pictures

@@ -52,6 +52,12 @@ struct platform_options : models::engine_params {
   }
 };
 
+// Gives the fault injector the links a message crosses where they are not the fabric's
+// dimension order with columns first: the store-and-forward engine's forwarding tables,
+// the wormhole's routing=yx (docs/faults.md, "Which messages").
+void set_fault_routes(harness::fault_injector& faults, const net::engine& engine,
+                      const platform_options& o, const fabric& f);
+
 // What a tile's processor did, for tiles that model one (--tiles cortex-m4).
 struct tile_cpu {
   std::uint64_t instructions{0};        // retired by its program (from its start to its end)

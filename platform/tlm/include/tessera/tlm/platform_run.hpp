@@ -74,11 +74,7 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
   fabric_module fab{"fabric", engine, o.wire_scale};
   harness::fault_injector faults{f, o.faults};
   if (!faults.empty()) {
-    if (const auto* torus = dynamic_cast<const net::torus_engine*>(&engine)) {
-      faults.set_route([torus](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& out) {
-        torus->route(s, d, out);
-      });
-    }
+    set_fault_routes(faults, engine, o, f);
     fab.set_faults(&faults);
     h.set_faults(&faults);
   }
