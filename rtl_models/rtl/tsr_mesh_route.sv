@@ -41,6 +41,11 @@ module tsr_mesh_route
   input  logic          wrap_i,
   input  logic [6:0]    rows_i,
   input  logic [6:0]    cols_i,
+  // ... and the columns and rows next to this router each way round (the router's, once).
+  input  logic [5:0]    east_col_i,
+  input  logic [5:0]    west_col_i,
+  input  logic [5:0]    south_row_i,
+  input  logic [5:0]    north_row_i,
   // The routing function, held from reset on.
   input  mesh_routing_t routing_i,
   // Per output link: credits in use behind it, summed over the VCs in use.
@@ -63,39 +68,42 @@ module tsr_mesh_route
   logic       col_ok, row_ok;
   logic       west, north, odd_col;
 
-  // The torus: hops the positive way (east, south) round each ring, and the next column
-  // and row each way.
+  // The torus: hops the positive way (east, south) round each ring.
   logic [7:0] plus_col, plus_row;
-  logic [5:0] east_col, west_col, south_row, north_row;
 
   always_comb begin
-    plus_col  = dst_i.col >= here_i.col ? 8'(dst_i.col) - 8'(here_i.col)
-                                        : 8'(dst_i.col) + 8'(cols_i) - 8'(here_i.col);
-    plus_row  = dst_i.row >= here_i.row ? 8'(dst_i.row) - 8'(here_i.row)
-                                        : 8'(dst_i.row) + 8'(rows_i) - 8'(here_i.row);
-    east_col  = 7'(here_i.col) + 7'd1 == cols_i ? 6'd0 : here_i.col + 6'd1;
-    west_col  = here_i.col == 6'd0 ? 6'(cols_i - 7'd1) : here_i.col - 6'd1;
-    south_row = 7'(here_i.row) + 7'd1 == rows_i ? 6'd0 : here_i.row + 6'd1;
-    north_row = here_i.row == 6'd0 ? 6'(rows_i - 7'd1) : here_i.row - 6'd1;
-  end
-
-  always_comb begin
-    if (dst_i.col == here_i.col) begin
-      col_port = mesh_port_t'(MeshLocal);
-    end else if (wrap) begin
-      // The shorter way: east when 2 plus_col <= cols_i (a tie included).
-      col_port = {plus_col, 1'b0} <= {2'b0, cols_i} ? mesh_port_t'(MeshEast)
-                                                    : mesh_port_t'(MeshWest);
+    plus_col = '0;
+    plus_row = '0;
+    if (wrap) begin
+      // The shorter way round: east when 2 plus_col <= cols_i (a tie included), south
+      // when 2 plus_row <= rows_i.
+      plus_col = dst_i.col >= here_i.col ? 8'(dst_i.col) - 8'(here_i.col)
+                                         : 8'(dst_i.col) + 8'(cols_i) - 8'(here_i.col);
+      plus_row = dst_i.row >= here_i.row ? 8'(dst_i.row) - 8'(here_i.row)
+                                         : 8'(dst_i.row) + 8'(rows_i) - 8'(here_i.row);
+      if (dst_i.col == here_i.col) begin
+        col_port = mesh_port_t'(MeshLocal);
+      end else begin
+        col_port = {plus_col, 1'b0} <= {2'b0, cols_i} ? mesh_port_t'(MeshEast)
+                                                      : mesh_port_t'(MeshWest);
+      end
+      if (dst_i.row == here_i.row) begin
+        row_port = mesh_port_t'(MeshLocal);
+      end else begin
+        row_port = {plus_row, 1'b0} <= {2'b0, rows_i} ? mesh_port_t'(MeshSouth)
+                                                      : mesh_port_t'(MeshNorth);
+      end
     end else begin
-      col_port = dst_i.col > here_i.col ? mesh_port_t'(MeshEast) : mesh_port_t'(MeshWest);
-    end
-    if (dst_i.row == here_i.row) begin
-      row_port = mesh_port_t'(MeshLocal);
-    end else if (wrap) begin
-      row_port = {plus_row, 1'b0} <= {2'b0, rows_i} ? mesh_port_t'(MeshSouth)
-                                                    : mesh_port_t'(MeshNorth);
-    end else begin
-      row_port = dst_i.row > here_i.row ? mesh_port_t'(MeshSouth) : mesh_port_t'(MeshNorth);
+      if (dst_i.col == here_i.col) begin
+        col_port = mesh_port_t'(MeshLocal);
+      end else begin
+        col_port = dst_i.col > here_i.col ? mesh_port_t'(MeshEast) : mesh_port_t'(MeshWest);
+      end
+      if (dst_i.row == here_i.row) begin
+        row_port = mesh_port_t'(MeshLocal);
+      end else begin
+        row_port = dst_i.row > here_i.row ? mesh_port_t'(MeshSouth) : mesh_port_t'(MeshNorth);
+      end
     end
     west    = col_port == mesh_port_t'(MeshWest);
     north   = row_port == mesh_port_t'(MeshNorth);
@@ -152,16 +160,17 @@ module tsr_mesh_route
     end else begin
       port_o = row_ok ? row_port : col_port;
     end
-    if (port_o == mesh_port_t'(MeshEast)) begin
-      upper_o = wrap && east_col < src_i.col;
-    end else if (port_o == mesh_port_t'(MeshWest)) begin
-      upper_o = wrap && west_col > src_i.col;
-    end else if (port_o == mesh_port_t'(MeshSouth)) begin
-      upper_o = wrap && south_row < src_i.row;
-    end else if (port_o == mesh_port_t'(MeshNorth)) begin
-      upper_o = wrap && north_row > src_i.row;
-    end else begin
-      upper_o = 1'b0;
+    upper_o = 1'b0;
+    if (wrap) begin
+      if (port_o == mesh_port_t'(MeshEast)) begin
+        upper_o = east_col_i < src_i.col;
+      end else if (port_o == mesh_port_t'(MeshWest)) begin
+        upper_o = west_col_i > src_i.col;
+      end else if (port_o == mesh_port_t'(MeshSouth)) begin
+        upper_o = south_row_i < src_i.row;
+      end else if (port_o == mesh_port_t'(MeshNorth)) begin
+        upper_o = north_row_i > src_i.row;
+      end
     end
   end
 

@@ -129,6 +129,16 @@ module tsr_mesh_router
   logic [MeshPorts-1:0][VCs-1:0]                 held_d, held_q;     // output VC taken
   logic [MeshPorts-1:0][VCs-1:0][InIdxWidth-1:0] holder_d, holder_q; // by input VC
 
+  // ---- The torus: the columns and rows next to this router each way round ---------
+  logic [5:0] east_col, west_col, south_row, north_row;
+
+  always_comb begin
+    east_col  = 7'(here_i.col) + 7'd1 == cols_i ? 6'd0 : here_i.col + 6'd1;
+    west_col  = here_i.col == 6'd0 ? 6'(cols_i - 7'd1) : here_i.col - 6'd1;
+    south_row = 7'(here_i.row) + 7'd1 == rows_i ? 6'd0 : here_i.row + 6'd1;
+    north_row = here_i.row == 6'd0 ? 6'(rows_i - 7'd1) : here_i.row - 6'd1;
+  end
+
   // ---- Input ports: router delay, a FIFO per VC -------------------------------------
   flit_t               front [InVcs];
   mesh_port_t          route [InVcs];      // the output the front asks for, if a head
@@ -210,6 +220,10 @@ module tsr_mesh_router
         .wrap_i,
         .rows_i,
         .cols_i,
+        .east_col_i  (east_col),
+        .west_col_i  (west_col),
+        .south_row_i (south_row),
+        .north_row_i (north_row),
         .routing_i,
         .load_i    (load),
         .port_o    (route[Iv]),
