@@ -17,7 +17,6 @@ using namespace tessera;
 using namespace tessera::net;
 using namespace wormhole_test;
 
-
 TEST_CASE("routing: xy goes along the row first, yx along the column first", "[wormhole]") {
   // mesh:4x4, tiles row-major. 0 -> 5 is one column east and one row south; 4 -> 6 two
   // columns east in row 1. XY: 0 -> 1 E, 1 -> 5 S; 4 -> 5 E, 5 -> 6 E (disjoint). YX:

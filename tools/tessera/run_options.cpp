@@ -53,7 +53,8 @@ constexpr std::array table{
                "--routes, --payload-bytes) selects it.\n"
                "rtl: the same platform over the Verilated RTL fabric (the tlm2rtl bridge, "
                "docs/rtl.md): wormhole meshes and tori up to 8x8, store-and-forward tori 4x4 "
-               "and 8x8, hypercubes up to 7 dimensions; the engine parameters are the RTL's run-time inputs."},
+               "and 8x8, hypercubes up to 7 dimensions; the engine parameters are the RTL's "
+               "run-time inputs."},
     run_option{"switching", "S", false, any, true, false, model_group,
                "the timing engine (tessera models); by default the fabric's: wormhole on a mesh, "
                "circuit on a hypercube, store-forward on a torus or ring. The engines each "

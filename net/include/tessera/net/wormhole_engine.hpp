@@ -130,8 +130,9 @@ std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_par
 class wormhole_engine final : public engine {
  public:
   // Throws tessera::input_error for a fabric that is not mesh:RxC or bad parameters,
-  // for a torus (make_wormhole_engine gives the flit engine), for vcs > 1 shared round robin, for the routings beyond dimension order and for
-  // pipeline > 1 (make_wormhole_engine gives the flit engine).
+  // for a torus (make_wormhole_engine gives the flit engine), for vcs > 1 shared round robin, for
+  // the routings beyond dimension order and for pipeline > 1 (make_wormhole_engine gives the flit
+  // engine).
   wormhole_engine(const fabric& f, const wormhole_params& p);
   ~wormhole_engine() override;
   wormhole_engine(const wormhole_engine&) = delete;
