@@ -60,8 +60,8 @@ std::vector<link_stat> alphabeta_engine::links() const {
   std::vector<link_stat> out;
   for (std::uint32_t t = 0; t < tiles_; ++t) {
     const port& p = t_[t];
-    if (p.sent > 0) out.push_back(link_stat{t, t, "out", p.out_busy, p.sent, p.max_queue});
-    if (p.received > 0) out.push_back(link_stat{t, t, "in", p.in_busy, p.received, 0});
+    if (p.sent > 0) out.push_back(link_stat{t, t, "out", p.out_busy, p.sent, p.max_queue, {}});
+    if (p.received > 0) out.push_back(link_stat{t, t, "in", p.in_busy, p.received, 0, {}});
   }
   return out;
 }

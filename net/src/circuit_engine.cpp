@@ -307,12 +307,17 @@ std::vector<link_stat> circuit_engine::links() const {
     if (l.messages == 0) continue;
     const std::uint32_t from = owner(r);
     if (r >= cube_links_) {
-      out.push_back(link_stat{from, from, "eject", l.busy, l.messages, l.max_queue});
+      out.push_back(link_stat{from, from, "eject", l.busy, l.messages, l.max_queue, {}});
       continue;
     }
     const std::uint32_t dim = r % d;
-    out.push_back(link_stat{from, from ^ (1U << dim), "dim " + std::to_string(dim), l.busy,
-                            l.messages, l.max_queue});
+    out.push_back(link_stat{from,
+                            from ^ (1U << dim),
+                            "dim " + std::to_string(dim),
+                            l.busy,
+                            l.messages,
+                            l.max_queue,
+                            {}});
   }
   return out;
 }

@@ -126,6 +126,16 @@ struct nic {
   [[nodiscard]] bool queued() const { return head < queue.size(); }
 };
 
+// What a waiting flit lacked (vc_stat's stall causes).
+enum class stall_cause : std::uint8_t { no_credit, arbitration, no_vc };
+
+// A flit to cross output o of router x on its VC v: the front of input VC iv, a head
+// (which then takes v) or the next flit of the packet holding v.
+struct grant {
+  std::uint32_t x, o, v, iv;
+  bool head;
+};
+
 }  // namespace
 
 struct flit_engine::impl {
@@ -151,12 +161,24 @@ struct flit_engine::impl {
   std::vector<std::uint32_t> free_msgs;
   std::multimap<cycle_t, std::uint32_t> due;  // deliveries by cycle
   std::vector<channel_stat> stat;
+  std::vector<vc_stat> vstat;       // channel * vcs + vc
+  std::vector<std::uint32_t> prev;  // tile * 4 + port -> the router whose output feeds it
+  // Input VCs whose front flit could have left at the start of this cycle, and what it
+  // would lack if it does not (counted after the cycle's rounds, when it did not move).
+  struct waiting {
+    std::uint32_t x, iv;
+    stall_cause cause;
+  };
+  std::vector<waiting> waits;
+  bool first_round{true};
   contention_stat cont{};
   std::uint64_t live{0};
   std::uint64_t in_network{0};  // flits in FIFOs
   cycle_t done{0};              // the next cycle not yet simulated
   cycle_t wake{never};          // the first cycle at which a step can change anything
-  cycle_t last_fire{never};     // the latest fire()
+  std::vector<grant> grants;    // a round's moves (kept to reuse their memory)
+  std::vector<std::uint32_t> nic_vc;
+  cycle_t last_fire{never};  // the latest fire()
 
   impl(flit_engine& o, const fabric& f, const wormhole_params& params)
       : owner{o},
@@ -176,13 +198,17 @@ struct flit_engine::impl {
         flits(tiles, 0),
         listed_router(tiles, false),
         nics(tiles),
-        stat(std::size_t{tiles} * 6) {
+        stat(std::size_t{tiles} * 6),
+        vstat(std::size_t{tiles} * 6 * params.vcs),
+        prev(std::size_t{tiles} * 4, none) {
     for (std::uint32_t t = 0; t < tiles; ++t) {
       row[t] = t / f.cols;
       col[t] = t % f.cols;
       for (std::uint32_t port = 0; port < 4; ++port) {
-        if (const auto n = neighbour(f, tile_id{t}, port))
+        if (const auto n = neighbour(f, tile_id{t}, port)) {
           next[std::size_t{t} * 4 + port] = n->value();
+          prev[std::size_t{n->value()} * 4 + port] = t;
+        }
       }
     }
   }
@@ -285,6 +311,8 @@ struct flit_engine::impl {
     po.vrr = v + 1 == nvc ? 0 : v + 1;
     output_vc& ov = ovc(x, o, v);
     channel_stat& cs = stat[channel_of(x, o)];
+    vc_stat& vs = vstat[std::size_t{channel_of(x, o)} * nvc + v];
+    ++vs.flits;
     if (f.head()) {
       ov.head_at = t;
       ov.slot = f.slot;
@@ -295,6 +323,7 @@ struct flit_engine::impl {
       ov.tail_at = t;
       src.owns = none;
       cs.busy += t - ov.head_at + 1;
+      vs.busy += t - ov.head_at + 1;
       if (o != local) {
         owner.note_link(x, next[std::size_t{x} * 4 + o], o, ov.head_at, t + 1, msgs[f.slot].x);
       }
@@ -323,22 +352,6 @@ struct flit_engine::impl {
     return credit(x, o, v, t);
   }
 
-  bool bodies(std::uint32_t x, cycle_t t) {
-    bool moved = false;
-    for (std::uint32_t o = 0; o < ports; ++o) {
-      output& po = out(x, o);
-      if (po.used == t + 1) continue;
-      for (std::uint32_t k = 0; k < nvc; ++k) {
-        const std::uint32_t v = po.vrr + k < nvc ? po.vrr + k : po.vrr + k - nvc;
-        if (!body_ready(x, o, v, t)) continue;
-        move(x, o, v, ovc(x, o, v).holder, t);
-        moved = true;
-        break;
-      }
-    }
-    return moved;
-  }
-
   // The lowest VC of output o that is free (its last tail crossed before t), has a
   // credit and is in the head's class `upper` (on a link), or none.
   [[nodiscard]] std::uint32_t free_vc(std::uint32_t x, std::uint32_t o, bool upper, cycle_t t) {
@@ -351,14 +364,23 @@ struct flit_engine::impl {
     return none;
   }
 
-  struct grant {
-    std::uint32_t x, o, v, iv;
-  };
+  // Whether output o has a VC in the head's class `upper` that no packet holds (free from
+  // the cycle after its last tail), credit or not.
+  [[nodiscard]] bool any_free(std::uint32_t x, std::uint32_t o, bool upper, cycle_t t) {
+    for (std::uint32_t v = 0; v < nvc; ++v) {
+      if (o != local && !vc_in_class(split, upper, v, nvc)) continue;
+      const output_vc& ov = ovc(x, o, v);
+      if (ov.holder == none && (ov.tail_at == never || t > ov.tail_at)) return true;
+    }
+    return false;
+  }
 
-  // Router x's header grants at t, decided on the state at the start of this pass. An
-  // output grants the ready header its pointer reaches first among those routed to it
-  // whose class has a free VC there (every header's, but with split classes).
-  void headers(std::uint32_t x, cycle_t t, std::vector<grant>& grants) {
+  // Router x's moves at t, decided on the state at the start of this round. Per output:
+  // the header candidate is the ready head its pointer reaches first among those routed
+  // to it whose class has a free VC there (that VC); then the output serves, round robin
+  // from its flit pointer, the first of its VCs that is held by a packet whose next flit
+  // can cross or is the header candidate's.
+  void decide(std::uint32_t x, cycle_t t, std::vector<grant>& into) {
     std::array<std::uint32_t, ports> pick;
     std::array<std::uint32_t, ports> dist;
     std::array<std::uint32_t, ports> count{};            // ready headers routed to each output
@@ -379,6 +401,12 @@ struct flit_engine::impl {
       const bool upper = head_class(x, o, f);
       std::uint32_t& v = vc[o][upper ? 1 : 0];
       if (v == unknown) v = free_vc(x, o, upper, t);
+      if (first_round) {
+        waits.push_back({x, iv,
+                         v != none                  ? stall_cause::arbitration
+                         : any_free(x, o, upper, t) ? stall_cause::no_credit
+                                                    : stall_cause::no_vc});
+      }
       if (v == none) continue;
       const std::uint32_t rr = out(x, o).rr;
       const std::uint32_t d = iv >= rr ? iv - rr : iv + in_vcs - rr;
@@ -388,12 +416,36 @@ struct flit_engine::impl {
       }
     }
     for (std::uint32_t o = 0; o < ports; ++o) {
-      if (count[o] == 0) continue;
-      channel_stat& cs = stat[channel_of(x, o)];
-      cs.max_queue = std::max(cs.max_queue, count[o]);
-      if (pick[o] == none) continue;
-      const bool upper = head_class(x, o, ivc(x, pick[o]).q.front());
-      grants.push_back({x, o, vc[o][upper ? 1 : 0], pick[o]});
+      output& po = out(x, o);
+      if (count[o] != 0) {
+        channel_stat& cs = stat[channel_of(x, o)];
+        cs.max_queue = std::max(cs.max_queue, count[o]);
+      }
+      if (first_round) {
+        // Packets holding a VC of o whose next flit could go: lacking a credit or not.
+        for (std::uint32_t v = 0; v < nvc; ++v) {
+          const std::uint32_t h = ovc(x, o, v).holder;
+          if (h == none) continue;
+          const input_vc& q = ivc(x, h);
+          if (q.q.empty() || q.q.front().arrive + (p.pipeline - 1) > t) continue;
+          waits.push_back(
+              {x, h, credit(x, o, v, t) ? stall_cause::arbitration : stall_cause::no_credit});
+        }
+      }
+      if (po.used == t + 1) continue;
+      std::uint32_t hv = none;
+      if (pick[o] != none) hv = vc[o][head_class(x, o, ivc(x, pick[o]).q.front()) ? 1 : 0];
+      for (std::uint32_t k = 0; k < nvc; ++k) {
+        const std::uint32_t v = po.vrr + k < nvc ? po.vrr + k : po.vrr + k - nvc;
+        if (v == hv) {
+          into.push_back({x, o, v, pick[o], true});
+          break;
+        }
+        if (body_ready(x, o, v, t)) {
+          into.push_back({x, o, v, ovc(x, o, v).holder, false});
+          break;
+        }
+      }
     }
   }
 
@@ -467,6 +519,8 @@ struct flit_engine::impl {
     n.used = t + 1;
     n.next_at = t + p.inject_gap;
     channel_stat& cs = stat[4 * tiles + s];
+    vc_stat& vs = vstat[(std::size_t{4} * tiles + s) * nvc + n.vc];
+    ++vs.flits;
     if (f.head()) {
       n.head_at = t;
       ++cs.packets;
@@ -477,6 +531,7 @@ struct flit_engine::impl {
       return;
     }
     cs.busy += t - n.head_at + 1;
+    vs.busy += t - n.head_at + 1;
     const message& m = msgs[n.slot];
     if (++n.packet < m.packets) {
       n.index = 0;
@@ -488,12 +543,14 @@ struct flit_engine::impl {
     n.free_at = t + 1;
   }
 
-  bool nic_body(std::uint32_t s, cycle_t t) {
-    nic& n = nics[s];
-    if (!n.active || n.index == 0 || n.used == t + 1 || t < n.next_at) return false;
-    if (!room(s, local * nvc + n.vc, t)) return false;
-    push_nic_flit(s, t);
-    return true;
+  // What the NIC puts in at t: `body` (its packet's next body flit), the local input VC
+  // its next header takes, or none.
+  static constexpr std::uint32_t body = none - 1;
+  [[nodiscard]] std::uint32_t nic_move(std::uint32_t s, cycle_t t) const {
+    const nic& n = nics[s];
+    if (!n.active || n.used == t + 1) return none;
+    if (n.index != 0) return t >= n.next_at && room(s, local * nvc + n.vc, t) ? body : none;
+    return nic_header_vc(s, t);
   }
 
   // The local input VC the NIC's next header would take now, or none.
@@ -507,48 +564,63 @@ struct flit_engine::impl {
   }
 
   // ---- one cycle ----
+  // Rounds of moves, each decided on the state at the start of the round and then
+  // applied; one round when credits take a cycle or more (no move of this cycle can then
+  // enable another), else rounds until one moves nothing.
   void step(cycle_t t) {
     start_messages(t);
-    if (p.credit_delay == 0) std::sort(busy_routers.begin(), busy_routers.end());
-    std::vector<grant> grants;
-    std::vector<std::uint32_t> nic_vc;
+    waits.clear();
+    first_round = true;
     while (true) {
-      // Body flits, to a fixed point (one pass when credits take a cycle or more: then no
-      // move of this cycle can enable another).
-      for (bool moved = true; moved;) {
-        moved = false;
-        for (std::size_t i = 0; i < busy_routers.size(); ++i) {
-          const std::uint32_t x = busy_routers[i];
-          if (flits[x] != 0 && bodies(x, t)) moved = true;
-        }
-        for (const std::uint32_t s : busy_nics)
-          if (nic_body(s, t)) moved = true;
-        if (p.credit_delay > 0) break;
-      }
-      // Headers, all decided before any is applied.
       grants.clear();
-      const std::size_t routers_now = busy_routers.size();
-      for (std::size_t i = 0; i < routers_now; ++i) {
-        const std::uint32_t x = busy_routers[i];
-        if (flits[x] != 0) headers(x, t, grants);
-      }
+      for (const std::uint32_t x : busy_routers)
+        if (flits[x] != 0) decide(x, t, grants);
       nic_vc.clear();
       for (const std::uint32_t s : busy_nics)
-        nic_vc.push_back(nic_header_vc(s, t));
+        nic_vc.push_back(nic_move(s, t));
       bool any = !grants.empty();
-      for (const grant& g : grants)
-        apply(g, t);
+      for (const grant& g : grants) {
+        if (g.head) {
+          apply(g, t);
+        } else {
+          move(g.x, g.o, g.v, g.iv, t);
+        }
+      }
       for (std::size_t i = 0; i < busy_nics.size(); ++i) {
         if (nic_vc[i] == none) continue;
-        nics[busy_nics[i]].vc = nic_vc[i];
+        if (nic_vc[i] != body) nics[busy_nics[i]].vc = nic_vc[i];
         push_nic_flit(busy_nics[i], t);
         any = true;
       }
+      first_round = false;
       if (!any || p.credit_delay > 0) break;
     }
+    count_stalls(t);
     tidy();
     done = t + 1;
     wake = next_wake(t);
+  }
+
+  // The waits of cycle t whose flit did not move, on the channels that feed their FIFOs.
+  void count_stalls(cycle_t t) {
+    for (const waiting& w : waits) {
+      if (ivc(w.x, w.iv).sent == t + 1) continue;
+      const std::uint32_t port = w.iv / nvc;
+      const std::uint32_t c =
+          port == local ? 4 * tiles + w.x : prev[std::size_t{w.x} * 4 + port] * 4 + port;
+      vc_stat& vs = vstat[std::size_t{c} * nvc + w.iv % nvc];
+      switch (w.cause) {
+        case stall_cause::no_credit:
+          ++vs.no_credit;
+          break;
+        case stall_cause::arbitration:
+          ++vs.arbitration;
+          break;
+        case stall_cause::no_vc:
+          ++vs.no_vc;
+          break;
+      }
+    }
   }
 
   // Drops routers without flits and NICs with nothing to send from the busy lists.
@@ -628,8 +700,16 @@ struct flit_engine::impl {
     std::vector<link_stat> out;
     for (std::uint32_t c = 0; c < stat.size(); ++c) {
       const channel_stat& x = stat[c];
-      if (x.packets != 0)
-        out.push_back(wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue));
+      bool stalled = false;
+      for (std::uint32_t v = 0; v < nvc; ++v) {
+        const vc_stat& vs = vstat[std::size_t{c} * nvc + v];
+        stalled = stalled || vs.no_credit + vs.arbitration + vs.no_vc != 0;
+      }
+      if (x.packets == 0 && !stalled) continue;
+      link_stat s = wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue);
+      s.vcs.assign(vstat.begin() + static_cast<std::ptrdiff_t>(std::size_t{c} * nvc),
+                   vstat.begin() + static_cast<std::ptrdiff_t>(std::size_t{c + 1} * nvc));
+      out.push_back(std::move(s));
     }
     return out;
   }
@@ -685,6 +765,11 @@ struct flit_engine::impl {
 
 flit_engine::flit_engine(const fabric& f, const wormhole_params& p) {
   wormhole_detail::check_setup(f, p);
+  if (p.share == vc_share::fixed) {
+    throw input_error(
+        "wormhole: param vc_share fixed is the closed form's rule (a mesh, routing xy or yx, "
+        "pipeline 1, engine auto); the flit engine shares VCs round robin");
+  }
   if (duplex_of(p).on() && (p.routing == mesh_routing::xy || p.routing == mesh_routing::yx)) {
     throw input_error("wormhole: param half_duplex 1 with vcs " + std::to_string(p.vcs) +
                       " shared round robin is not modelled (the flit engine's NIC is full "

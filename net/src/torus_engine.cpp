@@ -493,9 +493,13 @@ std::vector<link_stat> torus_engine::links() const {
     const output& op = outs_[std::size_t{li / f_.ports()} * in_ports() + dir];
     if (op.messages == 0) continue;
     const auto ends = endpoints(f_, link_id{li});
-    out.push_back(link_stat{ends.from.value(), ends.to.value(),
-                            f_.kind == fabric_kind::ring ? names_ring[dir] : names2d[dir], op.busy,
-                            op.messages, op.max_queue});
+    out.push_back(link_stat{ends.from.value(),
+                            ends.to.value(),
+                            f_.kind == fabric_kind::ring ? names_ring[dir] : names2d[dir],
+                            op.busy,
+                            op.messages,
+                            op.max_queue,
+                            {}});
   }
   return out;
 }

@@ -104,8 +104,8 @@ wormhole_engine::wormhole_engine(const fabric& f, const wormhole_params& p) {
 
 std::unique_ptr<engine> make_wormhole_engine(const fabric& f, const wormhole_params& p) {
   const bool dimension_order = p.routing == mesh_routing::xy || p.routing == mesh_routing::yx;
-  if (f.kind == fabric_kind::mesh && dimension_order && p.pipeline == 1 &&
-      (p.vcs == 1 || p.share == vc_share::fixed))
+  if (p.engine == wormhole_model::automatic && f.kind == fabric_kind::mesh && dimension_order &&
+      p.pipeline == 1 && (p.vcs == 1 || p.share == vc_share::fixed))
     return std::make_unique<wormhole_engine>(f, p);
   return std::make_unique<flit_engine>(f, p);
 }

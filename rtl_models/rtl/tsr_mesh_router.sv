@@ -23,13 +23,13 @@
 //   vcs_i / 2 for dateline class 0, the rest for class 1; otherwise any VC).
 // - An output VC has a slot behind it while the credits it has used are fewer than
 //   depth_i (the ejection: while the tile is ready). It is free when no packet holds it.
-// - An output carries at most one flit. If some VC it holds has its next flit waiting
-//   and a slot behind, it sends one of those, round robin from its flit pointer.
-//   Otherwise the header arbiter's winner takes the lowest such VC of its class and
-//   crosses; the header pointer
-//   moves just past the winner. The flit pointer moves just past the VC served, header
-//   or not. A head holds its output VC until its tail crosses; the VC is free the next
-//   cycle.
+// - An output carries at most one flit. Its header arbiter picks a requesting head, which
+//   would take the lowest free VC with a slot behind it in its class. The output then
+//   serves, round robin from its flit pointer, one of its VCs that is either held by a
+//   packet whose next flit waits with a slot behind or the header winner's VC. The flit
+//   pointer moves just past the VC served; the header pointer moves just past the winner
+//   when its head crosses. A head holds its output VC until its tail crosses; the VC is
+//   free the next cycle.
 // - A flit that crosses in cycle c is in the next FIFO from c + 1; the slot it left
 //   returns as a credit that the sender can use from c + credit_delay_i (credit_o rises
 //   in c + credit_delay_i - 1; 1: at once, as the credits counted in the same cycle).
@@ -100,6 +100,12 @@ module tsr_mesh_router
   // control fields of the front flit of input VC probe_vc_i (which the top registers, so
   // that this depends on state only). A testbench's deadlock report names what waits.
   output logic [InVcs-1:0]     stall_o,
+  // Per input VC, 2 bits (index 2 * (port * VCs + vc)): why a front flit that had waited
+  // out the pipeline (a head: and the router delay) did not leave this cycle, on the
+  // state at its start (tsr_pkg MeshStall*): none (it left, or none such), no credit
+  // behind its output VC (a head: behind every free VC of its class), lost arbitration,
+  // or (a head) no free VC of its class. The statistics of docs/wormhole.md count them.
+  output logic [2*InVcs-1:0]   cause_o,
   input  logic [InIdxWidth-1:0] probe_vc_i,
   output mesh_ctl_t            probe_ctl_o
 );
@@ -128,6 +134,8 @@ module tsr_mesh_router
   logic [InVcs-1:0]                              bound_d, bound_q;   // input VC holds one
   logic [MeshPorts-1:0][VCs-1:0]                 held_d, held_q;     // output VC taken
   logic [MeshPorts-1:0][VCs-1:0][InIdxWidth-1:0] holder_d, holder_q; // by input VC
+  logic [InVcs-1:0][2:0]                         own_port_d, own_port_q; // a bound input
+  logic [InVcs-1:0][VcIdxWidth-1:0]              own_vc_d, own_vc_q;     // VC's output VC
 
   // ---- The torus: the columns and rows next to this router each way round ---------
   logic [5:0] east_col, west_col, south_row, north_row;
@@ -317,6 +325,7 @@ module tsr_mesh_router
   logic           hdr_valid [MeshPorts];
   in_idx_t        hdr_idx   [MeshPorts];
   logic           hdr_take  [MeshPorts];  // the header arbiter's winner crosses
+  logic [VCs-1:0] hdr_vc    [MeshPorts];  // the VC it would take (none: '0)
   logic [VCs-1:0] vc_req    [MeshPorts];
   logic           send      [MeshPorts];  // a flit crosses this output
   vc_idx_t        send_vc   [MeshPorts];  // on this VC
@@ -331,11 +340,11 @@ module tsr_mesh_router
       .idx_o   (hdr_idx[o])
     );
 
-    // Body flits of held VCs first; a header only when none of them can go. Either way
-    // the flit arbiter sees the VCs that may send, so its pointer passes the VC served.
-    assign hdr_take[o] = hdr_valid[o] && body_ready[o] == '0;
-    assign vc_req[o]   = (body_ready[o] != '0) ? body_ready[o]                   :
-                         hdr_take[o]           ? free_vc[o][cls[hdr_idx[o]]]     : '0;
+    // The flit arbiter serves the held VCs with a flit ready and the header winner's VC
+    // (free, so never one of those) alike; the winner crosses when its VC is served.
+    assign hdr_vc[o]   = hdr_valid[o] ? free_vc[o][cls[hdr_idx[o]]] : '0;
+    assign vc_req[o]   = body_ready[o] | hdr_vc[o];
+    assign hdr_take[o] = send[o] && hdr_vc[o][send_vc[o]];
 
     tsr_rr_arbiter #(.N(VCs)) i_vc_arb (
       .clk_i,
@@ -378,6 +387,29 @@ module tsr_mesh_router
     probe_ctl_o = front[probe_vc_i].ctl;
   end
 
+  // ---- Why a ready flit waits ---------------------------------------------------------
+  always_comb begin
+    for (int unsigned i = 0; i < InVcs; i++) begin
+      automatic logic [VCs-1:0] mine = '0;  // a head: the VCs of its class at its output
+      automatic logic [VCs-1:0] unheld = '0;
+      cause_o[2*i +: 2] = MeshStallNone;
+      if (filled[i] && !pop[i]) begin
+        if (bound_q[i]) begin
+          if (ripe[i]) begin
+            cause_o[2*i +: 2] = vc_slot[own_port_q[i]][own_vc_q[i]] ? MeshStallArbitration
+                                                                     : MeshStallNoCredit;
+          end
+        end else if (heads[i] && due[i]) begin
+          mine   = route[i] == mesh_port_t'(MeshLocal) ? vc_on : vc_class[cls[i]];
+          unheld = mine & ~held_q[route[i]];
+          cause_o[2*i +: 2] = (unheld & vc_slot[route[i]]) != '0 ? MeshStallArbitration :
+                              unheld != '0                        ? MeshStallNoCredit    :
+                                                                    MeshStallNoVc;
+        end
+      end
+    end
+  end
+
   // ---- Credits back, credit_delay_i - 1 cycles after their slots free ----------------
   if (MaxCreditDelay > 1) begin : gen_credit_line
     // credit_line_q[k]: the slots freed k + 1 cycles ago, packed so a Verilated model
@@ -401,9 +433,11 @@ module tsr_mesh_router
 
   // ---- Next state --------------------------------------------------------------------
   always_comb begin
-    bound_d  = bound_q;
-    held_d   = held_q;
-    holder_d = holder_q;
+    bound_d    = bound_q;
+    held_d     = held_q;
+    holder_d   = holder_q;
+    own_port_d = own_port_q;
+    own_vc_d   = own_vc_q;
     for (int unsigned o = 0; o < MeshPorts; o++) begin
       if (send[o]) begin
         // The head takes the output VC and binds its input VC; the tail (maybe the same
@@ -412,6 +446,8 @@ module tsr_mesh_router
           held_d[o][send_vc[o]]   = !out_flit_o[o].ctl.tail;
           holder_d[o][send_vc[o]] = send_in[o];
           bound_d[send_in[o]]     = !out_flit_o[o].ctl.tail;
+          own_port_d[send_in[o]]  = 3'(o);
+          own_vc_d[send_in[o]]    = send_vc[o];
         end else if (out_flit_o[o].ctl.tail) begin
           held_d[o][send_vc[o]] = 1'b0;
           bound_d[send_in[o]]   = 1'b0;
@@ -422,13 +458,17 @@ module tsr_mesh_router
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      bound_q  <= '0;
-      held_q   <= '0;
-      holder_q <= '0;
+      bound_q    <= '0;
+      held_q     <= '0;
+      holder_q   <= '0;
+      own_port_q <= '0;
+      own_vc_q   <= '0;
     end else begin
-      bound_q  <= bound_d;
-      held_q   <= held_d;
-      holder_q <= holder_d;
+      bound_q    <= bound_d;
+      held_q     <= held_d;
+      holder_q   <= holder_d;
+      own_port_q <= own_port_d;
+      own_vc_q   <= own_vc_d;
     end
   end
 

@@ -103,6 +103,14 @@ module tsr_mesh_top
   // (both registered at each clock edge, so the probe depends on state only): head bit,
   // source and destination.
   output logic [InVcs-1:0]     stall_o            [Tiles],
+  // ... and why a flit that could have left did not, 2 bits per input VC (tsr_mesh_router
+  // cause_o, tsr_pkg MeshStall*).
+  output logic [2*InVcs-1:0]   stall_cause_o      [Tiles],
+  // Per tile: the flit the NI put on the injection channel this cycle (head, tail, VC).
+  output logic [Tiles-1:0]     inject_valid_o,
+  output logic [Tiles-1:0]     inject_head_o,
+  output logic [Tiles-1:0]     inject_tail_o,
+  output mesh_vc_t             inject_vc_o        [Tiles],
   input  logic [15:0]          probe_tile_i,
   input  logic [InIdxWidth-1:0] probe_vc_i,
   output logic                 probe_head_o,
@@ -312,6 +320,7 @@ module tsr_mesh_top
       .credit_i       (credit_dn[n]),
       .eject_ready_i  (eject_ready),
       .stall_o        (stall_o[n]),
+      .cause_o        (stall_cause_o[n]),
       .probe_vc_i     (probe_vc_q),
       .probe_ctl_o    (probe[n])
     );
@@ -345,6 +354,11 @@ module tsr_mesh_top
       .rx_flit_o          (rx_flit),
       .rx_ready_i         (rx_ready_i[n])
     );
+
+    assign inject_valid_o[n] = inject_valid;
+    assign inject_head_o[n]  = inject_valid && inject_flit.ctl.head;
+    assign inject_tail_o[n]  = inject_valid && inject_flit.ctl.tail;
+    assign inject_vc_o[n]    = inject_flit.ctl.vc;
 
     assign rx_valid_o[n]   = rx_valid;
     assign rx_head_o[n]    = rx_flit.ctl.head;

@@ -155,6 +155,13 @@ package tsr_pkg;
   localparam logic [2:0] MeshRouteOddEven = 3'd6;
   localparam int unsigned MeshRoutings = 7;
 
+  // Why a mesh router's ready flit waited a cycle (tsr_mesh_router cause_o), as the
+  // statistics of docs/wormhole.md name the causes.
+  localparam logic [1:0] MeshStallNone = 2'd0;
+  localparam logic [1:0] MeshStallNoCredit = 2'd1;
+  localparam logic [1:0] MeshStallArbitration = 2'd2;
+  localparam logic [1:0] MeshStallNoVc = 2'd3;
+
   // ---- Hypercube fabric (tsr_cube_node, tsr_cube_ni, tsr_cube_top) -----------------------
 
   // Arbitration between setup headers asking for one free output (arb_i).

@@ -8,10 +8,8 @@
 // (1), --vcs V (1), --depth B (4, the usable flits per VC FIFO), --alpha.
 //
 //   tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|uniform
-//           [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P] [--src
-//           T]
-//           [--seed S]
-//           [--count N] [--window W] [--idle X] [--stall X] [--timeout C]
+//           [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P]
+//           [--src T] [--seed S] [--count N] [--window W] [--idle X] [--stall X] [--timeout C]
 //           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B] [--routing NAME]
 //           [--pipeline P] [--credit-delay D]
 //           [--packet-flits K] [--rate X] [--cycles N] [--trace FILE.fst]
@@ -35,29 +33,14 @@
 //                channel at alpha + max(g(PF - 1) + h + 1, g(P - 1)F + (h + 1)(r + 1) +
 //                F - 1), P packets adding (P - 1)gF ("Zero load", B >= r + 1 + d):
 //                delivery one cycle later. With g = 1 that is alpha + (h + 1)(r + 1) + PF.
-//   contention:  two worms through link 1->2 (0->3 and 1->3, taken at 0, g = 1). 1->3
-//                wins the link and is delivered at alpha + 3(r + 1) + F, its lone time.
-//                Its body flits then cross the link every cycle, and an output sends a
-//                waiting body flit before a new head, so 0->3's head gets the link, on
-//                any VC, only the cycle after 1->3's tail: delivered at
-//                alpha + 3(r + 1) + 2F (F >= r + 1), for every number of VCs. Its body
-//                flits, stacked behind the head, then follow one a cycle: a slot freed
-//                at c takes the next flit at c + 1 (d = 1), which may leave at c + 2,
-//                before its turn at c + B for B >= 2.
-//   arbitration: four heads ask router 5's south output in the same cycle
-//                e = alpha + 2 + 2r (from 4, 6 and 1 taken at 0, from 5 taken at r + 1).
-//                Round robin from input VC 0 grants inputs E, W, S, local (sources 4, 6,
-//                1, 5) at e + kF: each worm streams at one flit per cycle (g = 1) and
-//                keeps the output from the next head until its tail has crossed, so
-//                source k in that order is delivered at e + kF + 2(r + 1) + F.
-//   vc_share:    r = 1, g = 2, V = 2 on a row of four tiles. B = 1->3 and A = 0->3, taken
-//                at 0, share links 1->2, 2->3 and the ejection at 3 (derivation below);
-//                B keeps its lone time alpha + 2F + 2, A is delivered at alpha + 2F + 6,
-//                3 cycles after its lone alpha + 2F + 3 (F >= 5).
-//   vc_alloc:    r = 1, g = 2, V = 2, B = 4: sources 4, 6 and 1 send F flits to tile 5 of
-//                a 4 x 4 mesh, taken at 0. Two of them take the two VCs of the ejection
-//                channel and interleave; the third waits for a free VC (derivation
-//                below): alpha + 2F + 1, alpha + 2F + 4 and alpha + 4F - 9 (F >= 13).
+//   contention:  0->3 and 1->3 through link 1->2; with one VC 1->3 keeps the link until
+//                its tail, with more the two interleave flit by flit.
+//   arbitration: four heads ask router 5's south output in the same cycle; with one VC
+//                each worm keeps the output to its tail, with four they share it in turn.
+//   vc_share:    r = 1, g = 2, V = 2: 1->3 and 0->3 share a row's links flit by flit.
+//   vc_alloc:    r = 1, g = 2, V = 2, B = 4: three worms to tile 5, two on the
+//                ejection's VCs, the third waiting for one.
+//   (Each scenario's derivation and count is with its code below, and in docs/rtl.md.)
 //   random:      random messages between random tiles, with random back-pressure on
 //                both sides (payload withheld with probability --idle, ejection
 //                refused with --stall), each delivered exactly once, in order per
@@ -750,20 +733,64 @@ int run(const options& given) {
     bad = require(F >= r + 1 && g == 1 && sh.cols >= 4 && st.depth >= r + 2,
                   "contention needs --flits >= r + 1, --inject-gap 1, --depth >= r + 2 and "
                   "4 columns");
+    if (bad.empty() && st.vcs > 1) {
+      bad = require(r == 1 && F >= 4,
+                    "contention with --vcs 2 or more needs --router-delay 1 "
+                    "and --flits >= 4");
+    }
     const unsigned s0 = b.post(0, 3, o.flits, 0, 0);
     const unsigned s1 = b.post(1, 3, o.flits, 0, 0);
-    checks.push_back({1, s1, a + 3 * (r + 1) + F, "1->3 (wins link 1->2)"});
-    checks.push_back({0, s0, a + 3 * (r + 1) + 2 * F, "0->3 (waits for 1->3's tail)"});
+    if (st.vcs == 1) {
+      // 1->3's head wins link 1->2 and its body flits hold it every cycle (g = 1): its
+      // lone time. 0->3's head gets the link the cycle after that tail, F cycles late;
+      // its flits, stacked behind it, follow one a cycle (a slot freed at c takes the
+      // next flit at c + 1, which may leave at c + 2, before its turn at c + B).
+      checks.push_back({1, s1, a + 3 * (r + 1) + F, "1->3 (wins link 1->2)"});
+      checks.push_back({0, s0, a + 3 * (r + 1) + 2 * F, "0->3 (waits for 1->3's tail)"});
+    } else {
+      // r = 1, g = 1, alpha 0; P = 1->3, Q = 0->3. A flit crossing at c may leave the
+      // next router's FIFO at c + 1, a head at c + 2. Router 1's E output: P's head at 2
+      // (VC 0), P's flit 1 at 3; the flit pointer is then past VC 0. Q's head (crossed
+      // 0->1 at 2) is ready at 4 beside P's flit 2; it would take VC 1, which the pointer
+      // reaches first: Q's head crosses at 4 on VC 1, and from then on the two VCs
+      // alternate, each always having a flit (both are backed up at router 1): P's flit f
+      // at 2f + 1 (f >= 2), Q's flit f at 2f + 4 up to f = F - 3 at 2F - 2, P's tail at
+      // 2F - 1, then Q's last two at 2F and 2F + 1. Router 2's E output: P's head at 4,
+      // flit 1 at 5; Q's head, ready at 6 beside P's flit 2, again wins (pointer past VC
+      // 0): P's flit f at 2f + 3 (ready at 2f + 2), Q's flit f at 2f + 6 (ready at
+      // 2f + 5) up to f = F - 3 at 2F, P's tail at 2F + 1, Q's last two at 2F + 2 and
+      // 2F + 3. The ejection at 3, the same again two cycles on: P's head at 6, flit 1 at
+      // 7, Q's head at 8, P's flit f at 2f + 5, so P's tail at 2F + 3 (delivered
+      // 2F + 4), Q's flit f at 2f + 8 up to F - 3, its last two at 2F + 4 and 2F + 5
+      // (delivered 2F + 6). With more VCs Q takes VC 1 all the same, and the pointer
+      // past VC 0 reaches VC 1 first, past VC 1 VC 0: the same cycles.
+      checks.push_back({1, s1, a + 2 * F + 4, "1->3 (wins link 1->2, then shares it)"});
+      checks.push_back({0, s0, a + 2 * F + 6, "0->3 (interleaves on VC 1)"});
+    }
   } else if (o.scenario == "arbitration") {
     bad = require(g == 1 && sh.rows == 4 && sh.cols == 4 && st.depth >= r + 2,
                   "arbitration needs --inject-gap 1, --depth >= r + 2 and --mesh 4x4");
+    if (bad.empty()) {
+      bad = require(st.vcs == 1 || st.vcs == 4,
+                    "arbitration's golden counts are derived for --vcs 1 and --vcs 4");
+    }
     const std::uint64_t e = a + 2 + 2 * r;
     const unsigned order[] = {4, 6, 1, 5};  // inputs E, W, S, local
     for (unsigned k = 0; k < 4; ++k) {
       const unsigned src = order[k];
       const std::uint64_t at = src == 5 ? r + 1 : 0;
       const unsigned s = b.post(src, 13, o.flits, 0, at);
-      checks.push_back({src, s, e + k * F + 2 * (r + 1) + F - at,
+      // One VC: each worm keeps the output from the next head until its tail has
+      // crossed, so the k-th in that order crosses at e + kF, then streams.
+      // Four VCs: the four heads cross at e + k, the header candidate's VC being the
+      // one the flit pointer reaches first (past the VC just served); then the pointer
+      // serves the worms in turn, each with a flit waiting at router 5. Downstream each
+      // worm's flit f arrives at e + 4f + k + 1 and, a head r cycles later, keeps its
+      // turn: e + 4f + k + (r + 1) at router 9's south output, + 2(r + 1) at the
+      // ejection at 13.
+      const std::uint64_t done =
+          st.vcs == 1 ? e + k * F + 2 * (r + 1) + F : e + 4 * F - 3 + k + 2 * (r + 1);
+      checks.push_back({src, s, done - at,
                         std::to_string(src) + "->13, grant " + std::to_string(k + 1) +
                             " at router 5's south output"});
     }
@@ -771,43 +798,47 @@ int run(const options& given) {
     // r = 1, g = 2, V = 2. Lone worm, T its start: the head crosses channel k at T + 2k;
     // body flit f crosses it at T + max(2f + k, 2k + f) (paced by the NI, or catching up
     // with the head one cycle per flit). B = 1->3 (channels: injection, 1->2, 2->3,
-    // ejection) has its tail on the ejection at 2(F - 1) + 3, so B's lone time is 2F + 2.
-    // A = 0->3's head reaches router 1 at 3 and may leave at 4, when no body flit of B
-    // is there (B's flits cross 1->2 at odd cycles 2f + 1), so A takes VC 1 of link 1->2
-    // at 4. A's flit 1 is ready at 5 together with B's flit 2: both VCs have a flit and
-    // the flit pointer, past VC 1 since A's head, starts at VC 0, so B goes. While B has
-    // flits left, every A flit meets one and loses (the pointer is back at VC 0 after
-    // each A flit): A's flit f crosses 1->2 at 2f + 4 for f <= F - 2, its tail at 2F + 1.
-    // At router 2 A's head (arrived 5) waits for B's flit at 6 (body flits go before
-    // heads) and crosses at 7; A's flit f at 2f + 7 for f <= F - 3, then, with B gone,
-    // its last two one a cycle: 2F + 2, 2F + 3. At the ejection A's head (arrived 8)
-    // waits for B's flit at 9 and crosses at 10; flit f at 2f + 10 for f <= F - 4, then
-    // one a cycle: the tail at 2F + 5, delivered at 2F + 6, where alone it would be
-    // max(8 + F - 1, 2(F - 1) + 4) + 1 = 2F + 3.
+    // ejection) alone has its tail on the ejection at 2(F - 1) + 3: lone time 2F + 2.
+    // A crossing at c may leave the next FIFO at c + 1, a head at c + 2.
+    // Link 1->2: B's head at 2, flit 1 at 3 (pointer past VC 0). A = 0->3's head crossed
+    // 0->1 at 2 and is ready at 4, when no flit of B is (B's flits come at odd cycles
+    // 2f + 1): A takes VC 1 at 4. A's flit 1 is ready at 5 together with B's flit 2;
+    // the pointer, past VC 1, starts at VC 0, so B goes, and so on: B's flit f at 2f + 1,
+    // A's flit f at 2f + 4 up to f = F - 3 at 2F - 2, B's tail at 2F - 1, A's last two
+    // at 2F and 2F + 1.
+    // Link 2->3: B's head at 4, flit 1 at 5 (pointer past VC 0). A's head, ready at 6
+    // beside B's flit 2, would take VC 1, which the pointer reaches first: A's head at 6.
+    // Then the VCs alternate: B's flit f at 2f + 3 (ready at 2f + 2), A's flit f at
+    // 2f + 6 (ready at 2f + 5) up to F - 3 at 2F, B's tail at 2F + 1, A's last two at
+    // 2F + 2 and 2F + 3.
+    // The ejection: the same two cycles on: B's head at 6, flit 1 at 7, A's head at 8,
+    // B's flit f at 2f + 5, its tail at 2F + 3 (delivered 2F + 4), A's flit f at 2f + 8
+    // up to F - 3, its last two at 2F + 4 and 2F + 5 (delivered 2F + 6), where alone it
+    // would be max(8 + F - 1, 2(F - 1) + 4) + 1 = 2F + 3.
     bad = require(r == 1 && g == 2 && st.vcs == 2 && F >= 5 && sh.cols >= 4 && st.depth >= 3,
                   "vc_share needs --router-delay 1 --inject-gap 2 --vcs 2 --depth >= 3, "
                   "--flits >= 5 and 4 columns");
     const unsigned sa = b.post(0, 3, o.flits, 0, 0);
     const unsigned sb = b.post(1, 3, o.flits, 0, 0);
-    checks.push_back({1, sb, a + 2 * F + 2, "B = 1->3 (keeps VC 0, its lone time)"});
-    checks.push_back({0, sa, a + 2 * F + 6, "A = 0->3 (VC 1, loses ties while B streams)"});
+    checks.push_back({1, sb, a + 2 * F + 4, "B = 1->3 (VC 0, shares from link 2->3 on)"});
+    checks.push_back({0, sa, a + 2 * F + 6, "A = 0->3 (VC 1)"});
   } else if (o.scenario == "vc_alloc") {
     // r = 1, g = 2, V = 2, B = 4, all to tile 5 of a 4 x 4 mesh, taken at 0: from 4 (its
     // flits arrive on input E, VC index 0), 6 (input W, 2) and 1 (input S, 4). Each head
-    // crosses its link at 2 and asks for the ejection at 4. Round robin grants 4's head
-    // ejection VC 0 at 4. 4's flits arrive every other cycle and go at once (5, 6, then
-    // 2f + 2), and body flits go before heads, so 6's head gets VC 1 at 7, the first
-    // cycle with no body flit. From 8 both VCs have flits at even cycles; the flit
-    // pointer is at VC 0 after each of 6's flits, so 4 keeps the even cycles (its tail at
-    // 2F, delivered 2F + 1, its lone time) and 6 gets the odd ones from 9: flit f at
-    // 2f + 7. After 4's tail 6's backlog drains one a cycle: flits F - 3 .. F - 1 at
-    // 2F + 1 .. 2F + 3, delivered 2F + 4. 1's head waits for a free VC: VC 0 is free from
-    // 2F + 1, but body flits go first, so it crosses at c0 = 2F + 4. Meanwhile 1's flits
-    // filled router 5's FIFO (head and flits 1-3), router 1's local FIFO (flits 4-7) and
-    // stopped the NI at flit 8. From c0 the ejection takes one flit a cycle, a freed slot
-    // returns a cycle later: flits 1..10 leave at c0 + 1 .. c0 + 10, flit 11 at c0 + 11,
-    // and from flit 12 on the NI's pace shows: flit k at c0 + 2k - 12. The tail (F - 1 >=
-    // 12) at c0 + 2F - 14, delivered 4F - 9.
+    // crosses its link at 2 and asks for the ejection at 4; body flit f crosses at
+    // 2f + 1 and may leave router 5's FIFO from 2f + 2. Round robin grants 4's head
+    // ejection VC 0 at 4, and the header pointer moves past input VC 0. At 5 the header
+    // candidate is 6's head, which would take VC 1; the flit pointer, past VC 0, reaches
+    // VC 1 before 4's flit 1 on VC 0, so 6's head crosses at 5. From then on both VCs
+    // always have a flit and alternate: 4's flit f at 2f + 4, its tail at 2F + 2
+    // (delivered 2F + 3), 6's flit f at 2f + 5, its tail at 2F + 3 (delivered 2F + 4).
+    // 1's head waits for a free VC: VC 0 is free from 2F + 3, when the pointer, past VC
+    // 0, serves 6's tail on VC 1 first, so it crosses at c0 = 2F + 4. Meanwhile 1's
+    // flits filled router 5's FIFO (head and flits 1-3), router 1's local FIFO (flits
+    // 4-7) and stopped the NI at flit 8. From c0 the ejection takes one flit a cycle, a
+    // freed slot returns a cycle later: flits 1..10 leave at c0 + 1 .. c0 + 10, flit 11
+    // at c0 + 11, and from flit 12 on the NI's pace shows: flit k at c0 + 2k - 12. The
+    // tail (F - 1 >= 12) at c0 + 2F - 14, delivered 4F - 9.
     bad = require(
         r == 1 && g == 2 && st.vcs == 2 && st.depth == 4 && F >= 13 && sh.rows == 4 && sh.cols == 4,
         "vc_alloc needs --router-delay 1 --inject-gap 2 --vcs 2 --depth 4, "
@@ -815,8 +846,8 @@ int run(const options& given) {
     const unsigned s4 = b.post(4, 5, o.flits, 0, 0);
     const unsigned s6 = b.post(6, 5, o.flits, 0, 0);
     const unsigned s1 = b.post(1, 5, o.flits, 0, 0);
-    checks.push_back({4, s4, a + 2 * F + 1, "4->5 (ejection VC 0 first, its lone time)"});
-    checks.push_back({6, s6, a + 2 * F + 4, "6->5 (ejection VC 1 at 7)"});
+    checks.push_back({4, s4, a + 2 * F + 3, "4->5 (ejection VC 0 first)"});
+    checks.push_back({6, s6, a + 2 * F + 4, "6->5 (ejection VC 1 at 5)"});
     checks.push_back({1, s1, a + 4 * F - 9, "1->5 (waits for a free VC)"});
   } else if (o.scenario == "random") {
     std::mt19937_64 rng(o.seed);

@@ -25,39 +25,45 @@
 //
 // Per cycle t:
 //   1. A NIC whose previous message has left starts the next one posted by t.
-//   2. Moves are found in rounds until a round moves no header. A flit moves at most
-//      once per cycle. A VC FIFO has a free slot for a flit at t when it holds fewer than
-//      B flits plus those that left it in cycles t - credit_delay + 1 .. t. With
-//      credit_delay 0 a flit may enter a FIFO that was full at the start of the cycle if
-//      a flit left it earlier in the same cycle.
-//      a. Body flits, to a fixed point: an output sends the next flit of a packet that
-//         holds one of its VCs when the flit is at the front of its input FIFO, entered
-//         it at t - pipeline or before, and has a free slot behind the output
-//         (round_robin: if the output has not carried a flit this cycle, one such VC,
-//         round robin from the output's
-//         pointer, which then moves just past it; fixed: every such VC whose last flit
-//         crossed at least vcs cycles ago). The NIC puts the next body flit of its packet
-//         on the injection channel when t >= (its previous flit's cycle) + inject_gap and
-//         the VC it holds in the local input has a free slot.
-//      b. Headers, decided for every output on the state at the start of this step and
-//         then applied (a slot freed by a header is seen in the next round, as the
-//         engine sees it). An output that has not carried a header this cycle
-//         (round_robin: no flit at all) and has a free VC with a free slot behind it
-//         (lowest index first; fixed: its last tail crossed at least vcs cycles ago)
-//         grants it to one ready header: a head flit at the front of an input VC, r
-//         cycles after it could have left as a body flit, whose input VC holds no output, routed to
-//         this output, and for which the output has such a VC in the head's class (o1turn: on a
-//         link, the lower vcs / 2 VCs for a tile's even-numbered packets, which go XY, the rest for
-//         its odd-numbered ones, which go YX). Round robin over the 5 x vcs input VCs (index port *
-//         vcs + vc) from the output's pointer, which then moves just past the winner. The header
-//         crosses at once. Routing: a head may take a direction that brings it closer to its
-//         destination when the turn from the direction it arrived in is permitted at this router
-//         and the destination stays reachable from the next router by permitted turns (route()). Of
-//         two such directions it asks for the one whose FIFOs behind the output had more free
-//         slots, as their sender knew them at the start of the cycle, summed over the VCs; a tie
-//         goes to the column direction. The NIC's header takes the lowest VC of the local input
-//         with a free slot, at t >= start + alpha for the first packet of a message and t >=
-//         (previous flit's cycle) + inject_gap for later ones.
+//   2. Moves are found in rounds. A flit moves at most once per cycle. A VC FIFO has a
+//      free slot for a flit at t when it holds fewer than B flits plus those that left it
+//      in cycles t - credit_delay + 1 .. t. With credit_delay 0 a flit may enter a FIFO
+//      that was full at the start of the cycle if a flit left it earlier in the same
+//      cycle.
+//      A ready body flit: the next flit of a packet that holds a VC of the output, at the
+//      front of its input FIFO, which it entered at t - pipeline or before, with a free
+//      slot behind the output.
+//      A ready header: a head flit at the front of an input VC, r cycles after it could
+//      have left as a body flit, whose input VC holds no output, routed to this output,
+//      for which the output has a free VC with a free slot behind it in the head's class
+//      (lowest index first; o1turn: on a link, the lower vcs / 2 VCs for a tile's
+//      even-numbered packets, which go XY, the rest for its odd-numbered ones, which go
+//      YX; fixed: a VC whose last tail crossed at least vcs cycles ago). The header
+//      candidate of an output is the ready header its header pointer reaches first,
+//      round robin over the 5 x vcs input VCs (index port * vcs + vc).
+//      round_robin: each round, every output that has not carried a flit this cycle
+//        serves, from its flit pointer, the first of its VCs that has a ready body flit
+//        or is the VC its header candidate would take, all decided on the state at the
+//        start of the round and then applied; the flit pointer moves just past the VC
+//        served, the header pointer just past a header's input VC. The NIC puts the next
+//        body flit of its packet on the injection channel when t >= (its previous
+//        flit's cycle) + inject_gap and the VC it holds in the local input has a free
+//        slot. Rounds repeat until one moves nothing (with credit_delay >= 1 the second
+//        never moves).
+//      fixed: VCs do not compete. a. Body flits, to a fixed point: every VC with a ready
+//        body flit whose last flit crossed at least vcs cycles ago sends it; the NIC's
+//        body flits as above. b. Headers, decided for every output that has not carried
+//        a header this cycle on the state at the start of this step and then applied (a
+//        slot freed by a header is seen in the next round): the header candidate
+//        crosses. a and b repeat until b moves no header.
+//      Routing: a head may take a direction that brings it closer to its destination
+//      when the turn from the direction it arrived in is permitted at this router and the
+//      destination stays reachable from the next router by permitted turns (route()). Of
+//      two such directions it asks for the one whose FIFOs behind the output had more
+//      free slots, as their sender knew them at the start of the cycle, summed over the
+//      VCs; a tie goes to the column direction. The NIC's header takes the lowest VC of
+//      the local input with a free slot, at t >= start + alpha for the first packet of a
+//      message and t >= (previous flit's cycle) + inject_gap for later ones.
 //   3. A message is delivered the cycle after the tail of its last packet to arrive
 //      crossed the ejection channel (packets of one message can overtake each other on
 //      different VCs).
@@ -513,6 +519,77 @@ class flit_mesh {
         }
       }
     }
+    return fixed() ? moves_fixed(t, cs) : moves_shared(t, cs);
+  }
+
+  // round_robin: rounds of moves, each decided for every output and NIC on the state at
+  // the start of the round and then applied, until a round moves nothing. An output that
+  // has not carried a flit this cycle takes its header candidate (header_candidate())
+  // and, from its flit pointer, serves the first of its VCs that is held by a packet
+  // whose next flit can cross (body_ready()) or is the candidate's; the pointer then
+  // moves just past that VC, and a header moves the output's header pointer just past
+  // its input VC.
+  std::size_t moves_shared(std::uint64_t t, cycle_state& cs) {
+    const std::size_t tiles = routers_.size();
+    std::size_t delivered = 0;
+    struct pick {
+      std::uint32_t x, o, v, iv;
+      bool head;
+    };
+    while (true) {
+      std::vector<pick> picks;
+      for (std::uint32_t x = 0; x < tiles; ++x) {
+        const router& r = routers_[x];
+        for (std::uint32_t o = 0; o < ports; ++o) {
+          if (cs.used[x][o] != 0) continue;
+          const auto [hiv, hv] = header_candidate(x, o, t, cs);
+          for (std::uint32_t k = 0; k < nvc_; ++k) {
+            const std::uint32_t v = (r.vrr[o] + k) % nvc_;
+            if (hiv != none && static_cast<int>(v) == hv) {
+              picks.push_back({x, o, v, static_cast<std::uint32_t>(hiv), true});
+              break;
+            }
+            if (body_ready(x, o, v, t, cs)) {
+              picks.push_back({x, o, v, static_cast<std::uint32_t>(r.holder[o][v]), false});
+              break;
+            }
+          }
+        }
+      }
+      std::vector<int> nic_vc(tiles, none);
+      std::vector<bool> nic_body(tiles, false);
+      for (std::uint32_t s = 0; s < tiles; ++s) {
+        nic_body[s] = body_due(s, t, cs);
+        nic_vc[s] = nic_header_vc(s, t, cs);
+      }
+      bool moved = !picks.empty();
+      for (const pick& g : picks) {
+        if (g.head) {
+          router& r = routers_[g.x];
+          r.holder[g.o][g.v] = static_cast<int>(g.iv);
+          r.owns[g.iv] = static_cast<int>(g.o * nvc_ + g.v);
+          r.rr[g.o] = (g.iv + 1) % (ports * nvc_);
+        }
+        delivered += move(g.x, g.o, g.v, g.iv, t, cs);
+      }
+      for (std::uint32_t s = 0; s < tiles; ++s) {
+        if (nic_body[s]) {
+          push_nic_flit(s, t, cs);
+          moved = true;
+        } else if (nic_vc[s] != none) {
+          nics_[s].vc = static_cast<std::uint32_t>(nic_vc[s]);
+          push_nic_flit(s, t, cs);
+          moved = true;
+        }
+      }
+      if (!moved) break;
+    }
+    return delivered;
+  }
+
+  // fixed: each VC apart, so an output may carry a header and body flits in one cycle.
+  std::size_t moves_fixed(std::uint64_t t, cycle_state& cs) {
+    const std::size_t tiles = routers_.size();
     std::size_t delivered = 0;
     while (true) {
       // a. Body flits to a fixed point.
@@ -521,7 +598,6 @@ class flit_mesh {
         moved = false;
         for (std::uint32_t x = 0; x < tiles; ++x) {
           for (std::uint32_t o = 0; o < ports; ++o) {
-            if (!fixed() && cs.used[x][o] != 0) continue;
             const router& r = routers_[x];
             for (std::uint32_t k = 0; k < nvc_; ++k) {
               const std::uint32_t v = (r.vrr[o] + k) % nvc_;
@@ -529,7 +605,6 @@ class flit_mesh {
               const auto iv = static_cast<std::uint32_t>(r.holder[o][v]);
               delivered += move(x, o, v, iv, t, cs);
               moved = true;
-              if (!fixed()) break;
             }
           }
         }
@@ -545,7 +620,7 @@ class flit_mesh {
       std::vector<grant> grants;
       for (std::uint32_t x = 0; x < tiles; ++x) {
         for (std::uint32_t o = 0; o < ports; ++o) {
-          if (cs.used[x][o] == 2 || (!fixed() && cs.used[x][o] != 0)) continue;
+          if (cs.used[x][o] == 2) continue;
           const auto [iv, v] = header_candidate(x, o, t, cs);
           if (iv == none) continue;  // an output that exists: a header is routed to it
           grants.push_back({x, o, static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(iv)});
@@ -596,10 +671,15 @@ class flit_mesh {
     n.free_at = t + 1;
   }
 
-  bool inject_body(std::uint32_t s, std::uint64_t t, cycle_state& cs) {
-    nic& n = nics_[s];
+  // Whether the NIC puts its packet's next body flit on the injection channel at t.
+  [[nodiscard]] bool body_due(std::uint32_t s, std::uint64_t t, const cycle_state& cs) const {
+    const nic& n = nics_[s];
     if (!n.active || n.index == 0 || cs.nic_used[s] || t < n.next_at) return false;
-    if (!room(s, 4, n.vc, t)) return false;
+    return room(s, 4, n.vc, t);
+  }
+
+  bool inject_body(std::uint32_t s, std::uint64_t t, cycle_state& cs) {
+    if (!body_due(s, t, cs)) return false;
     push_nic_flit(s, t, cs);
     return true;
   }

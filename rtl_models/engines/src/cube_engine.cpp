@@ -139,14 +139,14 @@ class rtl_cube_engine final : public clocked_bridge {
       for (unsigned d = 0; d < dims_; ++d) {
         const resource_stat& r = res_[std::size_t{t} * (dims_ + 1) + d];
         if (r.messages == 0) continue;
-        out.push_back(net::link_stat{t, t ^ (1U << d), "dim " + std::to_string(d), r.busy,
-                                     r.messages, r.max_queue});
+        out.push_back(net::link_stat{
+            t, t ^ (1U << d), "dim " + std::to_string(d), r.busy, r.messages, r.max_queue, {}});
       }
     }
     for (unsigned t = 0; t < tiles_; ++t) {
       const resource_stat& r = res_[std::size_t{t} * (dims_ + 1) + dims_];
       if (r.messages == 0) continue;
-      out.push_back(net::link_stat{t, t, "eject", r.busy, r.messages, r.max_queue});
+      out.push_back(net::link_stat{t, t, "eject", r.busy, r.messages, r.max_queue, {}});
     }
     return out;
   }

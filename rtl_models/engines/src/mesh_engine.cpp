@@ -51,8 +51,11 @@ class rtl_mesh_engine final : public clocked_bridge {
         // In order where one path and one VC keep it: xy or yx with one VC.
         check_(shape_.tiles(), p.vcs, p.vcs == 1 && net::oblivious(p.routing)),
         flits_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
-        heads_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
-        stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0) {
+        stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0),
+        vcs_(p.vcs),
+        out_vc_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports * Top::vcs),
+        in_vc_(std::size_t{shape_.tiles()} * Top::vcs),
+        stalls_(std::size_t{shape_.tiles()} * in_vcs) {
     rtl_tops::mesh_settings s;
     s.alpha = static_cast<unsigned>(p.alpha);
     s.inject_gap = p.inject_gap;
@@ -105,40 +108,51 @@ class rtl_mesh_engine final : public clocked_bridge {
     (void)now;
   }
 
+  // As the flit engine counts them (docs/wormhole.md, "Statistics"): busy = cycles from
+  // each head's crossing to its tail's, summed over the VCs; messages = packets; per VC
+  // flits, busy and the stall cycles of the FIFO the channel feeds, by cause.
   [[nodiscard]] std::vector<net::link_stat> links() const override {
     static constexpr const char* names[] = {"E", "W", "S", "N"};
     std::vector<net::link_stat> out;
+    // Channel rows from per-VC counters and the FIFO behind the channel (fifo: tile *
+    // in_vcs + port * VCs, or none).
+    const auto row = [&](unsigned from, unsigned to, const char* name, const channel_vc* vc,
+                         const stall_count* fifo) {
+      net::link_stat s;
+      s.from = from;
+      s.to = to;
+      s.name = name;
+      for (unsigned v = 0; v < vcs_; ++v) {
+        net::vc_stat x;
+        x.flits = vc[v].flits;
+        x.busy = vc[v].busy;
+        if (fifo != nullptr) {
+          x.no_credit = fifo[v].no_credit;
+          x.arbitration = fifo[v].arbitration;
+          x.no_vc = fifo[v].no_vc;
+        }
+        s.busy += x.busy;
+        s.messages += vc[v].packets;
+        s.vcs.push_back(x);
+      }
+      out.push_back(std::move(s));
+    };
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       for (unsigned port = 0; port < 4; ++port) {
         const std::size_t k = std::size_t{t} * rtl_tops::mesh_ports + port;
         if (flits_[k] == 0) continue;
-        net::link_stat s;
-        s.from = t;
-        s.to = neighbour(t, port);
-        s.name = names[port];
-        s.busy = flits_[k];
-        s.messages = heads_[k];
-        out.push_back(s);
+        const unsigned to = neighbour(t, port);
+        row(t, to, names[port], &out_vc_[k * Top::vcs],
+            &stalls_[std::size_t{to} * in_vcs + port * Top::vcs]);
       }
     }
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       if (drv_.flits_in(t) != 0) {
-        net::link_stat s;
-        s.from = s.to = t;
-        s.name = "inject";
-        s.busy = drv_.flits_in(t);
-        s.messages = drv_.taken(t);
-        out.push_back(s);
+        row(t, t, "inject", &in_vc_[std::size_t{t} * Top::vcs],
+            &stalls_[std::size_t{t} * in_vcs + rtl_tops::mesh_local * Top::vcs]);
       }
       const std::size_t k = std::size_t{t} * rtl_tops::mesh_ports + rtl_tops::mesh_local;
-      if (flits_[k] != 0) {
-        net::link_stat s;
-        s.from = s.to = t;
-        s.name = "eject";
-        s.busy = flits_[k];
-        s.messages = heads_[k];
-        out.push_back(s);
-      }
+      if (flits_[k] != 0) row(t, t, "eject", &out_vc_[k * Top::vcs], nullptr);
     }
     return out;
   }
@@ -241,19 +255,20 @@ class rtl_mesh_engine final : public clocked_bridge {
       std::uint64_t done = 0;
       if (check_.eject(tile, f, done)) due_.emplace(now + 1, done);
     });
+    count_injection(now);
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       const unsigned p = shape_.phys(t);
       const unsigned crossed = m.link_valid_o[p];
       if (crossed != 0) {
         moved = true;
-        const unsigned heads = m.link_head_o[p];
         for (unsigned port = 0; port < rtl_tops::mesh_ports; ++port) {
           if ((crossed >> port & 1U) == 0) continue;
           ++flits_[std::size_t{t} * rtl_tops::mesh_ports + port];
-          if ((heads >> port & 1U) != 0) ++heads_[std::size_t{t} * rtl_tops::mesh_ports + port];
         }
+        count_vcs(t, p, crossed, now);
         if (recording_) note_worms(t, p, crossed, now);
       }
+      count_stalls(t, p);
       const std::uint64_t stalled = rtl_tops::mask(m.stall_o[p]);
       for (unsigned i = 0; i < in_vcs; ++i) {
         std::uint64_t& run = stall_run_[std::size_t{t} * in_vcs + i];
@@ -269,6 +284,77 @@ class rtl_mesh_engine final : public clocked_bridge {
     }
     rising_edge(m);
     if (account(in_rtl_ > 0 || (offer && busy()), moved)) watchdog_expired("mesh", "flit", now, 3);
+  }
+
+  // Per channel VC: flits, packets, busy cycles (head to tail), the open packet's head.
+  struct channel_vc {
+    std::uint64_t flits{0};
+    std::uint64_t packets{0};
+    cycle_t busy{0};
+    cycle_t head_at{0};
+    void cross(bool head, bool tail, cycle_t now) {
+      ++flits;
+      if (head) {
+        ++packets;
+        head_at = now;
+      }
+      if (tail) busy += now - head_at + 1;
+    }
+  };
+  // Per input VC FIFO: its stall cycles by cause (tsr_pkg MeshStall*).
+  struct stall_count {
+    cycle_t no_credit{0};
+    cycle_t arbitration{0};
+    cycle_t no_vc{0};
+  };
+
+  // The per-VC statistics of one cycle: the flits on every channel and the causes of the
+  // ready flits that waited.
+  void count_vcs(unsigned t, unsigned p, unsigned crossed, cycle_t now) {
+    const model_t& m = *model_;
+    for (unsigned port = 0; port < rtl_tops::mesh_ports; ++port) {
+      if ((crossed >> port & 1U) == 0) continue;
+      const unsigned vc = m.link_vc_o[p][port];
+      if (vc >= Top::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
+      out_vc_[(std::size_t{t} * rtl_tops::mesh_ports + port) * Top::vcs + vc].cross(
+          ((static_cast<unsigned>(m.link_head_o[p]) >> port) & 1U) != 0,
+          ((static_cast<unsigned>(m.link_tail_o[p]) >> port) & 1U) != 0, now);
+    }
+  }
+  void count_stalls(unsigned t, unsigned p) {
+    const std::uint64_t causes = rtl_tops::mask(model_->stall_cause_o[p]);
+    if (causes == 0) return;
+    for (unsigned i = 0; i < in_vcs; ++i) {
+      stall_count& s = stalls_[std::size_t{t} * in_vcs + i];
+      switch (causes >> (2 * i) & 3U) {
+        case 1:
+          ++s.no_credit;
+          break;
+        case 2:
+          ++s.arbitration;
+          break;
+        case 3:
+          ++s.no_vc;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  void count_injection(cycle_t now) {
+    const model_t& m = *model_;
+    const std::uint64_t valid = rtl_tops::mask(m.inject_valid_o);
+    if (valid == 0) return;
+    const std::uint64_t heads = rtl_tops::mask(m.inject_head_o);
+    const std::uint64_t tails = rtl_tops::mask(m.inject_tail_o);
+    for (unsigned t = 0; t < shape_.tiles(); ++t) {
+      const unsigned p = shape_.phys(t);
+      if ((valid >> p & 1U) == 0) continue;
+      const unsigned vc = m.inject_vc_o[p];
+      if (vc >= Top::vcs) continue;
+      in_vc_[std::size_t{t} * Top::vcs + vc].cross((heads >> p & 1U) != 0, (tails >> p & 1U) != 0,
+                                                   now);
+    }
   }
 
   struct worm_on_link {
@@ -287,8 +373,11 @@ class rtl_mesh_engine final : public clocked_bridge {
   rtl_tops::mesh_check check_;                       // what comes out of the RTL
   std::unordered_map<std::uint64_t, message> msgs_;  // by id: posted, not yet delivered
   std::vector<std::uint64_t> flits_;                 // per tile and output port
-  std::vector<std::uint64_t> heads_;
-  std::vector<std::uint64_t> stall_run_;  // per tile and input VC
+  std::vector<std::uint64_t> stall_run_;             // per tile and input VC
+  unsigned vcs_;                                     // VCs in use
+  std::vector<channel_vc> out_vc_;                   // per tile, output port and VC
+  std::vector<channel_vc> in_vc_;                    // per tile and VC: the injection channel
+  std::vector<stall_count> stalls_;                  // per tile and input VC
   net::contention_stat contention_{};
   std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
   bool recording_{false};

@@ -57,6 +57,21 @@ class listener {
 };
 
 // Busy time and queueing of one directed channel (link, injection or ejection port).
+// One virtual channel of a wormhole channel, from the models that move flits one at a
+// time (the flit engine, the RTL mesh): docs/wormhole.md, "Statistics". The stall cycles
+// are counted at the FIFO the channel feeds (the next router's input VC; the local input
+// for the injection channel; none behind the ejection): a cycle in which that FIFO's
+// front flit had waited out the pipeline (and a head its router delay) and did not leave,
+// by what it lacked at the start of the cycle.
+struct vc_stat {
+  std::uint64_t flits{0};  // flits that crossed the channel on this VC
+  cycle_t busy{0};         // cycles from each head's crossing to its tail's, inclusive
+  cycle_t no_credit{0};    // no free slot behind its output VC (a head: behind any free VC)
+  cycle_t arbitration{0};  // it could go, and the output sent another flit
+  cycle_t no_vc{0};        // a head whose class's VCs at its output were all held
+  bool operator==(const vc_stat&) const = default;
+};
+
 struct link_stat {
   std::uint32_t from{0};
   std::uint32_t to{0};
@@ -64,6 +79,7 @@ struct link_stat {
   cycle_t busy{0};   // cycles held or transmitting
   std::uint64_t messages{0};
   std::uint32_t max_queue{0};  // most messages/headers waiting for it at once
+  std::vector<vc_stat> vcs;    // per VC in use, where the model counts them; else empty
 };
 
 // One interval a directed link was held or transmitting, for timeline traces: the link

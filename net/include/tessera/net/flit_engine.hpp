@@ -9,23 +9,24 @@
 // `vcs` FIFOs of B flits; an input VC sends at most one flit a cycle. Per cycle t, on the
 // state at the start of the cycle:
 //   1. a NIC whose previous message has left starts its next one (started(t));
-//   2. body flits: each output that has not carried a flit this cycle sends one flit of a
-//      packet holding one of its VCs, from the VC pointer round robin, if that flit is at
-//      the front of its input FIFO, arrived before t and has a credit behind the output;
-//      a NIC puts its packet's next body flit in when inject_gap cycles have passed since
-//      its last flit and the local input VC it holds has a free slot;
-//   3. headers: each output still free grants, round robin over the 5 x vcs input VCs
-//      from its pointer, a head flit that has waited router_delay cycles, is routed to it
-//      and whose input VC holds no output; it takes the output's lowest VC that is free
-//      (its last tail crossed before t), has a credit and is in the head's class (o1turn's
-//      or the torus's dateline class, on links; heads whose class has no such VC do not
-//      compete). The route is the
-//      routing function's (mesh_routing.hpp), decided each cycle on the state at its start:
-//      of two allowed outputs the one with more credits left. A NIC's header
-//      takes the lowest local input VC with a free slot, alpha cycles after the message
-//      started (or inject_gap after its previous flit). A slot freed in cycle c serves its
-//      sender from c + credit_delay; with credit_delay 0 the two passes repeat until
-//      nothing moves.
+//   2. each output that has not carried a flit this cycle finds its header candidate: round
+//      robin over the 5 x vcs input VCs from its header pointer, a head flit that has
+//      waited router_delay cycles, is routed to it and whose input VC holds no output, for
+//      which the output has a VC that is free (its last tail crossed before t), has a
+//      credit and is in the head's class (o1turn's or the torus's dateline class, on
+//      links); the candidate would take the lowest such VC. The output then sends one
+//      flit, serving from its flit pointer the first of its VCs that is held by a packet
+//      whose next flit is at the front of its input FIFO, arrived before t and has a
+//      credit behind the output, or is the header candidate's VC; the flit pointer moves
+//      just past the VC served, the header pointer just past a header's input VC. The
+//      route is the routing function's (mesh_routing.hpp), decided each cycle on the state
+//      at its start: of two allowed outputs the one with more credits left;
+//   3. a NIC puts its packet's next body flit in when inject_gap cycles have passed since
+//      its last flit and the local input VC it holds has a free slot; its header takes
+//      the lowest local input VC with a free slot, alpha cycles after the message started
+//      (or inject_gap after its previous flit). Steps 2 and 3 are decided on the state at
+//      the start of the round and then applied. A slot freed in cycle c serves its sender
+//      from c + credit_delay; with credit_delay 0 rounds repeat until one moves nothing;
 //   4. a message is delivered the cycle after the tail of its last packet to arrive
 //      crossed the ejection (packets of one message may overtake each other on other VCs),
 //      plus the eager copy when it went eagerly.

@@ -36,6 +36,13 @@ namespace tessera::net {
 //                "Virtual channels"); Thakur93's gamma on the delta preset.
 enum class vc_share : std::uint8_t { round_robin, fixed };
 
+// Which TLM engine runs a wormhole mesh (make_wormhole_engine):
+//   automatic  the closed form (wormhole_engine) where it reaches (a mesh, xy or yx, one
+//              VC or fixed shares, pipeline 1), the flit engine everywhere else;
+//   flit       the flit engine always (vc_share round-robin), slower where the closed
+//              form would do, but it counts the per-VC statistics (link_stat::vcs).
+enum class wormhole_model : std::uint8_t { automatic, flit };
+
 // The dimension order of a routing function: yx for yx, xy for every other (the closed
 // form routes xy and yx only; the estimator takes XY paths for the routings decided per
 // packet or per hop).
@@ -51,7 +58,8 @@ struct wormhole_params {
   std::uint64_t packet_bytes{0};  // largest packet payload; 0 = one packet per message
   std::uint32_t inject_gap{1};    // cycles per flit at the NIC (a message's flits), 1..1024
   std::uint32_t vcs{1};           // virtual channels per physical channel, 1..16
-  vc_share share{vc_share::round_robin};   // how they share it (above)
+  vc_share share{vc_share::round_robin};             // how they share it (above)
+  wormhole_model engine{wormhole_model::automatic};  // which engine runs it (above)
   mesh_routing routing{mesh_routing::xy};  // the routers' routing function (mesh_routing.hpp)
   // Cycles from a router input FIFO slot freeing to its upstream sender (a router output
   // or the NIC) being able to use it, 0..16. 0: a flit may take a slot freed in the same
