@@ -40,6 +40,7 @@ constexpr std::array<param, (N + ...)> join(const std::array<param, N>&... parts
 constexpr std::array<std::string_view, 3> arbitration_names{"lowest-id", "fifo", "round-robin"};
 constexpr std::array<std::string_view, 2> blocking_names{"hold-wait", "release-retry"};
 constexpr std::array<std::string_view, 2> vc_share_names{"round-robin", "fixed"};
+constexpr std::array<std::string_view, 2> wormhole_model_names{"auto", "flit"};
 
 // The parameter tables keep one row per parameter (clang-format would put each field
 // of a row on its own line).
@@ -125,7 +126,7 @@ const std::array<param, 4> torus_params{{
      TESSERA_FIELD(torus.buffers, std::uint32_t)},
 }};
 
-constexpr std::array<param, 11> wormhole_own{{
+constexpr std::array<param, 12> wormhole_own{{
     {TESSERA_RANGE(net::wormhole_range::width), "bytes", "bytes per flit", {},
      TESSERA_FIELD(wormhole.width, std::uint32_t)},
     {TESSERA_RANGE(net::wormhole_range::router_delay), "cycles",
@@ -145,6 +146,10 @@ constexpr std::array<param, 11> wormhole_own{{
     {"vc_share", param_kind::choice, 0, vc_share_names.size() - 1, "",
      "VCs share a channel per flit round robin (the RTL's), or fixed: one flit every vcs cycles each",
      vc_share_names, TESSERA_FIELD(wormhole.share, net::vc_share)},
+    {"engine", param_kind::choice, 0, wormhole_model_names.size() - 1, "",
+     "auto: the closed form where it reaches (one VC, xy or yx, pipeline 1), else the flit "
+     "engine; flit: always the flit engine, which counts per-VC statistics",
+     wormhole_model_names, TESSERA_FIELD(wormhole.engine, net::wormhole_model)},
     {"routing", param_kind::choice, 0, net::mesh_routing_names.size() - 1, "",
      "routing function: xy, yx, o1turn (vcs >= 2), turn-model adaptive west-first, "
      "north-last, negative-first, odd-even",

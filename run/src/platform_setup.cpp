@@ -27,14 +27,38 @@ nlohmann::ordered_json params_json(const tlmm::platform_options& o, bool cpu) {
 nlohmann::ordered_json links_json(const std::vector<net::link_stat>& links, std::uint64_t cycles) {
   auto arr = nlohmann::ordered_json::array();
   for (const auto& l : links) {
-    arr.push_back({{"from", l.from},
-                   {"to", l.to},
-                   {"link", l.name},
-                   {"busy", l.busy},
-                   {"utilization",
-                    cycles == 0 ? 0.0 : static_cast<double>(l.busy) / static_cast<double>(cycles)},
-                   {"messages", l.messages},
-                   {"max_queue", l.max_queue}});
+    nlohmann::ordered_json row{
+        {"from", l.from},
+        {"to", l.to},
+        {"link", l.name},
+        {"busy", l.busy},
+        {"utilization",
+         cycles == 0 ? 0.0 : static_cast<double>(l.busy) / static_cast<double>(cycles)},
+        {"messages", l.messages},
+        {"max_queue", l.max_queue}};
+    if (!l.vcs.empty()) {
+      // Per VC (docs/wormhole.md, "Statistics"), and the channel's totals over its VCs.
+      net::vc_stat sum;
+      auto vcs = nlohmann::ordered_json::array();
+      for (std::size_t v = 0; v < l.vcs.size(); ++v) {
+        const net::vc_stat& s = l.vcs[v];
+        sum.flits += s.flits;
+        sum.no_credit += s.no_credit;
+        sum.arbitration += s.arbitration;
+        sum.no_vc += s.no_vc;
+        vcs.push_back(
+            {{"vc", v},
+             {"flits", s.flits},
+             {"busy", s.busy},
+             {"stall",
+              {{"no_credit", s.no_credit}, {"arbitration", s.arbitration}, {"no_vc", s.no_vc}}}});
+      }
+      row["flits"] = sum.flits;
+      row["stall"] = {
+          {"no_credit", sum.no_credit}, {"arbitration", sum.arbitration}, {"no_vc", sum.no_vc}};
+      row["vcs"] = std::move(vcs);
+    }
+    arr.push_back(std::move(row));
   }
   return arr;
 }

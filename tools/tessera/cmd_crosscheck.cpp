@@ -7,6 +7,7 @@
 #include <array>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -93,6 +94,50 @@ struct model_run {
 // the run in a child process: SystemC elaborates once per process. With `cpu_side_only`
 // (this model's tiles are native, the other's cortex-m4) the processor's options go to
 // the other model only; with native tiles on both, they reach the run, which refuses them.
+// The per-VC statistics of two runs' channels (docs/wormhole.md, "Statistics"), where both
+// count them: the channels compared, those whose counts differ, and the first of those.
+struct vc_comparison {
+  std::size_t compared{0};
+  std::size_t differing{0};
+  std::string first;  // "link 5->6 E" or "inject 3", with both sides' counts
+};
+
+vc_comparison compare_vc_stats(const model_run& a, const model_run& b) {
+  vc_comparison out;
+  const auto key = [](const nlohmann::json& l) {
+    const std::string name = l.value("link", std::string{});
+    const auto from = l.value("from", 0U);
+    const auto to = l.value("to", 0U);
+    return from == to ? name + " " + std::to_string(from)
+                      : "link " + std::to_string(from) + "->" + std::to_string(to) + " " + name;
+  };
+  std::map<std::string, nlohmann::json> theirs;
+  for (const auto& l : b.report.value("links", nlohmann::json::array()))
+    if (l.contains("vcs")) theirs[key(l)] = l["vcs"];
+  if (theirs.empty()) return out;
+  std::map<std::string, nlohmann::json> ours;
+  for (const auto& l : a.report.value("links", nlohmann::json::array()))
+    if (l.contains("vcs")) ours[key(l)] = l["vcs"];
+  if (ours.empty()) return out;
+  for (const auto& [k, v] : ours) {
+    ++out.compared;
+    const auto it = theirs.find(k);
+    if (it != theirs.end() && it->second == v) continue;
+    ++out.differing;
+    if (out.first.empty()) {
+      out.first = k + ": " + a.model + " " + v.dump() + ", " + b.model + " " +
+                  (it == theirs.end() ? std::string("(none)") : it->second.dump());
+    }
+  }
+  for (const auto& [k, v] : theirs) {
+    if (ours.count(k) != 0) continue;
+    ++out.compared;
+    ++out.differing;
+    if (out.first.empty()) out.first = k + ": " + a.model + " (none), " + b.model + " " + v.dump();
+  }
+  return out;
+}
+
 model_run run_model(const std::string& model, const std::string& other,
                     const std::vector<std::string>& options, const std::string& tiles,
                     bool cpu_side_only) {
@@ -302,7 +347,10 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
       tol.percent >= 0
           ? static_cast<std::uint64_t>(tol.percent / 100.0 * static_cast<double>(longest))
           : tol.cycles;
-  const bool agree = c.unmatched == 0 && c.max_delta <= allowed;
+  // Where every message agrees exactly, so must every channel's per-VC counts.
+  const vc_comparison vc =
+      c.unmatched == 0 && c.differing == 0 ? compare_vc_stats(a, b) : vc_comparison{};
+  const bool agree = c.unmatched == 0 && c.max_delta <= allowed && vc.differing == 0;
   // A run with nothing to check (every message 0 bytes) passes unverified, as `run` does.
   const bool ok = agree && a.status == 0 && b.status == 0;
 
@@ -323,6 +371,8 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
     j["identical"] = c.identical();
     j["max_delta_cycles"] = c.max_delta;
     j["tolerance_cycles"] = allowed;
+    j["vc_stats"] = {{"channels", vc.compared}, {"differing", vc.differing}};
+    if (!vc.first.empty()) j["vc_stats"]["first"] = vc.first;
     j["agree"] = agree;
     if (c.first) {
       const harness::divergence& d = *c.first;
@@ -352,6 +402,11 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
     os << "  messages    " << c.messages << " compared, " << c.differing << " differ, "
        << c.unmatched << " in one run only\n";
     os << "  max delta   " << c.max_delta << " cycles (tolerance " << allowed << ")\n";
+    if (vc.compared != 0) {
+      os << "  VC stats    " << vc.compared << " channels compared, " << vc.differing
+         << " differ\n";
+      if (!vc.first.empty()) os << "  first VC difference: " << vc.first << '\n';
+    }
     if (c.first) {
       const harness::divergence& d = *c.first;
       os << "  first divergence: " << d.kind << ' ' << d.src << " -> " << d.dst << " step "
@@ -375,7 +430,10 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
           << r->report.value("failure", std::string("the run did not verify")) << '\n';
     }
   }
-  if (!agree) {
+  if (!agree && vc.differing != 0) {
+    err << "tessera: " << a.model << " and " << b.model << " count different per-VC statistics on "
+        << vc.differing << " of " << vc.compared << " channels, first " << vc.first << '\n';
+  } else if (!agree) {
     err << "tessera: " << a.model << " and " << b.model << " differ: " << c.differing
         << " messages by up to " << c.max_delta << " cycles, " << c.unmatched
         << " in one run only\n";

@@ -272,6 +272,35 @@ void parse_trace(const args& a, run_request& q, std::uint32_t tiles) {
   }
 }
 
+// The heat map metrics read from the per-VC statistics (docs/wormhole.md, "Statistics").
+bool per_vc_metric(std::string_view m) {
+  return m == "flits" || m == "stall" || m == "stall-no-credit" || m == "stall-arbitration" ||
+         m == "stall-no-vc";
+}
+
+// A per-VC metric needs wormhole switching on a model that moves flits one at a time: the
+// RTL, or on the TLM the flit engine (param engine flit, set here unless given).
+void need_vc_stats(run_request& q) {
+  run::run_config& r = q.config;
+  models::switching sw = models::default_switching(r.c.f.kind);
+  if (r.switching) models::parse_switching(*r.switching, sw);
+  const std::string m = "--heatmap-metric " + q.heatmap_metric;
+  if (sw != models::switching::wormhole) {
+    throw input_error(m +
+                      " counts the flits and stalls of wormhole routers' VCs; the run's "
+                      "switching is " +
+                      std::string(models::switching_name(sw)) + " (--switching wormhole)");
+  }
+  if (r.model != "tlm" && r.model != "rtl") {
+    throw input_error(m + " needs a model that moves flits: --model tlm or rtl, not " +
+                      shown(r.model));
+  }
+  if (r.model != "tlm") return;
+  for (const auto& [k, v] : r.params)
+    if (k == "engine") return;  // given: a closed form is refused after the run
+  r.params.emplace_back("engine", "flit");
+}
+
 // --heatmap FILE.svg [--heatmap-metric M] [--heatmap-steps]; the file is opened now.
 void parse_heatmap(const args& a, run_request& q) {
   const auto file = a.get("heatmap");
@@ -289,12 +318,14 @@ void parse_heatmap(const args& a, run_request& q) {
           "--heatmap-metric does not apply to --heatmap-steps (a step's panel "
           "shows how many of its messages cross each link)");
     }
-    if (*m != "utilization" && *m != "messages" && *m != "contention") {
+    if (*m != "utilization" && *m != "messages" && *m != "contention" && !per_vc_metric(*m)) {
       throw input_error("--heatmap-metric '" + shown(*m) +
-                        "' is not utilization, messages or contention");
+                        "' is not utilization, messages, contention, flits, stall, "
+                        "stall-no-credit, stall-arbitration or stall-no-vc");
     }
     q.heatmap_metric = *m;
   }
+  if (per_vc_metric(q.heatmap_metric)) need_vc_stats(q);
   const run::run_config& r = q.config;
   fw::tree_family fam{};
   if (q.heatmap_steps && r.workload == workload_kind::collective && fw::is_edst(r.c, fam)) {
@@ -333,6 +364,14 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
     pictures::heatmap_panel p;
     p.title = "the whole run, " + std::to_string(cycles) + " cycles";
     double top = 0;
+    const bool per_vc = per_vc_metric(q.heatmap_metric);
+    for (const auto& l : j.value("links", nlohmann::ordered_json::array())) {
+      if (per_vc && !l.contains("vcs")) {
+        throw input_error("--heatmap-metric " + q.heatmap_metric +
+                          ": the closed form counts no per-VC statistics (param engine auto "
+                          "chose it); run with --param engine=flit");
+      }
+    }
     for (const auto& l : j.value("links", nlohmann::ordered_json::array())) {
       if (l["from"] == l["to"]) continue;  // injection and ejection channels
       pictures::heatmap_link x;
@@ -342,8 +381,24 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
       const auto busy = l["busy"].get<std::uint64_t>();
       const auto msgs = l["messages"].get<std::uint64_t>();
       const auto peak = l["max_queue"].get<std::uint64_t>();
+      std::uint64_t stall[3] = {0, 0, 0};  // no credit, arbitration, no VC
+      if (l.contains("stall")) {
+        stall[0] = l["stall"]["no_credit"].get<std::uint64_t>();
+        stall[1] = l["stall"]["arbitration"].get<std::uint64_t>();
+        stall[2] = l["stall"]["no_vc"].get<std::uint64_t>();
+      }
       if (q.heatmap_metric == "utilization") {
         x.value = l["utilization"].get<double>();
+      } else if (q.heatmap_metric == "flits") {
+        x.value = static_cast<double>(l["flits"].get<std::uint64_t>());
+      } else if (q.heatmap_metric == "stall") {
+        x.value = static_cast<double>(stall[0] + stall[1] + stall[2]);
+      } else if (q.heatmap_metric == "stall-no-credit") {
+        x.value = static_cast<double>(stall[0]);
+      } else if (q.heatmap_metric == "stall-arbitration") {
+        x.value = static_cast<double>(stall[1]);
+      } else if (q.heatmap_metric == "stall-no-vc") {
+        x.value = static_cast<double>(stall[2]);
       } else {
         x.value = static_cast<double>(q.heatmap_metric == "messages" ? msgs : peak);
       }
@@ -351,6 +406,11 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
       os << "utilization " << l["utilization"].get<double>() << " (" << busy << " of " << cycles
          << " cycles), " << msgs << (msgs == 1 ? " message" : " messages") << ", at most " << peak
          << " waiting";
+      if (l.contains("vcs")) {
+        os << "; " << l["flits"].get<std::uint64_t>() << " flits; stalled behind it " << stall[0]
+           << " cycles for a credit, " << stall[1] << " losing arbitration, " << stall[2]
+           << " for a VC";
+      }
       x.detail = os.str();
       top = std::max(top, x.value);
       p.links.push_back(std::move(x));
@@ -362,10 +422,21 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
           "the run's cycles";
       in.scale_max = 1.0;
     } else {
-      in.metric = q.heatmap_metric == "messages"
-                      ? "messages each directed link carried"
-                      : "contention: most messages or headers waiting for each directed link "
-                        "at once";
+      if (q.heatmap_metric == "messages") {
+        in.metric = "messages each directed link carried";
+      } else if (q.heatmap_metric == "contention") {
+        in.metric = "contention: most messages or headers waiting for each directed link at once";
+      } else if (q.heatmap_metric == "flits") {
+        in.metric = "flits each directed link carried";
+      } else if (q.heatmap_metric == "stall") {
+        in.metric = "stall cycles of the flits each directed link brought to the next router";
+      } else {
+        const std::string cause = q.heatmap_metric == "stall-no-credit"     ? "waiting for a credit"
+                                  : q.heatmap_metric == "stall-arbitration" ? "losing arbitration"
+                                                                            : "waiting for a VC";
+        in.metric =
+            "stall cycles " + cause + " of the flits each directed link brought to the next router";
+      }
       in.scale_max = std::max(top, 1.0);
       in.integer_scale = true;
     }

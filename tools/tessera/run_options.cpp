@@ -166,8 +166,9 @@ constexpr std::array table{
                "tlm and rtl: the fabric drawn as it is (mesh grid, torus with its wrap links, "
                "ring, hypercube by dimension), each directed link coloured by --heatmap-metric"},
     run_option{"heatmap-metric", "M", false, any, true, false, output_group,
-               "utilization (default; busy cycles over the run's), messages, or contention (most "
-               "waiting at once)"},
+               "utilization (default; busy cycles over the run's), messages, contention (most "
+               "waiting at once); wormhole: flits, stall, stall-no-credit, stall-arbitration, "
+               "stall-no-vc (cycles flits it brought waited in the next router)"},
     run_option{"heatmap-steps", "", false, work, true, false, output_group,
                "a panel per step instead (the first 256, fewer on large fabrics): how many of the "
                "step's messages cross each link (dimension-order routes)"},
