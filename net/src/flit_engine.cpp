@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <limits>
 #include <map>
 #include <string>
@@ -88,10 +89,11 @@ struct output_vc {
 };
 
 struct output {
-  std::uint32_t rr{0};   // header pointer over the input VCs
-  std::uint32_t vrr{0};  // flit pointer over the output's VCs
-  cycle_t used{0};       // stamp: carried a flit this cycle
-  bool header{false};    // ... and it was a header
+  std::uint32_t rr{0};    // header pointer over the input VCs
+  std::uint32_t vrr{0};   // flit pointer over the output's VCs
+  std::uint32_t held{0};  // bit v: a packet holds VC v (vcs <= 16)
+  cycle_t used{0};        // stamp: carried a flit this cycle
+  bool header{false};     // ... and it was a header
 };
 
 // Per channel (links tile * 4 + port, injection 4 * tiles + tile, ejection 5 * tiles +
@@ -320,6 +322,7 @@ struct flit_engine::impl {
     }
     if (f.tail()) {
       ov.holder = none;
+      po.held &= ~(std::uint32_t{1} << v);
       ov.tail_at = t;
       src.owns = none;
       cs.busy += t - ov.head_at + 1;
@@ -423,9 +426,9 @@ struct flit_engine::impl {
       }
       if (first_round) {
         // Packets holding a VC of o whose next flit could go: lacking a credit or not.
-        for (std::uint32_t v = 0; v < nvc; ++v) {
+        for (std::uint32_t held = po.held; held != 0; held &= held - 1) {
+          const auto v = static_cast<std::uint32_t>(std::countr_zero(held));
           const std::uint32_t h = ovc(x, o, v).holder;
-          if (h == none) continue;
           const input_vc& q = ivc(x, h);
           if (q.q.empty() || q.q.front().arrive + (p.pipeline - 1) > t) continue;
           waits.push_back(
@@ -435,13 +438,14 @@ struct flit_engine::impl {
       if (po.used == t + 1) continue;
       std::uint32_t hv = none;
       if (pick[o] != none) hv = vc[o][head_class(x, o, ivc(x, pick[o]).q.front()) ? 1 : 0];
+      if (hv == none && po.held == 0) continue;
       for (std::uint32_t k = 0; k < nvc; ++k) {
         const std::uint32_t v = po.vrr + k < nvc ? po.vrr + k : po.vrr + k - nvc;
         if (v == hv) {
           into.push_back({x, o, v, pick[o], true});
           break;
         }
-        if (body_ready(x, o, v, t)) {
+        if ((po.held >> v & 1U) != 0 && body_ready(x, o, v, t)) {
           into.push_back({x, o, v, ovc(x, o, v).holder, false});
           break;
         }
@@ -455,6 +459,7 @@ struct flit_engine::impl {
     blocked(ready, t);
     output_vc& ov = ovc(g.x, g.o, g.v);
     ov.holder = g.iv;
+    out(g.x, g.o).held |= std::uint32_t{1} << g.v;
     q.owns = g.o * nvc + g.v;
     output& po = out(g.x, g.o);
     po.rr = g.iv + 1 == in_vcs ? 0 : g.iv + 1;
