@@ -459,9 +459,9 @@ struct flit_engine::impl {
     blocked(ready, t);
     output_vc& ov = ovc(g.x, g.o, g.v);
     ov.holder = g.iv;
-    out(g.x, g.o).held |= std::uint32_t{1} << g.v;
     q.owns = g.o * nvc + g.v;
     output& po = out(g.x, g.o);
+    po.held |= std::uint32_t{1} << g.v;
     po.rr = g.iv + 1 == in_vcs ? 0 : g.iv + 1;
     move(g.x, g.o, g.v, g.iv, t);
   }
@@ -705,12 +705,8 @@ struct flit_engine::impl {
     std::vector<link_stat> out;
     for (std::uint32_t c = 0; c < stat.size(); ++c) {
       const channel_stat& x = stat[c];
-      bool stalled = false;
-      for (std::uint32_t v = 0; v < nvc; ++v) {
-        const vc_stat& vs = vstat[std::size_t{c} * nvc + v];
-        stalled = stalled || vs.no_credit + vs.arbitration + vs.no_vc != 0;
-      }
-      if (x.packets == 0 && !stalled) continue;
+      // A stall is charged to the channel that brought the flit, which carried its head.
+      if (x.packets == 0) continue;
       link_stat s = wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue);
       s.vcs.assign(vstat.begin() + static_cast<std::ptrdiff_t>(std::size_t{c} * nvc),
                    vstat.begin() + static_cast<std::ptrdiff_t>(std::size_t{c + 1} * nvc));

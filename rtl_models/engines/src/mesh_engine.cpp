@@ -50,7 +50,6 @@ class rtl_mesh_engine final : public clocked_bridge {
         mon_(*model_, shape_),  // ejection never refused
         // In order where one path and one VC keep it: xy or yx with one VC.
         check_(shape_.tiles(), p.vcs, p.vcs == 1 && net::oblivious(p.routing)),
-        flits_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports, 0),
         stall_run_(std::size_t{shape_.tiles()} * in_vcs, 0),
         vcs_(p.vcs),
         out_vc_(std::size_t{shape_.tiles()} * rtl_tops::mesh_ports * Top::vcs),
@@ -140,7 +139,7 @@ class rtl_mesh_engine final : public clocked_bridge {
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       for (unsigned port = 0; port < 4; ++port) {
         const std::size_t k = std::size_t{t} * rtl_tops::mesh_ports + port;
-        if (flits_[k] == 0) continue;
+        if (!carried(k)) continue;
         const unsigned to = neighbour(t, port);
         row(t, to, names[port], &out_vc_[k * Top::vcs],
             &stalls_[std::size_t{to} * in_vcs + port * Top::vcs]);
@@ -152,7 +151,7 @@ class rtl_mesh_engine final : public clocked_bridge {
             &stalls_[std::size_t{t} * in_vcs + rtl_tops::mesh_local * Top::vcs]);
       }
       const std::size_t k = std::size_t{t} * rtl_tops::mesh_ports + rtl_tops::mesh_local;
-      if (flits_[k] != 0) row(t, t, "eject", &out_vc_[k * Top::vcs], nullptr);
+      if (carried(k)) row(t, t, "eject", &out_vc_[k * Top::vcs], nullptr);
     }
     return out;
   }
@@ -261,10 +260,6 @@ class rtl_mesh_engine final : public clocked_bridge {
       const unsigned crossed = m.link_valid_o[p];
       if (crossed != 0) {
         moved = true;
-        for (unsigned port = 0; port < rtl_tops::mesh_ports; ++port) {
-          if ((crossed >> port & 1U) == 0) continue;
-          ++flits_[std::size_t{t} * rtl_tops::mesh_ports + port];
-        }
         count_vcs(t, p, crossed, now);
         if (recording_) note_worms(t, p, crossed, now);
       }
@@ -301,6 +296,12 @@ class rtl_mesh_engine final : public clocked_bridge {
       if (tail) busy += now - head_at + 1;
     }
   };
+  // Output k (tile * mesh_ports + port) carried a flit on some VC.
+  [[nodiscard]] bool carried(std::size_t k) const {
+    for (unsigned v = 0; v < Top::vcs; ++v)
+      if (out_vc_[k * Top::vcs + v].flits != 0) return true;
+    return false;
+  }
   // Per input VC FIFO: its stall cycles by cause (tsr_pkg MeshStall*).
   struct stall_count {
     cycle_t no_credit{0};
@@ -372,7 +373,6 @@ class rtl_mesh_engine final : public clocked_bridge {
   rtl_tops::mesh_monitor<model_t> mon_;              // the ejected flits
   rtl_tops::mesh_check check_;                       // what comes out of the RTL
   std::unordered_map<std::uint64_t, message> msgs_;  // by id: posted, not yet delivered
-  std::vector<std::uint64_t> flits_;                 // per tile and output port
   std::vector<std::uint64_t> stall_run_;             // per tile and input VC
   unsigned vcs_;                                     // VCs in use
   std::vector<channel_vc> out_vc_;                   // per tile, output port and VC
