@@ -13,7 +13,6 @@
 // counted in `gone`, so that its slot, read later, is skipped: the slots of a VC come of
 // age oldest first, and the gone flits were its oldest young ones.
 module tsr_mesh_delay
-  import tsr_pkg::*;
 #(
   /// VC FIFOs of the port, 1..MeshMaxVcs.
   parameter int unsigned VCs = 2,
@@ -22,7 +21,7 @@ module tsr_mesh_delay
   /// Cycles the ring remembers, a power of two from 2 to 256: delay_i < Slots.
   parameter int unsigned Slots = 256,
   /// Width of usage_i; derived from Depth, do not override.
-  localparam int unsigned UsageWidth = cnt_width(Depth),
+  localparam int unsigned UsageWidth = tsr_pkg::cnt_width(Depth),
   /// Width of delay_i and of a ring index; derived from Slots, do not override.
   localparam int unsigned SlotBits = $clog2(Slots)
 ) (
@@ -32,15 +31,15 @@ module tsr_mesh_delay
   input  logic [SlotBits-1:0]   delay_i,
   // A flit enters the FIFO of VC push_vc_i this cycle.
   input  logic                  push_i,
-  input  mesh_vc_t              push_vc_i,
+  input  tsr_pkg::mesh_vc_t              push_vc_i,
   // Per VC FIFO: its front leaves this cycle, and the flits it holds.
   input  logic [VCs-1:0]        pop_i,
-  input  logic [UsageWidth-1:0] usage_i [VCs],
+  input  logic [VCs*UsageWidth-1:0] usage_i,  // VC v's at [v * UsageWidth +: UsageWidth]
   // Per VC FIFO: its front arrived at least delay_i cycles ago.
   output logic [VCs-1:0]        due_o
 );
 
-  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+  if (VCs < 1 || VCs > tsr_pkg::MeshMaxVcs) begin : gen_vcs_check
     $fatal(1, "tsr_mesh_delay: VCs must be 1..4");
   end
   if (Depth < 1) begin : gen_depth_check
@@ -50,18 +49,23 @@ module tsr_mesh_delay
     $fatal(1, "tsr_mesh_delay: Slots must be a power of two from 2 to 256");
   end
 
+  // An arrival: a flit was pushed, into this VC.
   typedef struct packed {
-    logic     pushed;
-    mesh_vc_t vc;
+    logic       pushed;
+    logic [1:0] vc;
   } arrival_t;
 
-  localparam int unsigned GoneWidth = cnt_width(Slots);
-  typedef logic [SlotBits-1:0] slot_idx_t;
+  localparam int unsigned GoneWidth = tsr_pkg::cnt_width(Slots);
 
-  slot_idx_t                     now_d, now_q;  // this cycle, modulo Slots
-  arrival_t                      ring_q [Slots];
-  logic [VCs-1:0][UsageWidth-1:0] young_d, young_q;
-  logic [VCs-1:0][GoneWidth-1:0]  gone_d, gone_q;
+  // Per VC v, its young flits at [v * UsageWidth +: UsageWidth] and its gone ones at
+  // [v * GoneWidth +: GoneWidth].
+  logic [SlotBits-1:0]           now_d, now_q;  // this cycle, modulo Slots
+  logic [SlotBits:0]             seen_d, seen_q;  // cycles since reset, up to Slots
+  // An arrival_t per slot. The ring is not reset (a RAM on an FPGA): a slot read before
+  // the cycle that writes it has come is ignored (seen_q).
+  logic [2:0]                    ring_q [Slots];
+  logic [VCs*UsageWidth-1:0]     young_d, young_q;
+  logic [VCs*GoneWidth-1:0]      gone_d, gone_q;
 
   arrival_t       ripe;        // the arrival coming of age this cycle
   logic [VCs-1:0] ripe_young;  // ... is VC v's oldest young flit still in its FIFO
@@ -69,35 +73,43 @@ module tsr_mesh_delay
   logic [VCs-1:0] all_young;   // every flit of VC v is young: its front is
 
   always_comb begin
-    ripe = ring_q[now_q - slot_idx_t'(1) - delay_i];
+    // The slot of cycle now - 1 - delay_i, which has come once more than delay_i cycles
+    // have passed since reset.
+    ripe = ring_q[now_q - SlotBits'(1) - delay_i];
+    if (seen_q <= {1'b0, delay_i}) ripe = '0;
     for (int unsigned v = 0; v < VCs; v++) begin
-      ripe_young[v] = ripe.pushed && 32'(ripe.vc) == v && gone_q[v] == '0;
-      ripe_gone[v]  = ripe.pushed && 32'(ripe.vc) == v && gone_q[v] != '0;
-      all_young[v]  = young_q[v] == usage_i[v];
-      due_o[v]      = young_q[v] < usage_i[v] || ripe_young[v];
+      ripe_young[v] = ripe.pushed && 32'(ripe.vc) == v && gone_q[v*GoneWidth+:GoneWidth] == '0;
+      ripe_gone[v]  = ripe.pushed && 32'(ripe.vc) == v && gone_q[v*GoneWidth+:GoneWidth] != '0;
+      all_young[v]  = young_q[v*UsageWidth+:UsageWidth] == usage_i[v*UsageWidth+:UsageWidth];
+      due_o[v]      = young_q[v*UsageWidth+:UsageWidth] < usage_i[v*UsageWidth+:UsageWidth] ||
+                      ripe_young[v];
     end
   end
 
   always_comb begin
-    now_d = now_q + slot_idx_t'(1);
+    now_d  = now_q + SlotBits'(1);
+    seen_d = seen_q == (SlotBits + 1)'(Slots) ? seen_q : seen_q + (SlotBits + 1)'(1);
     for (int unsigned v = 0; v < VCs; v++) begin
       // The front leaves young when it has not come of age by this cycle.
-      young_d[v] = young_q[v] + UsageWidth'(push_i && 32'(push_vc_i) == v)
-                   - UsageWidth'(ripe_young[v] || (pop_i[v] && all_young[v]));
-      gone_d[v]  = gone_q[v] + GoneWidth'(pop_i[v] && all_young[v] && !ripe_young[v])
-                   - GoneWidth'(ripe_gone[v]);
+      young_d[v*UsageWidth+:UsageWidth] =
+          young_q[v*UsageWidth+:UsageWidth] + UsageWidth'(push_i && 32'(push_vc_i) == v)
+          - UsageWidth'(ripe_young[v] || (pop_i[v] && all_young[v]));
+      gone_d[v*GoneWidth+:GoneWidth] =
+          gone_q[v*GoneWidth+:GoneWidth] + GoneWidth'(pop_i[v] && all_young[v] && !ripe_young[v])
+          - GoneWidth'(ripe_gone[v]);
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       now_q   <= '0;
-      ring_q  <= '{default: '0};
+      seen_q  <= '0;
       young_q <= '0;
       gone_q  <= '0;
     end else begin
       now_q         <= now_d;
-      ring_q[now_q] <= '{pushed: push_i, vc: push_vc_i};
+      seen_q        <= seen_d;
+      ring_q[now_q] <= {push_i, push_vc_i};
       young_q       <= young_d;
       gone_q        <= gone_d;
     end
@@ -109,9 +121,10 @@ module tsr_mesh_delay
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       for (int unsigned v = 0; v < VCs; v++) begin
-        YoungInFifo_A: assert (young_q[v] <= usage_i[v])
-          else $error("tsr_mesh_delay: VC %0d has %0d young flits of %0d", v, young_q[v],
-                      usage_i[v]);
+        YoungInFifo_A: assert (young_q[v*UsageWidth+:UsageWidth] <=
+                               usage_i[v*UsageWidth+:UsageWidth])
+          else $error("tsr_mesh_delay: VC %0d has %0d young flits of %0d", v,
+                      young_q[v*UsageWidth+:UsageWidth], usage_i[v*UsageWidth+:UsageWidth]);
       end
     end
   end

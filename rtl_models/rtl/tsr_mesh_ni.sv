@@ -17,7 +17,6 @@
 // readiness keeps the tile's inputs out of the routers' arbitration logic, which a
 // Verilated model would otherwise evaluate again whenever the testbench sets an input.
 module tsr_mesh_ni
-  import tsr_pkg::*;
 #(
   /// Mesh rows, 1..MeshMaxSide (checks messages' destinations).
   parameter int unsigned Rows = 8,
@@ -27,15 +26,15 @@ module tsr_mesh_ni
   parameter int unsigned VCs = 2,
   /// Flit slots per VC of the router's local input (its BufferDepth), 1..1024.
   parameter int unsigned BufferDepth = 4,
-  /// The payload of a flit.
-  parameter type data_t = tsr_pkg::mesh_data_t,
-  /// The flit: a packed struct with fields ctl (mesh_ctl_t) and data (data_t).
-  parameter type flit_t = tsr_pkg::mesh_flit_t
+  /// Payload bits of a flit, at least 1.
+  parameter int unsigned DataWidth = 32,
+  /// Bits of a flit, {ctl, data} (tsr_pkg); derived, do not override.
+  localparam int unsigned FlitBits = tsr_pkg::MeshCtlBits + DataWidth
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
   // This tile.
-  input  mesh_coord_t    here_i,
+  input  tsr_pkg::mesh_coord_t    here_i,
   // Run-time settings, held from reset on: start-up cycles per message (alpha), cycles
   // per injected flit (inject_gap, at least 1), VCs in use and usable slots per VC.
   input  logic [15:0]    alpha_i,
@@ -46,48 +45,47 @@ module tsr_mesh_ni
   // packet). The last packet carries the remainder.
   input  logic           msg_valid_i,
   output logic           msg_ready_o,
-  input  mesh_coord_t    msg_dst_i,
+  input  tsr_pkg::mesh_coord_t    msg_dst_i,
   input  logic [15:0]    msg_flits_i,
   input  logic [15:0]    msg_packet_flits_i,
   // The message's payload, a word per flit, taken when data_ready_o is high.
   input  logic           data_valid_i,
-  input  data_t          data_i,
+  input  logic [DataWidth-1:0] data_i,
   output logic           data_ready_o,
   // Injection channel into the router's local input VCs, and their credits.
   output logic           inject_valid_o,
-  output flit_t          inject_flit_o,
+  output logic [FlitBits-1:0] inject_flit_o,
   input  logic [VCs-1:0] inject_credit_i,
   // Ejection: the router's local output, handed to the tile. rx_ready_i in cycle t lets
   // the router eject a flit in t + 1.
   input  logic           eject_valid_i,
-  input  flit_t          eject_flit_i,
+  input  logic [FlitBits-1:0] eject_flit_i,
   output logic           eject_ready_o,
   output logic           rx_valid_o,
-  output flit_t          rx_flit_o,
+  output logic [FlitBits-1:0] rx_flit_o,
   input  logic           rx_ready_i
 );
 
-  if (Rows < 1 || Rows > MeshMaxSide || Cols < 1 || Cols > MeshMaxSide) begin : gen_shape_check
+  if (Rows < 1 || Rows > tsr_pkg::MeshMaxSide || Cols < 1 || Cols > tsr_pkg::MeshMaxSide) begin : gen_shape_check
     $fatal(1, "tsr_mesh_ni: Rows and Cols must be 1..64");
   end
-  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+  if (VCs < 1 || VCs > tsr_pkg::MeshMaxVcs) begin : gen_vcs_check
     $fatal(1, "tsr_mesh_ni: VCs must be 1..4");
   end
   if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
     $fatal(1, "tsr_mesh_ni: BufferDepth must be 1..1024");
   end
 
-  localparam int unsigned VcIdxWidth = idx_width(VCs);
-  typedef logic [VcIdxWidth-1:0] vc_idx_t;
+  localparam int unsigned VcIdxWidth = tsr_pkg::idx_width(VCs);
 
   logic                        active_d, active_q;  // a message is being sent
   logic [15:0]                 wait_d, wait_q;      // start-up cycles left
   logic [15:0]                 gap_d, gap_q;        // cycles until the next flit may go
-  mesh_coord_t                 dst_d, dst_q;
+  tsr_pkg::mesh_coord_t                 dst_d, dst_q;
   logic [15:0]                 packet_d, packet_q;  // flits per packet, 0: one packet
   logic [15:0]                 left_d, left_q;      // flits of the message not yet sent
   logic [15:0]                 in_pkt_d, in_pkt_q;  // ... of the packet; 0: a head next
-  vc_idx_t                     vc_d, vc_q;          // the local input VC the packet holds
+  logic [VcIdxWidth-1:0]       vc_d, vc_q;          // the local input VC the packet holds
   logic                        odd_d, odd_q;        // the next packet is odd-numbered here
   logic                        rx_ready_q;          // the tile takes a flit this cycle
 
@@ -96,7 +94,8 @@ module tsr_mesh_ni
   logic [15:0]    a_left, a_packet, a_in_pkt;
   logic [VCs-1:0] vc_slot, head_vcs;
   logic [VCs-1:0] credit;  // per local input VC: a credit left
-  vc_idx_t        head_vc, flit_vc;
+  logic [VcIdxWidth-1:0] head_vc, flit_vc;
+  tsr_pkg::mesh_ctl_t    inject_ctl;  // the injected flit's control fields
 
   always_comb begin
     msg_ready_o = !active_q;
@@ -117,20 +116,20 @@ module tsr_mesh_ni
     head_ok = head_vcs != '0;
     head_vc = '0;
     for (int v = VCs - 1; v >= 0; v--) begin
-      if (head_vcs[v]) head_vc = vc_idx_t'(v);
+      if (head_vcs[v]) head_vc = VcIdxWidth'(v);
     end
     flit_vc = head ? head_vc : vc_q;
     emit    = may && data_valid_i && (head ? head_ok : vc_slot[vc_q]);
 
     data_ready_o           = emit;
     inject_valid_o         = emit;
-    inject_flit_o.ctl.head = head;
-    inject_flit_o.ctl.tail = a_in_pkt == 16'd1;
-    inject_flit_o.ctl.odd  = odd_q;
-    inject_flit_o.ctl.vc   = mesh_vc_t'(flit_vc);
-    inject_flit_o.ctl.dst  = active_q ? dst_q : msg_dst_i;
-    inject_flit_o.ctl.src  = here_i;
-    inject_flit_o.data     = data_i;
+    inject_ctl.head        = head;
+    inject_ctl.tail        = a_in_pkt == 16'd1;
+    inject_ctl.odd         = odd_q;
+    inject_ctl.vc          = 2'(flit_vc);
+    inject_ctl.dst         = active_q ? dst_q : msg_dst_i;
+    inject_ctl.src         = here_i;
+    inject_flit_o          = {inject_ctl, data_i};
     // Ejection is a pass-through, with the readiness the tile gave a cycle ahead.
     rx_valid_o    = eject_valid_i;
     rx_flit_o     = eject_flit_i;

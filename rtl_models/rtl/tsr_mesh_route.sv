@@ -26,16 +26,15 @@
 // exactly when the next column is below the source's column going east (above it going
 // west), rows alike. Combinational.
 module tsr_mesh_route
-  import tsr_pkg::*;
 #(
   /// 1: the torus logic is built (wrap_i); 0 leaves it out (a mesh only, wrap_i ignored).
   parameter int unsigned Wrap = 1
 ) (
   // This router's place in the mesh.
-  input  mesh_coord_t   here_i,
+  input  tsr_pkg::mesh_coord_t   here_i,
   // The head flit: its destination, its source, and its packet's O1TURN class.
-  input  mesh_coord_t   dst_i,
-  input  mesh_coord_t   src_i,
+  input  tsr_pkg::mesh_coord_t   dst_i,
+  input  tsr_pkg::mesh_coord_t   src_i,
   input  logic          odd_i,
   // A torus of rows_i x cols_i (1..64 each), held from reset on; a mesh when wrap_i is 0.
   input  logic          wrap_i,
@@ -47,12 +46,13 @@ module tsr_mesh_route
   input  logic [5:0]    south_row_i,
   input  logic [5:0]    north_row_i,
   // The routing function, held from reset on.
-  input  mesh_routing_t routing_i,
-  // Per output link: credits in use behind it, summed over the VCs in use.
-  input  logic [15:0]   load_i    [MeshLinks],
+  input  tsr_pkg::mesh_routing_t routing_i,
+  // Per output link l: credits in use behind it, summed over the VCs in use, at
+  // [16 l +: 16].
+  input  logic [16*tsr_pkg::MeshLinks-1:0] load_i,
   // The output port the head asks for: MeshEast, MeshWest, MeshSouth, MeshNorth or
   // MeshLocal.
-  output mesh_port_t    port_o,
+  output tsr_pkg::mesh_port_t    port_o,
   // The dateline class of port_o on a torus (0 on a mesh and at MeshLocal).
   output logic          upper_o
 );
@@ -64,7 +64,7 @@ module tsr_mesh_route
 
   // The way each dimension still asks for, or MeshLocal when it is done; whether the
   // routing lets the head take it now.
-  mesh_port_t col_port, row_port;
+  tsr_pkg::mesh_port_t col_port, row_port;
   logic       col_ok, row_ok;
   logic       west, north, odd_col;
 
@@ -82,59 +82,59 @@ module tsr_mesh_route
       plus_row = dst_i.row >= here_i.row ? 8'(dst_i.row) - 8'(here_i.row)
                                          : 8'(dst_i.row) + 8'(rows_i) - 8'(here_i.row);
       if (dst_i.col == here_i.col) begin
-        col_port = mesh_port_t'(MeshLocal);
+        col_port = 3'(tsr_pkg::MeshLocal);
       end else begin
-        col_port = {plus_col, 1'b0} <= {2'b0, cols_i} ? mesh_port_t'(MeshEast)
-                                                      : mesh_port_t'(MeshWest);
+        col_port = {plus_col, 1'b0} <= {2'b0, cols_i} ? 3'(tsr_pkg::MeshEast)
+                                                      : 3'(tsr_pkg::MeshWest);
       end
       if (dst_i.row == here_i.row) begin
-        row_port = mesh_port_t'(MeshLocal);
+        row_port = 3'(tsr_pkg::MeshLocal);
       end else begin
-        row_port = {plus_row, 1'b0} <= {2'b0, rows_i} ? mesh_port_t'(MeshSouth)
-                                                      : mesh_port_t'(MeshNorth);
+        row_port = {plus_row, 1'b0} <= {2'b0, rows_i} ? 3'(tsr_pkg::MeshSouth)
+                                                      : 3'(tsr_pkg::MeshNorth);
       end
     end else begin
       if (dst_i.col == here_i.col) begin
-        col_port = mesh_port_t'(MeshLocal);
+        col_port = 3'(tsr_pkg::MeshLocal);
       end else begin
-        col_port = dst_i.col > here_i.col ? mesh_port_t'(MeshEast) : mesh_port_t'(MeshWest);
+        col_port = dst_i.col > here_i.col ? 3'(tsr_pkg::MeshEast) : 3'(tsr_pkg::MeshWest);
       end
       if (dst_i.row == here_i.row) begin
-        row_port = mesh_port_t'(MeshLocal);
+        row_port = 3'(tsr_pkg::MeshLocal);
       end else begin
-        row_port = dst_i.row > here_i.row ? mesh_port_t'(MeshSouth) : mesh_port_t'(MeshNorth);
+        row_port = dst_i.row > here_i.row ? 3'(tsr_pkg::MeshSouth) : 3'(tsr_pkg::MeshNorth);
       end
     end
-    west    = col_port == mesh_port_t'(MeshWest);
-    north   = row_port == mesh_port_t'(MeshNorth);
+    west    = col_port == 3'(tsr_pkg::MeshWest);
+    north   = row_port == 3'(tsr_pkg::MeshNorth);
     odd_col = here_i.col[0];
     // With both dimensions left to go, which the routing allows now (a torus: dimension
     // order only).
     if (wrap) begin
-      col_ok = routing_i != MeshRouteYx;
-      row_ok = routing_i == MeshRouteYx;
+      col_ok = routing_i != tsr_pkg::MeshRouteYx;
+      row_ok = routing_i == tsr_pkg::MeshRouteYx;
     end else unique case (routing_i)
-      MeshRouteYx: begin
+      tsr_pkg::MeshRouteYx: begin
         col_ok = 1'b0;
         row_ok = 1'b1;
       end
-      MeshRouteO1turn: begin
+      tsr_pkg::MeshRouteO1turn: begin
         col_ok = !odd_i;
         row_ok = odd_i;
       end
-      MeshRouteWestFirst: begin
+      tsr_pkg::MeshRouteWestFirst: begin
         col_ok = 1'b1;
         row_ok = !west;
       end
-      MeshRouteNorthLast: begin
+      tsr_pkg::MeshRouteNorthLast: begin
         col_ok = 1'b1;
         row_ok = !north;
       end
-      MeshRouteNegativeFirst: begin
+      tsr_pkg::MeshRouteNegativeFirst: begin
         col_ok = west || !north;
         row_ok = north || !west;
       end
-      MeshRouteOddEven: begin
+      tsr_pkg::MeshRouteOddEven: begin
         if (west) begin
           col_ok = 1'b1;
           row_ok = !odd_col;
@@ -151,24 +151,25 @@ module tsr_mesh_route
         row_ok = 1'b0;
       end
     endcase
-    if (col_port == mesh_port_t'(MeshLocal)) begin
+    if (col_port == 3'(tsr_pkg::MeshLocal)) begin
       port_o = row_port;
-    end else if (row_port == mesh_port_t'(MeshLocal)) begin
+    end else if (row_port == 3'(tsr_pkg::MeshLocal)) begin
       port_o = col_port;
     end else if (col_ok && row_ok) begin
-      port_o = load_i[row_port[1:0]] < load_i[col_port[1:0]] ? row_port : col_port;
+      port_o = load_i[16*row_port[1:0]+:16] < load_i[16*col_port[1:0]+:16] ? row_port
+                                                                           : col_port;
     end else begin
       port_o = row_ok ? row_port : col_port;
     end
     upper_o = 1'b0;
     if (wrap) begin
-      if (port_o == mesh_port_t'(MeshEast)) begin
+      if (port_o == 3'(tsr_pkg::MeshEast)) begin
         upper_o = east_col_i < src_i.col;
-      end else if (port_o == mesh_port_t'(MeshWest)) begin
+      end else if (port_o == 3'(tsr_pkg::MeshWest)) begin
         upper_o = west_col_i > src_i.col;
-      end else if (port_o == mesh_port_t'(MeshSouth)) begin
+      end else if (port_o == 3'(tsr_pkg::MeshSouth)) begin
         upper_o = south_row_i < src_i.row;
-      end else if (port_o == mesh_port_t'(MeshNorth)) begin
+      end else if (port_o == 3'(tsr_pkg::MeshNorth)) begin
         upper_o = north_row_i > src_i.row;
       end
     end

@@ -35,9 +35,12 @@
 //   in c + credit_delay_i - 1; 1: at once, as the credits counted in the same cycle).
 // Each input VC FIFO sends at most one flit per cycle, so one input port can feed several
 // outputs at once.
-module tsr_mesh_router
-  import tsr_pkg::*;
-#(
+//
+// Flits are vectors of MeshCtlBits + DataWidth bits, {ctl, data} (tsr_pkg). A port that
+// carries one value per input port, output port or VC is one flat vector (the subset
+// Yosys 0.23 reads, docs/rtl.md "Style"): per port p at [p * W +: W], per port and VC at
+// [(p * VCs + v) * W +: W], the order of the input VC index port * VCs + vc.
+module tsr_mesh_router #(
   /// Mesh rows, 1..MeshMaxSide.
   parameter int unsigned Rows = 8,
   /// Mesh columns, 1..MeshMaxSide.
@@ -50,29 +53,37 @@ module tsr_mesh_router
   parameter int unsigned MaxPipeline = 16,
   /// The longest credit_delay_i the router is built for, 1..16; 1 builds no delay line.
   parameter int unsigned MaxCreditDelay = 16,
+  /// Slots of each input port's ring of arrivals for the head delay (tsr_mesh_delay), a
+  /// power of two from 2 to 256: router_delay_i + pipeline_i - 1 must be below it.
+  parameter int unsigned DelaySlots = 256,
   /// 1: the torus logic is built (wrap_i, tsr_mesh_route); 0 leaves it out.
   parameter int unsigned Wrap = 1,
-  /// The flit: a packed struct with fields ctl (mesh_ctl_t) and data.
-  parameter type flit_t = tsr_pkg::mesh_flit_t,
+  /// Payload bits of a flit, at least 1.
+  parameter int unsigned DataWidth = 32,
+  /// 1: the observation outputs (stall_o, cause_o, probe_ctl_o) are built; 0 ties them
+  /// to 0, so that a synthesis for area counts the router alone.
+  parameter int unsigned Observe = 1,
+  /// Bits of a flit; derived, do not override.
+  localparam int unsigned FlitBits = tsr_pkg::MeshCtlBits + DataWidth,
   /// Input VCs, MeshPorts * VCs; derived, do not override.
-  localparam int unsigned InVcs = MeshPorts * VCs,
+  localparam int unsigned InVcs = tsr_pkg::MeshPorts * VCs,
   /// Width of an input VC index; derived, do not override.
-  localparam int unsigned InIdxWidth = idx_width(InVcs)
+  localparam int unsigned InIdxWidth = tsr_pkg::idx_width(InVcs)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
   // This router's place in the mesh.
-  input  mesh_coord_t          here_i,
+  input  tsr_pkg::mesh_coord_t here_i,
   // Run-time settings, held from reset on: the router delay r (0..255, with
   // pipeline_i - 1 + r at most 255), the pipeline depth (1..MaxPipeline), the credit delay
   // (1..MaxCreditDelay), the VCs in use (1..VCs) and the usable slots of each input VC
   // FIFO (1..BufferDepth).
-  input  mesh_delay_t          router_delay_i,
+  input  tsr_pkg::mesh_delay_t router_delay_i,
   input  logic [4:0]           pipeline_i,
   input  logic [4:0]           credit_delay_i,
   input  logic [2:0]           vcs_i,
   // The routing function (tsr_pkg MeshRoute*, tsr_mesh_route), held from reset on.
-  input  mesh_routing_t        routing_i,
+  input  tsr_pkg::mesh_routing_t routing_i,
   // A torus of rows_i x cols_i (tsr_mesh_route), held from reset on; a mesh when wrap_i is
   // 0.
   input  logic                 wrap_i,
@@ -80,20 +91,24 @@ module tsr_mesh_router
   input  logic [6:0]           cols_i,
   input  logic [15:0]          depth_i,
   // Inputs: a flit per port per cycle, into the FIFO of its ctl.vc, sent with a credit;
-  // links E, W, S, N, and the local port from the NI apart from them, so that the NI's
-  // combinational message path reaches no other port's logic (a Verilated model
-  // evaluates a signal again whenever the testbench sets an input it depends on).
-  input  logic [MeshLinks-1:0] link_valid_i,
-  input  flit_t                link_flit_i   [MeshLinks],
-  input  logic                 inject_valid_i,
-  input  flit_t                inject_flit_i,
-  // Per input port and VC: a slot freed this cycle, one credit back to the sender.
-  output logic [VCs-1:0]       credit_o      [MeshPorts],
-  // Outputs: a flit per port per cycle; its ctl.vc is the VC it holds on the channel.
-  output logic [MeshPorts-1:0] out_valid_o,
-  output flit_t                out_flit_o    [MeshPorts],
-  // Credits from the neighbours' input VC FIFOs, per output link and VC.
-  input  logic [VCs-1:0]       credit_i      [MeshLinks],
+  // links E, W, S, N (link l's flit at [l * FlitBits +: FlitBits]), and the local port
+  // from the NI apart from them, so that the NI's combinational message path reaches no
+  // other port's logic (a Verilated model evaluates a signal again whenever the
+  // testbench sets an input it depends on).
+  input  logic [tsr_pkg::MeshLinks-1:0]          link_valid_i,
+  input  logic [tsr_pkg::MeshLinks*FlitBits-1:0] link_flit_i,
+  input  logic                                    inject_valid_i,
+  input  logic [FlitBits-1:0]                     inject_flit_i,
+  // Per input port and VC (bit port * VCs + vc): a slot freed this cycle, one credit back
+  // to the sender.
+  output logic [InVcs-1:0]                        credit_o,
+  // Outputs: a flit per port per cycle (port o's at [o * FlitBits +: FlitBits]); its
+  // ctl.vc is the VC it holds on the channel.
+  output logic [tsr_pkg::MeshPorts-1:0]           out_valid_o,
+  output logic [tsr_pkg::MeshPorts*FlitBits-1:0]  out_flit_o,
+  // Credits from the neighbours' input VC FIFOs, per output link and VC (bit
+  // link * VCs + vc).
+  input  logic [tsr_pkg::MeshLinks*VCs-1:0]       credit_i,
   // The tile takes an ejected flit this cycle (valid/ready, no credits).
   input  logic                 eject_ready_i,
   // Observability per input VC: it holds a flit that did not move this cycle; and the
@@ -107,13 +122,14 @@ module tsr_mesh_router
   // or (a head) no free VC of its class. The statistics of docs/wormhole.md count them.
   output logic [2*InVcs-1:0]   cause_o,
   input  logic [InIdxWidth-1:0] probe_vc_i,
-  output mesh_ctl_t            probe_ctl_o
+  output tsr_pkg::mesh_ctl_t   probe_ctl_o
 );
 
-  if (Rows < 1 || Rows > MeshMaxSide || Cols < 1 || Cols > MeshMaxSide) begin : gen_shape_check
+  if (Rows < 1 || Rows > tsr_pkg::MeshMaxSide || Cols < 1 || Cols > tsr_pkg::MeshMaxSide)
+  begin : gen_shape_check
     $fatal(1, "tsr_mesh_router: Rows and Cols must be 1..64");
   end
-  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+  if (VCs < 1 || VCs > tsr_pkg::MeshMaxVcs) begin : gen_vcs_check
     $fatal(1, "tsr_mesh_router: VCs must be 1..4");
   end
   if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
@@ -123,19 +139,30 @@ module tsr_mesh_router
   begin : gen_pipeline_check
     $fatal(1, "tsr_mesh_router: MaxPipeline and MaxCreditDelay must be 1..16");
   end
+  if (DelaySlots < 2 || DelaySlots > 256 || (DelaySlots & (DelaySlots - 1)) != 0)
+  begin : gen_slots_check
+    $fatal(1, "tsr_mesh_router: DelaySlots must be a power of two from 2 to 256");
+  end
+  if (DataWidth < 1) begin : gen_width_check
+    $fatal(1, "tsr_mesh_router: DataWidth must be at least 1");
+  end
 
-  localparam int unsigned VcIdxWidth = idx_width(VCs);
-  localparam int unsigned CntWidth = cnt_width(BufferDepth);
-  typedef logic [InIdxWidth-1:0] in_idx_t;
-  typedef logic [VcIdxWidth-1:0] vc_idx_t;
+  localparam int unsigned Ports = tsr_pkg::MeshPorts;
+  localparam int unsigned Links = tsr_pkg::MeshLinks;
+  localparam int unsigned Local = tsr_pkg::MeshLocal;
+  localparam int unsigned CtlBits = tsr_pkg::MeshCtlBits;
+  localparam int unsigned VcIdxWidth = tsr_pkg::idx_width(VCs);
+  localparam int unsigned CntWidth = tsr_pkg::cnt_width(BufferDepth);
 
   // ---- State ------------------------------------------------------------------------
-  // Packed, so that a Verilated model copies each as a few words.
-  logic [InVcs-1:0]                              bound_d, bound_q;   // input VC holds one
-  logic [MeshPorts-1:0][VCs-1:0]                 held_d, held_q;     // output VC taken
-  logic [MeshPorts-1:0][VCs-1:0][InIdxWidth-1:0] holder_d, holder_q; // by input VC
-  logic [InVcs-1:0][2:0]                         own_port_d, own_port_q; // a bound input
-  logic [InVcs-1:0][VcIdxWidth-1:0]              own_vc_d, own_vc_q;     // VC's output VC
+  // Flat vectors: per output VC at [o * VCs + v] (holder_q: [(o * VCs + v) * InIdxWidth
+  // +: InIdxWidth]), per input VC at [i] (own_port_q: [3 i +: 3], own_vc_q:
+  // [i * VcIdxWidth +: VcIdxWidth]).
+  logic [InVcs-1:0]            bound_d, bound_q;        // input VC holds an output VC
+  logic [Ports*VCs-1:0]        held_d, held_q;          // output VC taken
+  logic [InVcs*InIdxWidth-1:0] holder_d, holder_q;      // ... by this input VC
+  logic [3*InVcs-1:0]          own_port_d, own_port_q;  // a bound input VC's output
+  logic [InVcs*VcIdxWidth-1:0] own_vc_d, own_vc_q;      // ... and VC there
 
   // ---- The torus: the columns and rows next to this router each way round ---------
   logic [5:0] east_col, west_col, south_row, north_row;
@@ -148,41 +175,62 @@ module tsr_mesh_router
   end
 
   // ---- Input ports: router delay, a FIFO per VC -------------------------------------
-  flit_t               front [InVcs];
-  mesh_port_t          route [InVcs];      // the output the front asks for, if a head
-  logic [InVcs-1:0]    upper;              // ... and its dateline class there (a torus)
-  logic [15:0]         load  [MeshLinks];  // per output link: credits in use, VCs in use
-  logic [CntWidth-1:0] usage [MeshPorts][VCs];
-  logic [InVcs-1:0]    pop, slot, filled, due, ripe;
-  logic [InVcs-1:0]    credit_due;  // per input VC: the slot's credit goes back now
-  mesh_delay_t         head_delay;  // a head: the pipeline's cycles and r
-  logic [3:0]          body_delay;  // every flit: the pipeline's, beyond the first cycle
+  logic [FlitBits-1:0]     front   [InVcs];  // per input VC: its front flit
+  logic [2:0]              route   [InVcs];  // ... the output it asks for, if a head
+  logic [InVcs-1:0]        upper;            // ... and its dateline class there (a torus)
+  logic [InVcs-1:0]        heads;            // ... is a head
+  logic [InVcs-1:0]        odds;             // ... of an odd-numbered packet (O1TURN)
+  logic [11:0]             front_dst [InVcs];  // ... its destination and source
+  logic [11:0]             front_src [InVcs];
+  logic [16*Links-1:0]     load;      // per output link: credits in use, VCs in use
+  logic [InVcs*CntWidth-1:0] usage;   // per input VC: its FIFO's flits
+  logic [InVcs-1:0]        pop, slot, filled, due, ripe;
+  logic [InVcs-1:0]        credit_due;  // per input VC: the slot's credit goes back now
+  tsr_pkg::mesh_delay_t    head_delay;  // a head: the pipeline's cycles and r
+  logic [3:0]              body_delay;  // every flit: the pipeline's, beyond the first cycle
 
   assign body_delay = 4'(pipeline_i - 5'd1);
-  assign head_delay = router_delay_i + mesh_delay_t'(body_delay);
+  assign head_delay = router_delay_i + 8'(body_delay);
 
-  for (genvar p = 0; p < MeshPorts; p++) begin : gen_in_port
-    logic           valid;
-    flit_t          flit;
-    logic [VCs-1:0] push;
+  for (genvar p = 0; p < Ports; p++) begin : gen_in_port
+    logic                valid;  // a flit arrives, into the FIFO of VC vc
+    logic [FlitBits-1:0] flit;
+    logic [1:0]          vc;
+    logic [VCs-1:0]      push;
 
-    if (p == MeshLocal) begin : gen_inject
+    if (p == Local) begin : gen_inject
       assign valid = inject_valid_i;
       assign flit  = inject_flit_i;
     end else begin : gen_link
       assign valid = link_valid_i[p];
-      assign flit  = link_flit_i[p];
+      assign flit  = link_flit_i[p*FlitBits+:FlitBits];
     end
 
-    tsr_mesh_delay #(.VCs(VCs), .Depth(BufferDepth)) i_delay (
+    tsr_mesh_ctl i_ctl (
+      .ctl_i    (flit[DataWidth+:CtlBits]),
+      .vc_i     (2'd0),
+      .head_o   (),
+      .tail_o   (),
+      .odd_o    (),
+      .vc_o     (vc),
+      .dst_o    (),
+      .src_o    (),
+      .dst_row_o (),
+      .dst_col_o (),
+      .src_row_o (),
+      .src_col_o (),
+      .ctl_vc_o ()
+    );
+
+    tsr_mesh_delay #(.VCs(VCs), .Depth(BufferDepth), .Slots(DelaySlots)) i_delay (
       .clk_i,
       .rst_ni,
-      .delay_i   (head_delay),
+      .delay_i   (head_delay[$clog2(DelaySlots)-1:0]),
       .push_i    (valid),
-      .push_vc_i (flit.ctl.vc),
-      .pop_i     (pop[p*VCs +: VCs]),
-      .usage_i   (usage[p]),
-      .due_o     (due[p*VCs +: VCs])
+      .push_vc_i (vc),
+      .pop_i     (pop[p*VCs+:VCs]),
+      .usage_i   (usage[p*VCs*CntWidth+:VCs*CntWidth]),
+      .due_o     (due[p*VCs+:VCs])
     );
 
     if (MaxPipeline > 1) begin : gen_pipeline
@@ -191,22 +239,21 @@ module tsr_mesh_router
         .rst_ni,
         .delay_i   (body_delay),
         .push_i    (valid),
-        .push_vc_i (flit.ctl.vc),
-        .pop_i     (pop[p*VCs +: VCs]),
-        .usage_i   (usage[p]),
-        .due_o     (ripe[p*VCs +: VCs])
+        .push_vc_i (vc),
+        .pop_i     (pop[p*VCs+:VCs]),
+        .usage_i   (usage[p*VCs*CntWidth+:VCs*CntWidth]),
+        .due_o     (ripe[p*VCs+:VCs])
       );
     end else begin : gen_no_pipeline
-      assign ripe[p*VCs +: VCs] = '1;  // every flit may leave the cycle after it came
+      assign ripe[p*VCs+:VCs] = '1;  // every flit may leave the cycle after it came
     end
 
     for (genvar v = 0; v < VCs; v++) begin : gen_in_vc
       localparam int unsigned Iv = p * VCs + v;
-      logic [$bits(flit_t)-1:0] data;
 
-      assign push[v] = valid && flit.ctl.vc == mesh_vc_t'(v);
+      assign push[v] = valid && vc == 2'(v);
 
-      tsr_fifo #(.Width($bits(flit_t)), .Depth(BufferDepth)) i_fifo (
+      tsr_fifo #(.Width(FlitBits), .Depth(BufferDepth)) i_fifo (
         .clk_i,
         .rst_ni,
         .valid_i (push[v]),
@@ -214,17 +261,32 @@ module tsr_mesh_router
         .data_i  (flit),
         .valid_o (filled[Iv]),
         .ready_i (pop[Iv]),
-        .data_o  (data),
-        .usage_o (usage[p][v])
+        .data_o  (front[Iv]),
+        .usage_o (usage[Iv*CntWidth+:CntWidth])
       );
-      assign front[Iv] = flit_t'(data);
+
+      tsr_mesh_ctl i_front_ctl (
+        .ctl_i    (front[Iv][DataWidth+:CtlBits]),
+        .vc_i     (2'd0),
+        .head_o   (heads[Iv]),
+        .tail_o   (),
+        .odd_o    (odds[Iv]),
+        .vc_o     (),
+        .dst_o    (front_dst[Iv]),
+        .src_o    (front_src[Iv]),
+        .dst_row_o (),
+        .dst_col_o (),
+        .src_row_o (),
+        .src_col_o (),
+        .ctl_vc_o ()
+      );
 
       // The front flit's route, worth asking only while it is a head.
       tsr_mesh_route #(.Wrap(Wrap)) i_route (
         .here_i,
-        .dst_i     (front[Iv].ctl.dst),
-        .src_i     (front[Iv].ctl.src),
-        .odd_i     (front[Iv].ctl.odd),
+        .dst_i       (front_dst[Iv]),
+        .src_i       (front_src[Iv]),
+        .odd_i       (odds[Iv]),
         .wrap_i,
         .rows_i,
         .cols_i,
@@ -233,12 +295,10 @@ module tsr_mesh_router
         .south_row_i (south_row),
         .north_row_i (north_row),
         .routing_i,
-        .load_i    (load),
-        .port_o    (route[Iv]),
-        .upper_o   (upper[Iv])
+        .load_i      (load),
+        .port_o      (route[Iv]),
+        .upper_o     (upper[Iv])
       );
-
-      assign credit_o[p][v] = credit_due[Iv];
     end
 
 `ifndef SYNTHESIS
@@ -248,37 +308,42 @@ module tsr_mesh_router
     // makes a Verilated model copy its signals at every evaluation.
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (rst_ni) begin
-        VcInUse_A: assert (!(valid && 32'(flit.ctl.vc) >= 32'(vcs_i)))
-          else $error("tsr_mesh_router: flit on VC %0d, outside vcs_i, at input %0d",
-                      flit.ctl.vc, p);
-        NoOverflow_A: assert ((push & ~slot[p*VCs +: VCs]) == '0)
+        VcInUse_A: assert (!(valid && 32'(vc) >= 32'(vcs_i)))
+          else $error("tsr_mesh_router: flit on VC %0d, outside vcs_i, at input %0d", vc, p);
+        NoOverflow_A: assert ((push & ~slot[p*VCs+:VCs]) == '0)
           else $error("tsr_mesh_router: flit pushed into a full FIFO at input %0d", p);
       end
     end
 `endif
   end
 
+  assign credit_o = credit_due;
+
   // ---- Requests ---------------------------------------------------------------------
-  logic             wrap;                    // a torus, where built (constant 0 if not)
+  // Flat per output o and VC v at [o * VCs + v], per output and class c at
+  // [(2 o + c) * VCs +: VCs], per output and input VC at [o * InVcs + i].
+  logic                     wrap;        // a torus, where built (constant 0 if not)
   assign wrap = Wrap != 0 && wrap_i;
-  logic [VCs-1:0]   vc_on;                   // VCs in use (vcs_i)
-  logic [VCs-1:0]   vc_class   [2];          // per class: the link VCs it may take
-  logic [InVcs-1:0] heads;                   // the front flit is a head
-  logic [InVcs-1:0] cls;                     // ... of the upper class (O1TURN's YX, dateline 1)
-  logic [InVcs-1:0] head_req;                // ... that holds no output and is due
-  logic [InVcs-1:0] hdr_req    [MeshPorts];  // per output: the heads that ask for it
-  logic [VCs-1:0]   vc_slot    [MeshPorts];  // per output VC: a slot behind it
-  logic [VCs-1:0]   body_ready [MeshPorts];  // per output VC: its packet's next flit can go
-  logic [VCs-1:0]   free_vc    [MeshPorts][2];  // per class, the lowest free VC with a slot
-  logic [VCs-1:0]   credit     [MeshLinks];  // per output link VC: a credit left
-  logic [VCs*CntWidth-1:0] used [MeshLinks];  // per output link VC: credits in use
+  logic [VCs-1:0]           vc_on;       // VCs in use (vcs_i)
+  logic [2*VCs-1:0]         vc_class;    // per class: the link VCs it may take
+  logic [InVcs-1:0]         cls;         // a head of the upper class (O1TURN's YX, dateline 1)
+  logic [InVcs-1:0]         head_req;    // ... that holds no output and is due
+  logic [Ports*InVcs-1:0]   hdr_req;     // per output: the heads that ask for it
+  logic [Ports*VCs-1:0]     vc_slot;     // per output VC: a slot behind it
+  logic [Ports*VCs-1:0]     body_ready;  // per output VC: its packet's next flit can go
+  logic [2*Ports*VCs-1:0]   free_vc;     // per output and class: the lowest free VC with a slot
+  logic [VCs-1:0]           lowest;      // (a temporary of the loop below)
+  logic [Links*VCs-1:0]     credit;      // per output link VC: a credit left
+  logic [Links*VCs*CntWidth-1:0] used;   // per output link VC: credits in use
 
   // The outputs' loads for route select, apart from the requests that depend on them.
   always_comb begin
-    for (int unsigned l = 0; l < MeshLinks; l++) begin
-      load[l] = '0;
+    for (int unsigned l = 0; l < Links; l++) begin
+      load[16*l+:16] = '0;
       for (int unsigned v = 0; v < VCs; v++) begin
-        if (v < 32'(vcs_i)) load[l] = load[l] + 16'(used[l][v*CntWidth+:CntWidth]);
+        if (v < 32'(vcs_i)) begin
+          load[16*l+:16] = load[16*l+:16] + 16'(used[(l*VCs+v)*CntWidth+:CntWidth]);
+        end
       end
     end
   end
@@ -286,55 +351,57 @@ module tsr_mesh_router
   always_comb begin
     for (int unsigned v = 0; v < VCs; v++) begin
       vc_on[v] = v < 32'(vcs_i);
-      if (routing_i == MeshRouteO1turn || wrap) begin
-        vc_class[0][v] = vc_on[v] && v < 32'(vcs_i) / 2;
-        vc_class[1][v] = vc_on[v] && v >= 32'(vcs_i) / 2;
+      if (routing_i == tsr_pkg::MeshRouteO1turn || wrap) begin
+        vc_class[v]       = vc_on[v] && v < 32'(vcs_i) / 2;
+        vc_class[VCs + v] = vc_on[v] && v >= 32'(vcs_i) / 2;
       end else begin
-        vc_class[0][v] = vc_on[v];
-        vc_class[1][v] = vc_on[v];
+        vc_class[v]       = vc_on[v];
+        vc_class[VCs + v] = vc_on[v];
       end
     end
     for (int unsigned i = 0; i < InVcs; i++) begin
-      heads[i] = front[i].ctl.head;
-      cls[i]   = wrap ? upper[i] : routing_i == MeshRouteO1turn && front[i].ctl.odd;
+      cls[i] = wrap ? upper[i] : routing_i == tsr_pkg::MeshRouteO1turn && odds[i];
     end
     head_req = filled & ~bound_q & heads & due;
-    for (int unsigned o = 0; o < MeshPorts; o++) begin
+    for (int unsigned o = 0; o < Ports; o++) begin
       for (int unsigned v = 0; v < VCs; v++) begin
-        if (o == MeshLocal) begin
-          vc_slot[o][v] = eject_ready_i;
+        if (o == Local) begin
+          vc_slot[o*VCs+v] = eject_ready_i;
         end else begin
-          vc_slot[o][v] = credit[o%MeshLinks][v];
+          vc_slot[o*VCs+v] = credit[(o%Links)*VCs+v];
         end
-        body_ready[o][v] = held_q[o][v] && filled[holder_q[o][v]] && ripe[holder_q[o][v]] &&
-                           vc_slot[o][v];
+        body_ready[o*VCs+v] =
+            held_q[o*VCs+v] &&
+            filled[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]] &&
+            ripe[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]] && vc_slot[o*VCs+v];
       end
       for (int unsigned c = 0; c < 2; c++) begin
         // The ejection takes any VC in use; x & -x keeps the lowest set bit.
-        free_vc[o][c] = (o == MeshLocal ? vc_on : vc_class[c]) & ~held_q[o] & vc_slot[o];
-        free_vc[o][c] = free_vc[o][c] & (~free_vc[o][c] + 1'b1);
+        lowest = (o == Local ? vc_on : vc_class[c*VCs+:VCs]) & ~held_q[o*VCs+:VCs] &
+                 vc_slot[o*VCs+:VCs];
+        free_vc[(2*o+c)*VCs+:VCs] = lowest & (~lowest + 1'b1);
       end
       for (int unsigned i = 0; i < InVcs; i++) begin
-        hdr_req[o][i] = head_req[i] && route[i] == mesh_port_t'(o) &&
-                        free_vc[o][cls[i]] != '0;
+        hdr_req[o*InVcs+i] = head_req[i] && route[i] == 3'(o) &&
+                             free_vc[(2*o+32'(cls[i]))*VCs+:VCs] != '0;
       end
     end
   end
 
   // ---- Header and flit arbitration per output ---------------------------------------
-  logic           hdr_valid [MeshPorts];
-  in_idx_t        hdr_idx   [MeshPorts];
-  logic           hdr_take  [MeshPorts];  // the header arbiter's winner crosses
-  logic [VCs-1:0] hdr_vc    [MeshPorts];  // the VC it would take (none: '0)
-  logic [VCs-1:0] vc_req    [MeshPorts];
-  logic           send      [MeshPorts];  // a flit crosses this output
-  vc_idx_t        send_vc   [MeshPorts];  // on this VC
+  logic [Ports-1:0]        hdr_valid;
+  logic [InIdxWidth-1:0]   hdr_idx   [Ports];
+  logic [Ports-1:0]        hdr_take;  // the header arbiter's winner crosses
+  logic [VCs-1:0]          hdr_vc    [Ports];  // the VC it would take (none: '0)
+  logic [VCs-1:0]          vc_req    [Ports];
+  logic [Ports-1:0]        send;      // a flit crosses this output
+  logic [VcIdxWidth-1:0]   send_vc   [Ports];  // on this VC
 
-  for (genvar o = 0; o < MeshPorts; o++) begin : gen_out
+  for (genvar o = 0; o < Ports; o++) begin : gen_out
     tsr_rr_arbiter #(.N(InVcs)) i_hdr_arb (
       .clk_i,
       .rst_ni,
-      .req_i   (hdr_req[o]),
+      .req_i   (hdr_req[o*InVcs+:InVcs]),
       .take_i  (hdr_take[o]),
       .valid_o (hdr_valid[o]),
       .idx_o   (hdr_idx[o])
@@ -342,8 +409,8 @@ module tsr_mesh_router
 
     // The flit arbiter serves the held VCs with a flit ready and the header winner's VC
     // (free, so never one of those) alike; the winner crosses when its VC is served.
-    assign hdr_vc[o]   = hdr_valid[o] ? free_vc[o][cls[hdr_idx[o]]] : '0;
-    assign vc_req[o]   = body_ready[o] | hdr_vc[o];
+    assign hdr_vc[o]   = hdr_valid[o] ? free_vc[(2*o+32'(cls[hdr_idx[o]]))*VCs+:VCs] : '0;
+    assign vc_req[o]   = body_ready[o*VCs+:VCs] | hdr_vc[o];
     assign hdr_take[o] = send[o] && hdr_vc[o][send_vc[o]];
 
     tsr_rr_arbiter #(.N(VCs)) i_vc_arb (
@@ -356,7 +423,7 @@ module tsr_mesh_router
     );
 
     // Credits of the neighbour's input VC FIFOs behind a link: depth_i slots each.
-    if (o < MeshLinks) begin : gen_link
+    if (o < Links) begin : gen_link
       tsr_credit_counter #(
         .Channels(VCs), .MaxCredits(BufferDepth), .LimitWidth(16)
       ) i_credits (
@@ -364,67 +431,108 @@ module tsr_mesh_router
         .rst_ni,
         .limit_i (depth_i),
         .take_i  (VCs'(send[o]) << send_vc[o]),
-        .give_i  (credit_i[o]),
-        .avail_o (credit[o]),
-        .used_o  (used[o])
+        .give_i  (credit_i[o*VCs+:VCs]),
+        .avail_o (credit[o*VCs+:VCs]),
+        .used_o  (used[o*VCs*CntWidth+:VCs*CntWidth])
       );
     end
   end
 
   // ---- Crossbar ----------------------------------------------------------------------
-  in_idx_t send_in [MeshPorts];  // the input VC whose front crosses output o
+  logic [InIdxWidth-1:0] send_in  [Ports];  // the input VC whose front crosses output o
+  logic [Ports-1:0]      out_head, out_tail;  // ... is a head, a tail
+
+  for (genvar o = 0; o < Ports; o++) begin : gen_xbar
+    logic [FlitBits-1:0] flit;    // the front that crosses
+    logic [CtlBits-1:0]  ctl_vc;  // ... its control word with the VC it holds here
+
+    assign send_in[o] = hdr_take[o] ? hdr_idx[o]
+                                    : holder_q[(o*VCs+32'(send_vc[o]))*InIdxWidth+:InIdxWidth];
+    assign flit       = front[send_in[o]];
+
+    tsr_mesh_ctl i_out_ctl (
+      .ctl_i    (flit[DataWidth+:CtlBits]),
+      .vc_i     (2'(send_vc[o])),
+      .head_o   (out_head[o]),
+      .tail_o   (out_tail[o]),
+      .odd_o    (),
+      .vc_o     (),
+      .dst_o    (),
+      .src_o    (),
+      .dst_row_o (),
+      .dst_col_o (),
+      .src_row_o (),
+      .src_col_o (),
+      .ctl_vc_o (ctl_vc)
+    );
+
+    assign out_valid_o[o]                   = send[o];
+    assign out_flit_o[o*FlitBits+:FlitBits] = {ctl_vc, flit[DataWidth-1:0]};
+  end
 
   always_comb begin
     pop = '0;
-    for (int unsigned o = 0; o < MeshPorts; o++) begin
-      send_in[o]           = hdr_take[o] ? hdr_idx[o] : holder_q[o][send_vc[o]];
-      out_valid_o[o]       = send[o];
-      out_flit_o[o]        = front[send_in[o]];
-      out_flit_o[o].ctl.vc = mesh_vc_t'(send_vc[o]);
-      pop                  = pop | ({InVcs{send[o]}} & (InVcs'(1) << send_in[o]));
+    for (int unsigned o = 0; o < Ports; o++) begin
+      pop = pop | ({InVcs{send[o]}} & (InVcs'(1) << send_in[o]));
     end
-    stall_o     = filled & ~pop;
-    probe_ctl_o = front[probe_vc_i].ctl;
   end
 
-  // ---- Why a ready flit waits ---------------------------------------------------------
-  always_comb begin
-    for (int unsigned i = 0; i < InVcs; i++) begin
-      automatic logic [VCs-1:0] mine = '0;  // a head: the VCs of its class at its output
-      automatic logic [VCs-1:0] unheld = '0;
-      cause_o[2*i +: 2] = MeshStallNone;
-      if (filled[i] && !pop[i]) begin
-        if (bound_q[i]) begin
-          if (ripe[i]) begin
-            cause_o[2*i +: 2] = vc_slot[own_port_q[i]][own_vc_q[i]] ? MeshStallArbitration
-                                                                     : MeshStallNoCredit;
+  // ---- Observation: what waits, and why -----------------------------------------------
+  if (Observe != 0) begin : gen_observe
+    logic [VCs-1:0] mine;    // a head: the VCs of its class at its output
+    logic [VCs-1:0] unheld;  // ... not held
+
+    assign stall_o     = filled & ~pop;
+    assign probe_ctl_o = front[probe_vc_i][DataWidth+:CtlBits];
+
+    // Why a ready flit waits.
+    always_comb begin
+      mine   = '0;
+      unheld = '0;
+      for (int unsigned i = 0; i < InVcs; i++) begin
+        cause_o[2*i+:2] = tsr_pkg::MeshStallNone;
+        if (filled[i] && !pop[i]) begin
+          if (bound_q[i]) begin
+            if (ripe[i]) begin
+              cause_o[2*i+:2] =
+                  vc_slot[32'(own_port_q[3*i+:3])*VCs+32'(own_vc_q[i*VcIdxWidth+:VcIdxWidth])]
+                      ? tsr_pkg::MeshStallArbitration : tsr_pkg::MeshStallNoCredit;
+            end
+          end else if (heads[i] && due[i]) begin
+            mine   = route[i] == 3'(Local) ? vc_on : vc_class[32'(cls[i])*VCs+:VCs];
+            unheld = mine & ~held_q[32'(route[i])*VCs+:VCs];
+            cause_o[2*i+:2] = (unheld & vc_slot[32'(route[i])*VCs+:VCs]) != '0
+                                  ? tsr_pkg::MeshStallArbitration
+                              : unheld != '0 ? tsr_pkg::MeshStallNoCredit
+                                             : tsr_pkg::MeshStallNoVc;
           end
-        end else if (heads[i] && due[i]) begin
-          mine   = route[i] == mesh_port_t'(MeshLocal) ? vc_on : vc_class[cls[i]];
-          unheld = mine & ~held_q[route[i]];
-          cause_o[2*i +: 2] = (unheld & vc_slot[route[i]]) != '0 ? MeshStallArbitration :
-                              unheld != '0                        ? MeshStallNoCredit    :
-                                                                    MeshStallNoVc;
         end
       end
     end
+  end else begin : gen_no_observe
+    logic unused_probe;  // (the probe's choice, unread without observation)
+    assign unused_probe = ^probe_vc_i;
+    assign stall_o     = '0;
+    assign cause_o     = '0;
+    assign probe_ctl_o = '0;
   end
 
   // ---- Credits back, credit_delay_i - 1 cycles after their slots free ----------------
   if (MaxCreditDelay > 1) begin : gen_credit_line
-    // credit_line_q[k]: the slots freed k + 1 cycles ago, packed so a Verilated model
-    // shifts a few words.
-    logic [14:0][InVcs-1:0] credit_line_q;
+    // The slots freed k + 1 cycles ago at [k * InVcs +: InVcs], k = 0..14.
+    logic [15*InVcs-1:0] credit_line_q;
+    logic [3:0]          age;  // credit_delay_i - 2, the k that is due
 
     always_comb begin
-      credit_due = (credit_delay_i <= 5'd1) ? pop : credit_line_q[4'(credit_delay_i - 5'd2)];
+      age        = 4'(credit_delay_i - 5'd2);
+      credit_due = (credit_delay_i <= 5'd1) ? pop : credit_line_q[32'(age)*InVcs+:InVcs];
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         credit_line_q <= '0;
       end else begin
-        credit_line_q <= {credit_line_q[13:0], pop};
+        credit_line_q <= {credit_line_q[14*InVcs-1:0], pop};
       end
     end
   end else begin : gen_no_credit_line
@@ -438,19 +546,19 @@ module tsr_mesh_router
     holder_d   = holder_q;
     own_port_d = own_port_q;
     own_vc_d   = own_vc_q;
-    for (int unsigned o = 0; o < MeshPorts; o++) begin
+    for (int unsigned o = 0; o < Ports; o++) begin
       if (send[o]) begin
         // The head takes the output VC and binds its input VC; the tail (maybe the same
         // flit) frees both.
-        if (out_flit_o[o].ctl.head) begin
-          held_d[o][send_vc[o]]   = !out_flit_o[o].ctl.tail;
-          holder_d[o][send_vc[o]] = send_in[o];
-          bound_d[send_in[o]]     = !out_flit_o[o].ctl.tail;
-          own_port_d[send_in[o]]  = 3'(o);
-          own_vc_d[send_in[o]]    = send_vc[o];
-        end else if (out_flit_o[o].ctl.tail) begin
-          held_d[o][send_vc[o]] = 1'b0;
-          bound_d[send_in[o]]   = 1'b0;
+        if (out_head[o]) begin
+          held_d[o*VCs+32'(send_vc[o])] = !out_tail[o];
+          holder_d[(o*VCs+32'(send_vc[o]))*InIdxWidth+:InIdxWidth] = send_in[o];
+          bound_d[send_in[o]] = !out_tail[o];
+          own_port_d[3*32'(send_in[o])+:3] = 3'(o);
+          own_vc_d[32'(send_in[o])*VcIdxWidth+:VcIdxWidth] = send_vc[o];
+        end else if (out_tail[o]) begin
+          held_d[o*VCs+32'(send_vc[o])] = 1'b0;
+          bound_d[send_in[o]] = 1'b0;
         end
       end
     end
@@ -473,6 +581,7 @@ module tsr_mesh_router
   end
 
 `ifndef SYNTHESIS
+  // (Not synthesized, so the block's own variable is fine here.)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin : check
       automatic logic [InVcs-1:0] holds = '0;
@@ -480,15 +589,17 @@ module tsr_mesh_router
       HeadFirst_A: assert ((filled & ~bound_q & ~heads) == '0)
         else $error("tsr_mesh_router: body flit without a head at input VCs %b",
                     filled & ~bound_q & ~heads);
-      for (int unsigned o = 0; o < MeshPorts; o++) begin
+      for (int unsigned o = 0; o < Ports; o++) begin
         for (int unsigned v = 0; v < VCs; v++) begin
-          if (held_q[o][v]) begin
+          if (held_q[o*VCs+v]) begin
             // An output VC is held by a bound input VC, and no input VC holds two.
-            BoundHoldsOne_A: assert (bound_q[holder_q[o][v]] && !holds[holder_q[o][v]])
+            BoundHoldsOne_A: assert (bound_q[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]] &&
+                                     !holds[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]])
               else $error("tsr_mesh_router: output %0d VC %0d held by input VC %0d, which is %s",
-                          o, v, holder_q[o][v],
-                          bound_q[holder_q[o][v]] ? "holding another" : "not bound");
-            holds[holder_q[o][v]] = 1'b1;
+                          o, v, holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth],
+                          bound_q[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]]
+                              ? "holding another" : "not bound");
+            holds[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]] = 1'b1;
           end
         end
       end

@@ -22,10 +22,11 @@
 //
 // The tile side of every NI is brought out field by field (row and column of a
 // coordinate, head, tail, VC, data), so a testbench or bridge never mirrors the flit's
-// bit layout.
-module tsr_mesh_top
-  import tsr_pkg::*;
-#(
+// bit layout. A port with a value per tile is one flat vector, tile n's W bits at
+// [n * W +: W] (the subset Yosys 0.23 reads has no array ports; docs/rtl.md, "Style");
+// per tile and router port p, at [(n * MeshPorts + p) * W +: W]; per tile and input VC i
+// (port * VCs + vc), at [(n * InVcs + i) * W +: W].
+module tsr_mesh_top #(
   /// Mesh rows, 1..MeshMaxSide.
   parameter int unsigned Rows = 4,
   /// Mesh columns, 1..MeshMaxSide.
@@ -40,14 +41,22 @@ module tsr_mesh_top
   /// (tsr_mesh_router); 1 leaves the pipeline delay or the credit delay line out.
   parameter int unsigned MaxPipeline = 16,
   parameter int unsigned MaxCreditDelay = 16,
+  /// Slots of a router's head-delay ring, a power of two from 2 to 256 (tsr_mesh_router):
+  /// router_delay_i + pipeline_i - 1 below it.
+  parameter int unsigned DelaySlots = 256,
   /// 1: build the wraparound links of a torus (wrap_i); 0 leaves them and wrap_i out.
   parameter int unsigned Wrap = 1,
+  /// 1: build the observation outputs (link_*, stall_*, inject_*, probe_*); 0 ties them
+  /// to 0, so that a synthesis for area counts the fabric alone.
+  parameter int unsigned Observe = 1,
   /// Tiles; derived, do not override.
   localparam int unsigned Tiles = Rows * Cols,
+  /// Ports of a router; derived, do not override.
+  localparam int unsigned Ports = tsr_pkg::MeshPorts,
   /// Input VCs of a router; derived, do not override.
-  localparam int unsigned InVcs = MeshPorts * VCs,
+  localparam int unsigned InVcs = Ports * VCs,
   /// Width of an input VC index (probe_vc_i); derived, do not override.
-  localparam int unsigned InIdxWidth = idx_width(InVcs)
+  localparam int unsigned InIdxWidth = tsr_pkg::idx_width(InVcs)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -55,62 +64,49 @@ module tsr_mesh_top
   // at the first edge after it: hold them from reset on.
   input  logic [15:0]          alpha_i,         // start-up cycles per message
   input  logic [15:0]          inject_gap_i,    // cycles per injected flit, at least 1
-  input  mesh_delay_t          router_delay_i,  // r, 0..255 (r + pipeline - 1 at most 255)
+  input  tsr_pkg::mesh_delay_t router_delay_i,  // r, 0..255 (r + pipeline - 1 at most 255)
   input  logic [4:0]           pipeline_i,      // router pipeline depth, 1..MaxPipeline
   input  logic [4:0]           credit_delay_i,  // a freed slot serves, 1..MaxCreditDelay
   input  logic [2:0]           vcs_i,           // VCs in use, 1..VCs
-  input  mesh_routing_t        routing_i,       // tsr_pkg MeshRoute*
+  input  tsr_pkg::mesh_routing_t routing_i,     // tsr_pkg MeshRoute*
   input  logic                 wrap_i,          // a torus (Wrap only; else a mesh)
   input  logic [6:0]           rows_i,          // ... of rows_i x cols_i, 1..Rows, 1..Cols
   input  logic [6:0]           cols_i,
   input  logic [15:0]          depth_i,         // usable slots per VC FIFO, 1..BufferDepth
   // Per tile: the NI's message port (destination row and column, flits, flits per
   // packet) and its payload words.
-  input  logic [Tiles-1:0]     msg_valid_i,
-  output logic [Tiles-1:0]     msg_ready_o,
-  input  logic [5:0]           msg_dst_row_i      [Tiles],
-  input  logic [5:0]           msg_dst_col_i      [Tiles],
-  input  logic [15:0]          msg_flits_i        [Tiles],
-  input  logic [15:0]          msg_packet_flits_i [Tiles],
-  input  logic [Tiles-1:0]     data_valid_i,
-  input  logic [FlitWidth-1:0] data_i             [Tiles],
-  output logic [Tiles-1:0]     data_ready_o,
+  input  logic [Tiles-1:0]           msg_valid_i,
+  output logic [Tiles-1:0]           msg_ready_o,
+  input  logic [6*Tiles-1:0]         msg_dst_row_i,
+  input  logic [6*Tiles-1:0]         msg_dst_col_i,
+  input  logic [16*Tiles-1:0]        msg_flits_i,
+  input  logic [16*Tiles-1:0]        msg_packet_flits_i,
+  input  logic [Tiles-1:0]           data_valid_i,
+  input  logic [FlitWidth*Tiles-1:0] data_i,
+  output logic [Tiles-1:0]           data_ready_o,
   // Per tile: the flit ejected this cycle, and the tile's readiness to take one in the
   // next cycle.
-  output logic [Tiles-1:0]     rx_valid_o,
-  output logic [Tiles-1:0]     rx_head_o,
-  output logic [Tiles-1:0]     rx_tail_o,
-  output mesh_vc_t             rx_vc_o            [Tiles],
-  output logic [5:0]           rx_src_row_o       [Tiles],
-  output logic [5:0]           rx_src_col_o       [Tiles],
-  output logic [5:0]           rx_dst_row_o       [Tiles],
-  output logic [5:0]           rx_dst_col_o       [Tiles],
-  output logic [FlitWidth-1:0] rx_data_o          [Tiles],
-  input  logic [Tiles-1:0]     rx_ready_i,
-  // Observability per router: the flits that crossed each output this cycle.
-  output logic [MeshPorts-1:0] link_valid_o       [Tiles],
-  output logic [MeshPorts-1:0] link_head_o        [Tiles],
-  // ... and each such flit's tail bit, VC, source and destination, for the timeline's
-  // link tracks (which worm held which VC of a link, from its head to its tail).
-  output logic [MeshPorts-1:0] link_tail_o        [Tiles],
-  output mesh_vc_t             link_vc_o          [Tiles][MeshPorts],
-  output logic [5:0]           link_src_row_o     [Tiles][MeshPorts],
-  output logic [5:0]           link_src_col_o     [Tiles][MeshPorts],
-  output logic [5:0]           link_dst_row_o     [Tiles][MeshPorts],
-  output logic [5:0]           link_dst_col_o     [Tiles][MeshPorts],
-  // Per router and input VC (index port * VCs + vc): its front flit did not move this
-  // cycle. The probe shows the front flit of input VC probe_vc_i of router probe_tile_i
-  // (both registered at each clock edge, so the probe depends on state only): head bit,
-  // source and destination.
-  output logic [InVcs-1:0]     stall_o            [Tiles],
+  // Control words (here and below) are a flit's tsr_pkg::mesh_ctl_t in the low bits of a
+  // 32-bit lane, so that a Verilated model stores each as one word.
+  output logic [Tiles-1:0]           rx_valid_o,
+  output logic [32*Tiles-1:0]        rx_ctl_o,
+  output logic [FlitWidth*Tiles-1:0] rx_data_o,
+  input  logic [Tiles-1:0]           rx_ready_i,
+  // Observability per router and output port: the flits that crossed this cycle ...
+  output logic [Ports*Tiles-1:0]     link_valid_o,
+  // ... and each such flit's control word (head, tail, VC, source and destination), for
+  // the timeline's link tracks (which worm held which VC of a link, head to tail).
+  output logic [32*Ports*Tiles-1:0]  link_ctl_o,
+  // Per router and input VC: its front flit did not move this cycle. The probe shows the
+  // front flit of input VC probe_vc_i of router probe_tile_i (both registered at each
+  // clock edge, so the probe depends on state only): head bit, source and destination.
+  output logic [InVcs*Tiles-1:0]     stall_o,
   // ... and why a flit that could have left did not, 2 bits per input VC (tsr_mesh_router
   // cause_o, tsr_pkg MeshStall*).
-  output logic [2*InVcs-1:0]   stall_cause_o      [Tiles],
-  // Per tile: the flit the NI put on the injection channel this cycle (head, tail, VC).
-  output logic [Tiles-1:0]     inject_valid_o,
-  output logic [Tiles-1:0]     inject_head_o,
-  output logic [Tiles-1:0]     inject_tail_o,
-  output mesh_vc_t             inject_vc_o        [Tiles],
+  output logic [2*InVcs*Tiles-1:0]   stall_cause_o,
+  // Per tile: the flit the NI put on the injection channel this cycle, its control word.
+  output logic [Tiles-1:0]           inject_valid_o,
+  output logic [32*Tiles-1:0]        inject_ctl_o,
   input  logic [15:0]          probe_tile_i,
   input  logic [InIdxWidth-1:0] probe_vc_i,
   output logic                 probe_head_o,
@@ -120,14 +116,14 @@ module tsr_mesh_top
   output logic [5:0]           probe_dst_col_o
 );
 
-  if (Rows < 1 || Rows > MeshMaxSide || Cols < 1 || Cols > MeshMaxSide) begin : gen_shape_check
+  if (Rows < 1 || Rows > tsr_pkg::MeshMaxSide || Cols < 1 || Cols > tsr_pkg::MeshMaxSide) begin : gen_shape_check
     $fatal(1, "tsr_mesh_top: Rows and Cols must be 1..64");
   end
   if (FlitWidth < 8 || FlitWidth > 1024 || (FlitWidth & (FlitWidth - 1)) != 0)
   begin : gen_width_check
     $fatal(1, "tsr_mesh_top: FlitWidth must be a power of two from 8 to 1024");
   end
-  if (VCs < 1 || VCs > MeshMaxVcs) begin : gen_vcs_check
+  if (VCs < 1 || VCs > tsr_pkg::MeshMaxVcs) begin : gen_vcs_check
     $fatal(1, "tsr_mesh_top: VCs must be 1..4");
   end
   if (BufferDepth < 1 || BufferDepth > 1024) begin : gen_depth_check
@@ -142,10 +138,10 @@ module tsr_mesh_top
   // clock edge after it, enables the settings' registers (Verilator's SYNCASYNCNET).
   logic        load_q;
   logic [15:0] alpha_q, gap_q, depth_q;
-  mesh_delay_t delay_q;
+  tsr_pkg::mesh_delay_t delay_q;
   logic [4:0]  pipeline_q, credit_delay_q;
   logic [2:0]  vcs_q;
-  mesh_routing_t routing_q;
+  tsr_pkg::mesh_routing_t routing_q;
   logic        wrap_q;
   logic [6:0]  rows_q, cols_q;
 
@@ -179,56 +175,77 @@ module tsr_mesh_top
   end
 
   // Width of a tile index, for the wraparound links' sources.
-  localparam int unsigned TileIdx = idx_width(Tiles);
+  localparam int unsigned TileIdx = tsr_pkg::idx_width(Tiles);
+  localparam int unsigned Links = tsr_pkg::MeshLinks;
+  localparam int unsigned Local = tsr_pkg::MeshLocal;
+  localparam int unsigned CtlBits = tsr_pkg::MeshCtlBits;
+  localparam int unsigned FlitBits = CtlBits + FlitWidth;  // {ctl, data} (tsr_pkg)
+  if (CtlBits > 32) begin : gen_ctl_check
+    $fatal(1, "tsr_mesh_top: a control word must fit the 32-bit lanes of rx_ctl_o");
+  end
 
-  typedef logic [FlitWidth-1:0] data_t;
-  typedef struct packed {
-    mesh_ctl_t ctl;
-    data_t     data;
-  } flit_t;
+  // Per router: its output flits (port p's at [p * FlitBits +: FlitBits]) and valid bits,
+  // the slots its inputs freed (credit_o: input VC port * VCs + vc), the flits its NI
+  // injects and takes.
+  logic [Ports-1:0]          out_valid   [Tiles];
+  logic [Ports*FlitBits-1:0] out_flit    [Tiles];
+  logic [InVcs-1:0]          credit_up   [Tiles];
+  logic                      inject_valid [Tiles];
+  logic                      rx_valid    [Tiles];
+  logic [FlitBits-1:0]       inject_flit [Tiles];
+  logic [FlitBits-1:0]       rx_flit     [Tiles];
+  logic [CtlBits-1:0]        probe       [Tiles];  // tsr_pkg::mesh_ctl_t each
 
-  logic [MeshLinks-1:0] in_valid  [Tiles];            // router n's link inputs
-  flit_t                in_flit   [Tiles][MeshLinks];
-  logic [VCs-1:0]       credit_up [Tiles][MeshPorts];  // router n's freed slots, per input
-  logic [MeshPorts-1:0] out_valid [Tiles];
-  flit_t                out_flit  [Tiles][MeshPorts];
-  logic [VCs-1:0]       credit_dn [Tiles][MeshLinks];  // credits router n gets, per link
-  mesh_ctl_t            probe     [Tiles];
+  // The per-tile outputs, an element per tile (per tile and port: K = n * Ports + p),
+  // packed into the output vectors below.
+  logic                 msg_ready  [Tiles];
+  logic                 data_ready [Tiles];
+  logic [InVcs-1:0]     stall      [Tiles];
+  logic [2*InVcs-1:0]   cause      [Tiles];
+  logic [31:0]          rx_ctl     [Tiles];
+  logic                 inj_valid  [Tiles];
+  logic [31:0]          inj_ctl    [Tiles];
+  logic                 lk_valid   [Tiles*Ports];
+  logic [31:0]          lk_ctl     [Tiles*Ports];
 
   // Tile of the neighbour in direction p, or Tiles when the mesh ends there.
   function automatic int unsigned neighbour(int unsigned n, int unsigned p);
-    int unsigned r, c;
-    r = n / Cols;
-    c = n % Cols;
     case (p)
-      MeshEast:  return (c + 1 < Cols) ? n + 1 : Tiles;
-      MeshWest:  return (c > 0) ? n - 1 : Tiles;
-      MeshSouth: return (r + 1 < Rows) ? n + Cols : Tiles;
-      default:   return (r > 0) ? n - Cols : Tiles;
+      tsr_pkg::MeshEast:  neighbour = (n % Cols + 1 < Cols) ? n + 1 : Tiles;
+      tsr_pkg::MeshWest:  neighbour = (n % Cols > 0) ? n - 1 : Tiles;
+      tsr_pkg::MeshSouth: neighbour = (n / Cols + 1 < Rows) ? n + Cols : Tiles;
+      default:            neighbour = (n / Cols > 0) ? n - Cols : Tiles;
     endcase
   endfunction
 
   for (genvar n = 0; n < Tiles; n++) begin : gen_tile
-    localparam mesh_coord_t Here = '{row: 6'(n / Cols), col: 6'(n % Cols)};
+    // This tile's coordinate, a tsr_pkg::mesh_coord_t {row, col}.
+    localparam logic [11:0] Here = {6'(n / Cols), 6'(n % Cols)};
+
+    // Router n's link inputs (link p's flit at [p * FlitBits +: FlitBits]) and the
+    // credits it gets back per link and VC (link * VCs + vc).
+    logic [Links-1:0]          in_valid;
+    logic [Links*FlitBits-1:0] in_flit;
+    logic [Links*VCs-1:0]      credit_dn;
 
     // Links: input p comes from the neighbour opposite to p (p ^ 1), its output p.
     localparam int unsigned R = n / Cols;
     localparam int unsigned C = n % Cols;
-    for (genvar p = 0; p < MeshLinks; p++) begin : gen_link
+    for (genvar p = 0; p < Links; p++) begin : gen_link
       localparam int unsigned From = neighbour(n, p ^ 1);
       localparam int unsigned To = neighbour(n, p);
       if (Wrap == 0) begin : gen_mesh
         if (From < Tiles) begin : gen_in
-          assign in_valid[n][p] = out_valid[From][p];
-          assign in_flit[n][p]  = out_flit[From][p];
+          assign in_valid[p]                      = out_valid[From][p];
+          assign in_flit[p*FlitBits+:FlitBits]    = out_flit[From][p*FlitBits+:FlitBits];
         end else begin : gen_in_edge
-          assign in_valid[n][p] = 1'b0;
-          assign in_flit[n][p]  = '0;
+          assign in_valid[p]                      = 1'b0;
+          assign in_flit[p*FlitBits+:FlitBits]    = '0;
         end
         if (To < Tiles) begin : gen_credit
-          assign credit_dn[n][p] = credit_up[To][p];
+          assign credit_dn[p*VCs+:VCs] = credit_up[To][p*VCs+:VCs];
         end else begin : gen_credit_edge
-          assign credit_dn[n][p] = '0;
+          assign credit_dn[p*VCs+:VCs] = '0;
         end
       end else begin : gen_torus
         // On a torus: the wraparound link into input p (wrap_in, from router wrap_from)
@@ -237,17 +254,20 @@ module tsr_mesh_top
         // input of the first tile beyond; cut_out: the credits of its W or N output).
         logic                wrap_in, wrap_out;
         logic [TileIdx-1:0]  wrap_from, wrap_to;
-        if (p == MeshEast) begin : gen_e
+        logic                wrap_valid;  // router wrap_from's output p
+        logic [FlitBits-1:0] wrap_flit;
+        logic [VCs-1:0]      wrap_credit; // router wrap_to's freed slots at its input p
+        if (p == tsr_pkg::MeshEast) begin : gen_e
           assign wrap_in   = wrap_q && C == 0;
           assign wrap_from = TileIdx'(R * Cols) + TileIdx'(cols_q) - TileIdx'(1);
           assign wrap_out  = wrap_q && 7'(C + 1) == cols_q;
           assign wrap_to   = TileIdx'(R * Cols);
-        end else if (p == MeshWest) begin : gen_w
+        end else if (p == tsr_pkg::MeshWest) begin : gen_w
           assign wrap_in   = wrap_q && 7'(C + 1) == cols_q;
           assign wrap_from = TileIdx'(R * Cols);
           assign wrap_out  = wrap_q && C == 0;
           assign wrap_to   = TileIdx'(R * Cols) + TileIdx'(cols_q) - TileIdx'(1);
-        end else if (p == MeshSouth) begin : gen_s
+        end else if (p == tsr_pkg::MeshSouth) begin : gen_s
           assign wrap_in   = wrap_q && R == 0;
           assign wrap_from = (TileIdx'(rows_q) - TileIdx'(1)) * TileIdx'(Cols) + TileIdx'(C);
           assign wrap_out  = wrap_q && 7'(R + 1) == rows_q;
@@ -258,45 +278,48 @@ module tsr_mesh_top
           assign wrap_out  = wrap_q && R == 0;
           assign wrap_to   = (TileIdx'(rows_q) - TileIdx'(1)) * TileIdx'(Cols) + TileIdx'(C);
         end
+        assign wrap_valid  = out_valid[wrap_from][p];
+        assign wrap_flit   = out_flit[wrap_from][p*FlitBits+:FlitBits];
+        assign wrap_credit = credit_up[wrap_to][p*VCs+:VCs];
         if (From < Tiles) begin : gen_in
           logic cut_in;
-          if (p == MeshEast) begin : gen_cut_e
+          if (p == tsr_pkg::MeshEast) begin : gen_cut_e
             assign cut_in = wrap_q && 7'(C) == cols_q;
-          end else if (p == MeshSouth) begin : gen_cut_s
+          end else if (p == tsr_pkg::MeshSouth) begin : gen_cut_s
             assign cut_in = wrap_q && 7'(R) == rows_q;
           end else begin : gen_no_cut
             assign cut_in = 1'b0;
           end
-          assign in_valid[n][p] = wrap_in ? out_valid[wrap_from][p]
-                                          : out_valid[From][p] && !cut_in;
-          assign in_flit[n][p]  = wrap_in ? out_flit[wrap_from][p] : out_flit[From][p];
+          assign in_valid[p] = wrap_in ? wrap_valid : out_valid[From][p] && !cut_in;
+          assign in_flit[p*FlitBits+:FlitBits] =
+              wrap_in ? wrap_flit : out_flit[From][p*FlitBits+:FlitBits];
         end else begin : gen_in_edge
-          assign in_valid[n][p] = wrap_in && out_valid[wrap_from][p];
-          assign in_flit[n][p]  = out_flit[wrap_from][p];
+          assign in_valid[p] = wrap_in && wrap_valid;
+          assign in_flit[p*FlitBits+:FlitBits] = wrap_flit;
         end
         if (To < Tiles) begin : gen_credit
           logic cut_out;
-          if (p == MeshWest) begin : gen_cut_w
+          if (p == tsr_pkg::MeshWest) begin : gen_cut_w
             assign cut_out = wrap_q && 7'(C) == cols_q;
-          end else if (p == MeshNorth) begin : gen_cut_n
+          end else if (p == tsr_pkg::MeshNorth) begin : gen_cut_n
             assign cut_out = wrap_q && 7'(R) == rows_q;
           end else begin : gen_no_cut
             assign cut_out = 1'b0;
           end
-          assign credit_dn[n][p] = wrap_out ? credit_up[wrap_to][p]
-                                 : cut_out  ? '0 : credit_up[To][p];
+          assign credit_dn[p*VCs+:VCs] = wrap_out ? wrap_credit
+                                       : cut_out  ? '0 : credit_up[To][p*VCs+:VCs];
         end else begin : gen_credit_edge
-          assign credit_dn[n][p] = wrap_out ? credit_up[wrap_to][p] : '0;
+          assign credit_dn[p*VCs+:VCs] = wrap_out ? wrap_credit : '0;
         end
       end
     end
 
-    logic  inject_valid, eject_ready, rx_valid;
-    flit_t inject_flit, rx_flit;
+    logic eject_ready;
 
     tsr_mesh_router #(
       .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth),
-      .MaxPipeline(MaxPipeline), .MaxCreditDelay(MaxCreditDelay), .Wrap(Wrap), .flit_t(flit_t)
+      .MaxPipeline(MaxPipeline), .MaxCreditDelay(MaxCreditDelay), .DelaySlots(DelaySlots),
+      .Wrap(Wrap), .DataWidth(FlitWidth), .Observe(Observe)
     ) i_router (
       .clk_i,
       .rst_ni,
@@ -310,24 +333,23 @@ module tsr_mesh_top
       .rows_i         (rows_q),
       .cols_i         (cols_q),
       .depth_i        (depth_q),
-      .link_valid_i   (in_valid[n]),
-      .link_flit_i    (in_flit[n]),
-      .inject_valid_i (inject_valid),
-      .inject_flit_i  (inject_flit),
+      .link_valid_i   (in_valid),
+      .link_flit_i    (in_flit),
+      .inject_valid_i (inject_valid[n]),
+      .inject_flit_i  (inject_flit[n]),
       .credit_o       (credit_up[n]),
       .out_valid_o    (out_valid[n]),
       .out_flit_o     (out_flit[n]),
-      .credit_i       (credit_dn[n]),
+      .credit_i       (credit_dn),
       .eject_ready_i  (eject_ready),
-      .stall_o        (stall_o[n]),
-      .cause_o        (stall_cause_o[n]),
+      .stall_o        (stall[n]),
+      .cause_o        (cause[n]),
       .probe_vc_i     (probe_vc_q),
       .probe_ctl_o    (probe[n])
     );
 
     tsr_mesh_ni #(
-      .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth), .data_t(data_t),
-      .flit_t(flit_t)
+      .Rows(Rows), .Cols(Cols), .VCs(VCs), .BufferDepth(BufferDepth), .DataWidth(FlitWidth)
     ) i_ni (
       .clk_i,
       .rst_ni,
@@ -337,62 +359,101 @@ module tsr_mesh_top
       .vcs_i              (vcs_q),
       .depth_i            (depth_q),
       .msg_valid_i        (msg_valid_i[n]),
-      .msg_ready_o        (msg_ready_o[n]),
-      .msg_dst_i          ('{row: msg_dst_row_i[n], col: msg_dst_col_i[n]}),
-      .msg_flits_i        (msg_flits_i[n]),
-      .msg_packet_flits_i (msg_packet_flits_i[n]),
+      .msg_ready_o        (msg_ready[n]),
+      .msg_dst_i          ({msg_dst_row_i[6*n+:6], msg_dst_col_i[6*n+:6]}),
+      .msg_flits_i        (msg_flits_i[16*n+:16]),
+      .msg_packet_flits_i (msg_packet_flits_i[16*n+:16]),
       .data_valid_i       (data_valid_i[n]),
-      .data_i             (data_i[n]),
-      .data_ready_o       (data_ready_o[n]),
-      .inject_valid_o     (inject_valid),
-      .inject_flit_o      (inject_flit),
-      .inject_credit_i    (credit_up[n][MeshLocal]),
-      .eject_valid_i      (out_valid[n][MeshLocal]),
-      .eject_flit_i       (out_flit[n][MeshLocal]),
+      .data_i             (data_i[FlitWidth*n+:FlitWidth]),
+      .data_ready_o       (data_ready[n]),
+      .inject_valid_o     (inject_valid[n]),
+      .inject_flit_o      (inject_flit[n]),
+      .inject_credit_i    (credit_up[n][Local*VCs+:VCs]),
+      .eject_valid_i      (out_valid[n][Local]),
+      .eject_flit_i       (out_flit[n][Local*FlitBits+:FlitBits]),
       .eject_ready_o      (eject_ready),
-      .rx_valid_o         (rx_valid),
-      .rx_flit_o          (rx_flit),
+      .rx_valid_o         (rx_valid[n]),
+      .rx_flit_o          (rx_flit[n]),
       .rx_ready_i         (rx_ready_i[n])
     );
+  end
 
-    assign inject_valid_o[n] = inject_valid;
-    assign inject_head_o[n]  = inject_valid && inject_flit.ctl.head;
-    assign inject_tail_o[n]  = inject_valid && inject_flit.ctl.tail;
-    assign inject_vc_o[n]    = inject_flit.ctl.vc;
-
-    assign rx_valid_o[n]   = rx_valid;
-    assign rx_head_o[n]    = rx_flit.ctl.head;
-    assign rx_tail_o[n]    = rx_flit.ctl.tail;
-    assign rx_vc_o[n]      = rx_flit.ctl.vc;
-    assign rx_src_row_o[n] = rx_flit.ctl.src.row;
-    assign rx_src_col_o[n] = rx_flit.ctl.src.col;
-    assign rx_dst_row_o[n] = rx_flit.ctl.dst.row;
-    assign rx_dst_col_o[n] = rx_flit.ctl.dst.col;
-    assign rx_data_o[n]    = rx_flit.data;
-
-    assign link_valid_o[n] = out_valid[n];
-    for (genvar p = 0; p < MeshPorts; p++) begin : gen_head
-      assign link_head_o[n][p]    = out_valid[n][p] && out_flit[n][p].ctl.head;
-      assign link_tail_o[n][p]    = out_valid[n][p] && out_flit[n][p].ctl.tail;
-      assign link_vc_o[n][p]      = out_flit[n][p].ctl.vc;
-      assign link_src_row_o[n][p] = out_flit[n][p].ctl.src.row;
-      assign link_src_col_o[n][p] = out_flit[n][p].ctl.src.col;
-      assign link_dst_row_o[n][p] = out_flit[n][p].ctl.dst.row;
-      assign link_dst_col_o[n][p] = out_flit[n][p].ctl.dst.col;
+  // ---- The tiles' side: control words -------------------------------------------------
+  for (genvar n = 0; n < Tiles; n++) begin : gen_fields
+    assign rx_ctl[n] = 32'(rx_flit[n][FlitWidth+:CtlBits]);
+    if (Observe != 0) begin : gen_observe
+      assign inj_valid[n] = inject_valid[n];
+      assign inj_ctl[n]   = 32'(inject_flit[n][FlitWidth+:CtlBits]);
+      for (genvar p = 0; p < Ports; p++) begin : gen_port
+        assign lk_valid[n*Ports+p] = out_valid[n][p];
+        assign lk_ctl[n*Ports+p]   = 32'(out_flit[n][p*FlitBits+FlitWidth+:CtlBits]);
+      end
+    end else begin : gen_no_observe
+      assign inj_valid[n] = 1'b0;
+      assign inj_ctl[n]   = '0;
+      for (genvar p = 0; p < Ports; p++) begin : gen_port
+        assign lk_valid[n*Ports+p] = 1'b0;
+        assign lk_ctl[n*Ports+p]   = '0;
+      end
     end
   end
 
-  // The probe: one router's probed input VC, or nothing for a tile outside the mesh.
-  localparam int unsigned TileIdxWidth = idx_width(Tiles);
-  logic                    probe_ok;
-  logic [TileIdxWidth-1:0] probe_at;
-  assign probe_ok        = 32'(probe_tile_q) < Tiles;
-  assign probe_at        = TileIdxWidth'(probe_tile_q);
-  assign probe_head_o    = probe_ok && probe[probe_at].head;
-  assign probe_src_row_o = probe_ok ? probe[probe_at].src.row : '0;
-  assign probe_src_col_o = probe_ok ? probe[probe_at].src.col : '0;
-  assign probe_dst_row_o = probe_ok ? probe[probe_at].dst.row : '0;
-  assign probe_dst_col_o = probe_ok ? probe[probe_at].dst.col : '0;
+  // ---- The output vectors ---------------------------------------------------------------
+  // Each packed from its elements in a block of its own, by loops over groups of at most
+  // 32 elements: Verilator 5.006 merges adjacent slice assignments (an assign per tile)
+  // into one growing concatenation, and leaves a loop of more than 64 iterations rolled
+  // (every slice at a computed offset); a group's loop is unrolled into word copies.
+  localparam int unsigned TileGroup = tsr_pkg::pack_group(Tiles);
+  localparam int unsigned PortGroup = tsr_pkg::pack_group(Tiles * Ports);
+
+`define TSR_MESH_PACK(OUT, W, N, GROUP, ELEM) \
+  always_comb begin \
+    for (int unsigned g = 0; g < (N); g += (GROUP)) begin \
+      for (int unsigned i = 0; i < (GROUP); i++) begin \
+        OUT[(g+i)*(W) +: (W)] = ELEM; \
+      end \
+    end \
+  end
+
+  `TSR_MESH_PACK(msg_ready_o,    1,           Tiles, TileGroup, msg_ready[g+i])
+  `TSR_MESH_PACK(data_ready_o,   1,           Tiles, TileGroup, data_ready[g+i])
+  `TSR_MESH_PACK(rx_valid_o,     1,           Tiles, TileGroup, rx_valid[g+i])
+  `TSR_MESH_PACK(rx_ctl_o,       32,          Tiles, TileGroup, rx_ctl[g+i])
+  `TSR_MESH_PACK(rx_data_o,      FlitWidth,   Tiles, TileGroup, rx_flit[g+i][FlitWidth-1:0])
+  `TSR_MESH_PACK(stall_o,        InVcs,       Tiles, TileGroup, stall[g+i])
+  `TSR_MESH_PACK(stall_cause_o,  2*InVcs,     Tiles, TileGroup, cause[g+i])
+  `TSR_MESH_PACK(inject_valid_o, 1,           Tiles, TileGroup, inj_valid[g+i])
+  `TSR_MESH_PACK(inject_ctl_o,   32,          Tiles, TileGroup, inj_ctl[g+i])
+  `TSR_MESH_PACK(link_valid_o,   1,     Tiles*Ports, PortGroup, lk_valid[g+i])
+  `TSR_MESH_PACK(link_ctl_o,     32,    Tiles*Ports, PortGroup, lk_ctl[g+i])
+`undef TSR_MESH_PACK
+
+  // ---- Observation: the probe ----------------------------------------------------------
+  tsr_pkg::mesh_ctl_t probe_ctl;  // (module level: Yosys reads its fields only there)
+
+  if (Observe != 0) begin : gen_probe
+    // The probe: one router's probed input VC, or nothing for a tile outside the mesh.
+    localparam int unsigned TileIdxWidth = tsr_pkg::idx_width(Tiles);
+    logic                    probe_ok;
+    logic [TileIdxWidth-1:0] probe_at;
+    assign probe_ok  = 32'(probe_tile_q) < Tiles;
+    assign probe_at  = TileIdxWidth'(probe_tile_q);
+    assign probe_ctl = probe[probe_at];
+    assign probe_head_o    = probe_ok && probe_ctl.head;
+    assign probe_src_row_o = probe_ok ? probe_ctl.src.row : '0;
+    assign probe_src_col_o = probe_ok ? probe_ctl.src.col : '0;
+    assign probe_dst_row_o = probe_ok ? probe_ctl.dst.row : '0;
+    assign probe_dst_col_o = probe_ok ? probe_ctl.dst.col : '0;
+  end else begin : gen_no_probe
+    logic unused_probe;  // (the probe's registers, left for synthesis to remove)
+    assign unused_probe    = ^{probe_tile_q, probe_vc_q, probe[0], probe_ctl};
+    assign probe_ctl       = '0;
+    assign probe_head_o    = '0;
+    assign probe_src_row_o = '0;
+    assign probe_src_col_o = '0;
+    assign probe_dst_row_o = '0;
+    assign probe_dst_col_o = '0;
+  end
 
 `ifndef SYNTHESIS
   // The settings the credits and VC choices start from must be in range (an immediate

@@ -9,6 +9,18 @@ package tsr_pkg;
     idx_width = (count > 1) ? $clog2(count) : 1;
   endfunction
 
+  // Elements per group when a top packs an output vector from Count elements by loops
+  // over groups (tsr_mesh_top): all of them up to 32, else the largest power of two up
+  // to 32 that divides Count (a loop Verilator unrolls).
+  function automatic int unsigned pack_group(int unsigned count);
+    pack_group = (count <= 32)      ? count
+               : (count % 32 == 0) ? 32
+               : (count % 16 == 0) ? 16
+               : (count % 8 == 0)  ? 8
+               : (count % 4 == 0)  ? 4
+               : (count % 2 == 0)  ? 2 : 1;
+  endfunction
+
   // Width of a counter that must hold every value from 0 to Count inclusive; never zero,
   // so that a bad Count reaches the module's own parameter check instead of a width error.
   function automatic int unsigned cnt_width(int unsigned count);
@@ -74,6 +86,15 @@ package tsr_pkg;
     logic [7:0] data;
   } torus_link_t;
 
+  // Bits of a torus_link_t, for ports that carry one link per port or per tile as a flat
+  // vector (as TorusHdrBits).
+  function automatic int unsigned torus_link_bits();
+    torus_link_t torus_link;
+    torus_link = '0;
+    torus_link_bits = $bits(torus_link);
+  endfunction
+  localparam int unsigned TorusLinkBits = torus_link_bits();
+
   // A message request to a torus network interface (tsr_torus_ni): its packets take
   // sequence numbers seq, seq + 1, ...
   typedef struct packed {
@@ -84,6 +105,14 @@ package tsr_pkg;
     logic [15:0] len;           // payload bytes of the whole message, at least 1
     logic [15:0] packet_bytes;  // bytes per packet, 0: one packet; the last is shorter
   } torus_msg_t;
+
+  // Bits of a torus_msg_t, for tsr_torus_top's per-tile message port (as TorusHdrBits).
+  function automatic int unsigned torus_msg_bits();
+    torus_msg_t torus_msg;
+    torus_msg = '0;
+    torus_msg_bits = $bits(torus_msg);
+  endfunction
+  localparam int unsigned TorusMsgBits = torus_msg_bits();
 
   // ---- Wormhole mesh (tsr_mesh_router, tsr_mesh_ni, tsr_mesh_top) -----------------------
 
@@ -129,14 +158,20 @@ package tsr_pkg;
     mesh_coord_t src;   // tile that injected the packet
   } mesh_ctl_t;
 
-  // The default payload and flit. tsr_mesh_top builds its own flit type from its
-  // FlitWidth and hands it to the routers and NIs as their flit_t type parameter; every
-  // flit type has these two fields.
-  typedef logic [31:0] mesh_data_t;
-  typedef struct packed {
-    mesh_ctl_t  ctl;
-    mesh_data_t data;
-  } mesh_flit_t;
+  // Bits of a mesh_ctl_t (Yosys 0.23 takes $bits of a variable, not of a package type).
+  function automatic int unsigned mesh_ctl_bits();
+    mesh_ctl_t ctl;
+    ctl = '0;
+    mesh_ctl_bits = $bits(ctl);
+  endfunction
+  localparam int unsigned MeshCtlBits = mesh_ctl_bits();
+
+  // A flit is a packed vector of MeshCtlBits + DataWidth bits, its mesh_ctl_t above its
+  // payload: {ctl, data}. The payload width is a parameter of the routers, NIs and tops
+  // (DataWidth, FlitWidth), and neither Yosys 0.23 nor a package can give a struct a
+  // parameter's width, so the modules slice the vector: ctl at [DataWidth +: MeshCtlBits],
+  // the payload at [0 +: DataWidth]. Nothing outside the RTL sees this layout: the tops
+  // bring the fields out one by one.
 
   // The router delay r, 0..255 cycles (tsr_mesh_delay counts cycles modulo 256).
   typedef logic [7:0] mesh_delay_t;
@@ -202,5 +237,33 @@ package tsr_pkg;
     logic [15:0] seq;
     logic [15:0] len;  // elements k, at least 1
   } cube_req_t;
+
+  // Bits of each type above, for the cube's ports that carry one value per tile, link,
+  // input, output or slot as a flat vector (Yosys 0.23 reads neither unpacked array ports
+  // nor $bits of a package type; as TorusHdrBits).
+  function automatic int unsigned cube_hdr_bits();
+    cube_hdr_t cube_hdr;
+    cube_hdr = '0;
+    cube_hdr_bits = $bits(cube_hdr);
+  endfunction
+  function automatic int unsigned cube_setup_bits();
+    cube_setup_t cube_setup;
+    cube_setup = '0;
+    cube_setup_bits = $bits(cube_setup);
+  endfunction
+  function automatic int unsigned cube_stream_bits();
+    cube_stream_t cube_stream;
+    cube_stream = '0;
+    cube_stream_bits = $bits(cube_stream);
+  endfunction
+  function automatic int unsigned cube_req_bits();
+    cube_req_t cube_req;
+    cube_req = '0;
+    cube_req_bits = $bits(cube_req);
+  endfunction
+  localparam int unsigned CubeHdrBits = cube_hdr_bits();        // 64
+  localparam int unsigned CubeSetupBits = cube_setup_bits();    // 65
+  localparam int unsigned CubeStreamBits = cube_stream_bits();  // 2
+  localparam int unsigned CubeReqBits = cube_req_bits();        // 48
 
 endpackage

@@ -133,10 +133,12 @@ module tsr_torus_buffer #(
   // ---- State ------------------------------------------------------------------------
   // Per buffer: allocated (filling or full), complete, its header. As masks: per output
   // o, the buffers whose packet still goes to o; per link output l, those whose packet
-  // takes class 1 behind l; per buffer t, those allocated after t (the age order).
+  // takes class 1 behind l; per buffer t, those allocated after t (the age order). The
+  // headers are plain vectors: Yosys 0.23 gives an unpacked array of a struct type the
+  // width of one element and keeps a single header (silently).
   /*verilator tracing_on*/
   logic [Buffers-1:0]         used_q, full_q;
-  tsr_pkg::torus_hdr_t        hdr_q [Buffers];
+  logic [HdrBits-1:0]         hdr_q [Buffers];
   logic [Ports*Buffers-1:0]   pend_q;
   logic [Links*Buffers-1:0]   ncls_q;
   logic [Buffers*Buffers-1:0] newer_q;

@@ -13,15 +13,13 @@
 // The next packet follows in the next cycle, and the NI takes the next message the
 // cycle after the previous one's last packet went in: one packet a cycle in all. The
 // start-up of a hop (beta) is the links' (tsr_torus_node), not the NI's.
-module tsr_torus_ni
-  import tsr_pkg::*;
-#(
+module tsr_torus_ni #(
   /// Largest packet payload in bytes (the node's MaxBytes).
   parameter int unsigned MaxBytes = 64,
   /// Buffers of the node's local input (the node's Buffers): the NI's credits.
   parameter int unsigned Buffers = 4,
   /// Width of a credit count; derived, do not override.
-  localparam int unsigned CreditWidth = cnt_width(Buffers)
+  localparam int unsigned CreditWidth = tsr_pkg::cnt_width(Buffers)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -30,21 +28,23 @@ module tsr_torus_ni
   // A message.
   input  logic                   msg_valid_i,
   output logic                   msg_ready_o,
-  input  torus_msg_t             msg_i,
+  input  tsr_pkg::torus_msg_t    msg_i,
   // The payload of the packet the NI writes next: bytes data_offset_o .. data_offset_o
-  // + len - 1 of the message in data_i[0 .. len - 1]. data_ready_o: it went in this cycle.
+  // + len - 1 of the message in bytes 0 .. len - 1 of data_i (byte b at data_i[b * 8 +:
+  // 8]). data_ready_o: it went in this cycle.
   input  logic                   data_valid_i,
-  input  logic [MaxBytes-1:0][7:0] data_i,
+  input  logic [MaxBytes*8-1:0]  data_i,
   output logic [15:0]            data_offset_o,
   output logic                   data_ready_o,
-  // Into the node's local input, and the local buffers it frees (dateline class 0).
+  // Into the node's local input (the payload laid out as data_i's), and the local
+  // buffers it frees (dateline class 0).
   output logic                   inj_valid_o,
-  output torus_hdr_t             inj_hdr_o,
-  output logic [MaxBytes-1:0][7:0] inj_data_o,
+  output tsr_pkg::torus_hdr_t    inj_hdr_o,
+  output logic [MaxBytes*8-1:0]  inj_data_o,
   input  logic [CreditWidth-1:0] inject_credit_i,
   // The node's local output, handed to the tile (the tile always takes it).
-  input  torus_link_t            eject_i,
-  output torus_link_t            rx_o
+  input  tsr_pkg::torus_link_t   eject_i,
+  output tsr_pkg::torus_link_t   rx_o
 );
 
   if (Buffers < 1 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_param_check
@@ -52,13 +52,13 @@ module tsr_torus_ni
   end
 
   logic                   active_q;
-  torus_msg_t             msg_q;
+  tsr_pkg::torus_msg_t    msg_q;
   logic [15:0]            sent_q;    // bytes of the message written
   logic [15:0]            pkt_q;     // packets of the message written
   logic                   room;      // a local buffer is free
 
-  logic       take, live, write, last_of_msg;
-  torus_msg_t m;
+  logic                take, live, write, last_of_msg;
+  tsr_pkg::torus_msg_t m;
   logic [15:0] a_sent, a_pkt, plen, remaining;
 
   always_comb begin
@@ -121,9 +121,8 @@ module tsr_torus_ni
   );
 
 `ifndef SYNTHESIS
-  // Immediate assertions: Verilator 5.006 cannot sample a top-level unpacked array port
-  // (msg_i once tsr_torus_top is flattened) in a concurrent one. Clocked like the
-  // registers (asynchronous reset), so rst_ni is used one way only.
+  // Immediate assertions, clocked like the registers (asynchronous reset), so rst_ni is
+  // used one way only.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       MsgInRange_A: assert (!(take && (msg_i.len == '0 || 32'(msg_i.packet_bytes) > MaxBytes ||

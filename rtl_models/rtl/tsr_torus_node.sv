@@ -45,44 +45,50 @@ module tsr_torus_node #(
   /// Width of the credit counts; derived, do not override.
   localparam int unsigned CreditWidth = tsr_pkg::cnt_width(Buffers)
 ) (
-  input  logic                                  clk_i,
-  input  logic                                  rst_ni,
+  input  logic                                                  clk_i,
+  input  logic                                                  rst_ni,
   // This node's place (ties: one module serves every node of a torus).
-  input  logic [15:0]                           row_i,
-  input  logic [15:0]                           col_i,
+  input  logic [15:0]                                           row_i,
+  input  logic [15:0]                                           col_i,
   // Start-up cycles of a hop (beta) and cycles per payload byte (tau), both >= 1;
   // inputs so one model serves every timing a testbench checks.
-  input  logic [15:0]                           beta_i,
-  input  logic [7:0]                            tau_i,
-  // Inputs: the four links from the neighbours.
-  input  tsr_pkg::torus_link_t                  in_i         [tsr_pkg::TorusLinks],
+  input  logic [15:0]                                           beta_i,
+  input  logic [7:0]                                            tau_i,
+  // Inputs: the four links from the neighbours, link l (TorusEast..TorusNorth) at
+  // in_i[l * TorusLinkBits +: TorusLinkBits].
+  input  logic [tsr_pkg::TorusLinks*tsr_pkg::TorusLinkBits-1:0] in_i,
   // The local input: the network interface writes a whole packet, header and payload
-  // (bytes 0..len-1 of inj_data_i), into a free local buffer in one cycle.
-  input  logic                                  inj_valid_i,
-  input  tsr_pkg::torus_hdr_t                   inj_hdr_i,
-  input  logic [MaxBytes-1:0][7:0]              inj_data_i,
-  // Buffers freed this cycle, per input and dateline class, back to the sender.
-  output logic [1:0][CreditWidth-1:0]           credit_o     [tsr_pkg::TorusPorts],
-  // Outputs: the four links to the neighbours and the local ejection port.
-  output tsr_pkg::torus_link_t                  out_o        [tsr_pkg::TorusPorts],
+  // (bytes 0..len-1 of inj_data_i, byte b at inj_data_i[b * 8 +: 8]), into a free local
+  // buffer in one cycle.
+  input  logic                                                  inj_valid_i,
+  input  tsr_pkg::torus_hdr_t                                   inj_hdr_i,
+  input  logic [MaxBytes*8-1:0]                                 inj_data_i,
+  // Buffers freed this cycle, per input i and dateline class k, back to the sender: at
+  // credit_o[(i * 2 + k) * CreditWidth +: CreditWidth].
+  output logic [tsr_pkg::TorusPorts*2*CreditWidth-1:0]          credit_o,
+  // Outputs: the four links to the neighbours and the local ejection port, output o at
+  // out_o[o * TorusLinkBits +: TorusLinkBits].
+  output logic [tsr_pkg::TorusPorts*tsr_pkg::TorusLinkBits-1:0] out_o,
   // Observability: a packet to be delivered here is complete in input i from this cycle
   // on (a link input: the cycle after its last byte; the local input: the cycle the
-  // interface writes it), and arrive_hdr_o[i] is its header. This is the cycle the
-  // packet is delivered, free of the ejection queue.
-  output logic [tsr_pkg::TorusPorts-1:0]        arrive_o,
-  output tsr_pkg::torus_hdr_t                   arrive_hdr_o [tsr_pkg::TorusPorts],
-  // Observability: input i's oldest stored packet still owes outputs wait_ports_o[i]
-  // and none of them took a packet from input i this cycle. A testbench's deadlock
-  // report names what every node waits for.
-  output logic [tsr_pkg::TorusPorts-1:0]        wait_o,
-  output tsr_pkg::torus_hdr_t                   wait_hdr_o   [tsr_pkg::TorusPorts],
-  output logic [tsr_pkg::TorusPorts-1:0]        wait_ports_o [tsr_pkg::TorusPorts],
-  // Buffers the neighbour freed this cycle, per output link and dateline class.
-  input  logic [1:0][CreditWidth-1:0]           credit_i     [tsr_pkg::TorusLinks],
+  // interface writes it), and arrive_hdr_o[i * TorusHdrBits +: TorusHdrBits] is its
+  // header. This is the cycle the packet is delivered, free of the ejection queue.
+  output logic [tsr_pkg::TorusPorts-1:0]                        arrive_o,
+  output logic [tsr_pkg::TorusPorts*tsr_pkg::TorusHdrBits-1:0]  arrive_hdr_o,
+  // Observability: input i's oldest stored packet (header at wait_hdr_o[i * TorusHdrBits
+  // +: TorusHdrBits]) still owes the outputs of the mask wait_ports_o[i * TorusPorts +:
+  // TorusPorts] and none of them took a packet from input i this cycle. A testbench's
+  // deadlock report names what every node waits for.
+  output logic [tsr_pkg::TorusPorts-1:0]                        wait_o,
+  output logic [tsr_pkg::TorusPorts*tsr_pkg::TorusHdrBits-1:0]  wait_hdr_o,
+  output logic [tsr_pkg::TorusPorts*tsr_pkg::TorusPorts-1:0]    wait_ports_o,
+  // Buffers the neighbour freed this cycle, per output link l and dateline class k: at
+  // credit_i[(l * 2 + k) * CreditWidth +: CreditWidth].
+  input  logic [tsr_pkg::TorusLinks*2*CreditWidth-1:0]          credit_i,
   // Forwarding table write: entry tbl_tree_i gets the port mask tbl_mask_i.
-  input  logic                                  tbl_we_i,
-  input  logic [3:0]                            tbl_tree_i,
-  input  logic [tsr_pkg::TorusPorts-1:0]        tbl_mask_i
+  input  logic                                                  tbl_we_i,
+  input  logic [3:0]                                            tbl_tree_i,
+  input  logic [tsr_pkg::TorusPorts-1:0]                        tbl_mask_i
 );
 
   if (Buffers < 2 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_buffer_check
@@ -99,6 +105,7 @@ module tsr_torus_node #(
   localparam int unsigned Links = tsr_pkg::TorusLinks;
   localparam int unsigned Local = tsr_pkg::TorusLocal;
   localparam int unsigned HdrBits = tsr_pkg::TorusHdrBits;
+  localparam int unsigned LinkBits = tsr_pkg::TorusLinkBits;
   localparam int unsigned SrcWidth = tsr_pkg::idx_width(Ports);
   localparam int unsigned SlotWidth = tsr_pkg::idx_width(Buffers);
   localparam int unsigned ByteWidth = tsr_pkg::idx_width(MaxBytes);
@@ -140,43 +147,31 @@ module tsr_torus_node #(
     logic                 inj_valid;
     tsr_pkg::torus_hdr_t  fill_hdr;
     // The header routed: the packet being completed (a link input's, the one filling).
-    logic                 multicast;
-    logic [3:0]           tree;
-    logic [15:0]          src, dst;
+    // Passed whole: the route reads its fields (no member access in a generate block).
+    tsr_pkg::torus_hdr_t  route_hdr;
     logic [Ports-1:0]     route;
     logic [Links-1:0]     classes;
 
     if (gi == Local) begin : gen_local
       assign link      = '0;
       assign inj_valid = inj_valid_i;
-      assign multicast = inj_hdr_i.multicast;
-      assign tree      = inj_hdr_i.tree;
-      assign src       = inj_hdr_i.src;
-      assign dst       = inj_hdr_i.dst;
+      assign route_hdr = inj_hdr_i;
       // The local input fills no buffer a byte at a time.
       logic unused_fill;
       assign unused_fill = ^fill_hdr;
     end else begin : gen_link
-      assign link      = in_i[gi];
+      assign link      = in_i[gi*LinkBits+:LinkBits];
       assign inj_valid = 1'b0;
-      assign multicast = fill_hdr.multicast;
-      assign tree      = fill_hdr.tree;
-      assign src       = fill_hdr.src;
-      assign dst       = fill_hdr.dst;
-      logic unused_fill;
-      assign unused_fill = ^{fill_hdr.seq, fill_hdr.len};
+      assign route_hdr = fill_hdr;
     end
 
     tsr_torus_route #(.Rows(Rows), .Cols(Cols), .Trees(Trees)) i_route (
       .row_i,
       .col_i,
-      .fwd_i       (fwd_q),
-      .multicast_i (multicast),
-      .tree_i      (tree),
-      .src_i       (src),
-      .dst_i       (dst),
-      .ports_o     (route),
-      .classes_o   (classes)
+      .fwd_i     (fwd_q),
+      .hdr_i     (route_hdr),
+      .ports_o   (route),
+      .classes_o (classes)
     );
 
     tsr_torus_buffer #(
@@ -202,12 +197,12 @@ module tsr_torus_node #(
       .rd_byte_i    (rd_byte),
       .rd_data_o    (rd_data[gi]),
       .done_i       (done[gi]),
-      .credit_o     (credit_o[gi]),
+      .credit_o     (credit_o[gi*2*CreditWidth+:2*CreditWidth]),
       .arrive_o     (arrive_o[gi]),
-      .arrive_hdr_o (arrive_hdr_o[gi]),
+      .arrive_hdr_o (arrive_hdr_o[gi*HdrBits+:HdrBits]),
       .owes_o       (owes[gi]),
-      .owes_hdr_o   (wait_hdr_o[gi]),
-      .owes_ports_o (wait_ports_o[gi])
+      .owes_hdr_o   (wait_hdr_o[gi*HdrBits+:HdrBits]),
+      .owes_ports_o (wait_ports_o[gi*Ports+:Ports])
     );
   end
 
@@ -248,13 +243,13 @@ module tsr_torus_node #(
       .idx_o   (grant_in[go])
     );
 
-    // The buffer of the pick of the input granted.
+    // The buffer of the pick of the input granted. Read in the loop, not through a
+    // variable of its own: Verilator would make a lookup table of the loop over such a
+    // variable, one per node, and could no longer share this code between the nodes.
     always_comb begin
-      logic [Buffers-1:0] granted;
-      granted    = pick[grant_in[go]][go*Buffers+:Buffers];
       grant_slot = '0;
       for (int s = 0; s < Buffers; s++) begin
-        if (granted[s]) grant_slot = SlotWidth'(s);
+        if (pick[grant_in[go]][go*Buffers+s]) grant_slot = SlotWidth'(s);
       end
     end
     assign grant_hdr  = hdrs[grant_in[go]][32'(grant_slot)*HdrBits+:HdrBits];
@@ -277,7 +272,7 @@ module tsr_torus_node #(
       .byte_o       (rd_byte_o),
       .data_i       (rd_data[src[go]][go*8+:8]),
       .last_o       (last[go]),
-      .link_o       (out_o[go])
+      .link_o       (out_o[go*LinkBits+:LinkBits])
     );
     assign rd_slot[go*SlotWidth+:SlotWidth] = slot[go];
     assign rd_byte[go*ByteWidth+:ByteWidth] = rd_byte_o;
@@ -296,7 +291,7 @@ module tsr_torus_node #(
 
     for (genvar gl = 0; gl < Links; gl++) begin : gen_link
       assign take[gl]                          = grant[gl] && 32'(grant_cls[gl]) == gk;
-      assign give[gl*CreditWidth+:CreditWidth] = credit_i[gl][gk];
+      assign give[gl*CreditWidth+:CreditWidth] = credit_i[(gl*2+gk)*CreditWidth+:CreditWidth];
       assign room[2*gl+gk]                     = avail[gl];
     end
 
@@ -321,10 +316,11 @@ module tsr_torus_node #(
   end
 
   // An input waits while its oldest owing packet is stuck: none of its outputs took a
-  // packet from the input this cycle.
+  // packet from the input this cycle (served, for one input at a time).
+  logic served;
   always_comb begin
+    served = 1'b0;
     for (int i = 0; i < Ports; i++) begin
-      logic served;
       served = 1'b0;
       for (int o = 0; o < Ports; o++) begin
         if ((grant[o] && 32'(grant_in[o]) == i) || (busy[o] && 32'(src[o]) == i))

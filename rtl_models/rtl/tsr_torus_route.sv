@@ -21,11 +21,10 @@ module tsr_torus_route #(
   input  logic [15:0]                          col_i,
   // The forwarding table: entry k is the port mask fwd_i[k * TorusPorts +: TorusPorts].
   input  logic [Trees*tsr_pkg::TorusPorts-1:0] fwd_i,
-  // The packet's header fields that route it.
-  input  logic                                 multicast_i,
-  input  logic [3:0]                           tree_i,
-  input  logic [15:0]                          src_i,
-  input  logic [15:0]                          dst_i,
+  // The packet's header (its src, dst, multicast and tree route it). Whole, so that the
+  // node passes a header without reading its fields in a generate block, which Yosys
+  // 0.23 cannot.
+  input  tsr_pkg::torus_hdr_t                  hdr_i,
   // The ports it goes to (bit TorusLocal: delivered here).
   output logic [tsr_pkg::TorusPorts-1:0]       ports_o,
   // Per link output o, the dateline class it takes at the neighbour behind o.
@@ -41,25 +40,39 @@ module tsr_torus_route #(
 
   localparam int unsigned TreeWidth = tsr_pkg::idx_width(Trees);
 
+  // The fields that route the packet.
+  logic        multicast;
+  logic [3:0]  tree;
+  logic [15:0] src, dst;
+  assign multicast = hdr_i.multicast;
+  assign tree      = hdr_i.tree;
+  assign src       = hdr_i.src;
+  assign dst       = hdr_i.dst;
+  // The packet's number and length do not route it.
+  logic unused_hdr;
+  assign unused_hdr = ^{hdr_i.seq, hdr_i.len};
+
   logic [15:0] me;
   assign me = 16'(32'(row_i) * Cols + 32'(col_i));
 
+  // The destination's row and column, and its distance in each dimension going south
+  // and east (the variables of the block below).
+  int unsigned dr, dc, r, c;
   always_comb begin
-    int unsigned dr, dc, r, c;
     r       = 0;
     c       = 0;
     dr      = 0;
     dc      = 0;
     ports_o = '0;
-    if (multicast_i) begin
-      if (32'(tree_i) < Trees) begin
-        ports_o = fwd_i[32'(TreeWidth'(tree_i)) * tsr_pkg::TorusPorts +: tsr_pkg::TorusPorts];
+    if (multicast) begin
+      if (32'(tree) < Trees) begin
+        ports_o = fwd_i[32'(TreeWidth'(tree)) * tsr_pkg::TorusPorts +: tsr_pkg::TorusPorts];
       end
-    end else if (dst_i == me) begin
+    end else if (dst == me) begin
       ports_o[tsr_pkg::TorusLocal] = 1'b1;
     end else begin
-      r  = 32'(dst_i) / Cols;
-      c  = 32'(dst_i) % Cols;
+      r  = 32'(dst) / Cols;
+      c  = 32'(dst) % Cols;
       dc = (c + Cols - 32'(col_i)) % Cols;
       dr = (r + Rows - 32'(row_i)) % Rows;
       if (dc != 0) ports_o[(dc <= Cols / 2) ? tsr_pkg::TorusEast : tsr_pkg::TorusWest] = 1'b1;
@@ -73,12 +86,12 @@ module tsr_torus_route #(
   assign col_w   = 16'((32'(col_i) + Cols - 1) % Cols);
   assign row_s   = 16'((32'(row_i) + 1) % Rows);
   assign row_n   = 16'((32'(row_i) + Rows - 1) % Rows);
-  assign src_row = 16'(32'(src_i) / Cols);
-  assign src_col = 16'(32'(src_i) % Cols);
+  assign src_row = 16'(32'(src) / Cols);
+  assign src_col = 16'(32'(src) % Cols);
 
   always_comb begin
     classes_o = '0;
-    if (!multicast_i) begin
+    if (!multicast) begin
       classes_o[tsr_pkg::TorusEast] =
           tsr_pkg::torus_dateline(tsr_pkg::TorusEast, row_i, col_e, src_row, src_col);
       classes_o[tsr_pkg::TorusWest] =

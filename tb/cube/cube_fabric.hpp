@@ -28,11 +28,13 @@ class cube_fabric_monitor {
   bool sample(std::uint64_t now, OnGrant on_grant) {
     bool moved = false;
     for (unsigned t = 0; t < rtl_tops::cube_tiles; ++t) {
-      const unsigned granted = m_.grant_o[t];
-      const unsigned tails = m_.tail_o[t];
+      const auto granted =
+          static_cast<unsigned>(rtl_tops::lane<rtl_tops::cube_ports>(m_.grant_o, t));
+      const auto tails = static_cast<unsigned>(rtl_tops::lane<rtl_tops::cube_ports>(m_.tail_o, t));
       for (unsigned p = 0; p < rtl_tops::cube_ports; ++p) {
         if ((granted >> p) & 1U) {
-          on_grant(cube_grant{t, p, rtl_tops::unpack_hdr(m_.hold_hdr_o[t][p]), now});
+          on_grant(cube_grant{
+              t, p, rtl_tops::cube_hdr_at(m_.hold_hdr_o, t * rtl_tops::cube_ports + p), now});
           moved = true;
         }
         if ((tails >> p) & 1U) ++tails_[t * rtl_tops::cube_ports + p];

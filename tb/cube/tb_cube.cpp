@@ -159,14 +159,15 @@ std::string waiting_headers(const cube_model& m) {
   int n = 0;
   for (unsigned t = 0; t < cube_tiles; ++t) {
     for (unsigned p = 0; p < cube_inputs; ++p) {
-      if (((m.wait_o[t] >> p) & 1U) == 0) continue;
-      const cube_hdr h = unpack_hdr(m.want_hdr_o[t][p]);
-      const unsigned o = m.want_o[t][p];
+      const unsigned at = t * cube_inputs + p;
+      if (lane<1>(m.wait_o, at) == 0) continue;
+      const cube_hdr h = cube_hdr_at(m.want_hdr_o, at);
+      const auto o = static_cast<unsigned>(lane<cube_out_width>(m.want_o, at));
       os << "\n  node " << t << " input "
          << (p >= cube_local ? "local " + std::to_string(p - cube_local) : std::to_string(p))
          << ": header " << msg_name(h.src, h.dst, h.seq) << " waits for " << port_name(t, o);
-      if ((m.busy_o[t] >> o) & 1U) {
-        const cube_hdr by = unpack_hdr(m.hold_hdr_o[t][o]);
+      if (lane<1>(m.busy_o, t * cube_ports + o) != 0) {
+        const cube_hdr by = cube_hdr_at(m.hold_hdr_o, t * cube_ports + o);
         os << ", held by " << msg_name(by.src, by.dst, by.seq);
       }
       ++n;
@@ -483,8 +484,8 @@ int main(int argc, char* argv[]) {
   std::vector<unsigned> order_seen;  // sources granted link 3->7 from order_from on
 
   for (unsigned t = 0; t < cube_tiles; ++t) {
-    model->xi_i[t] = static_cast<std::uint16_t>(xi);
-    model->xi_held_i[t] = static_cast<std::uint16_t>(held);
+    set_lane<16>(model->xi_i, t, xi);
+    set_lane<16>(model->xi_held_i, t, held);
   }
   model->tau_i = static_cast<std::uint8_t>(tau);
   model->arb_i = static_cast<std::uint8_t>(o.arb);

@@ -341,11 +341,9 @@ class bench {
       check_.remove(id);
     });
     for (unsigned t = 0; t < o_.shape.tiles(); ++t) {
-      const unsigned flits = model_->link_valid_o[o_.shape.phys(t)];
-      if (flits != 0) {
-        moved = true;
-        flits_moved_ += static_cast<unsigned>(__builtin_popcount(flits));
-      }
+      const std::uint64_t flits = lane<mesh_ports>(model_->link_valid_o, o_.shape.phys(t));
+      moved = moved || flits != 0;
+      flits_moved_ += static_cast<unsigned>(__builtin_popcountll(flits));
     }
     return moved;
   }
@@ -401,7 +399,7 @@ class bench {
     std::string out;
     std::vector<std::uint32_t> stuck(o_.shape.tiles());
     for (unsigned t = 0; t < o_.shape.tiles(); ++t)
-      stuck[t] = model_->stall_o[o_.shape.phys(t)];
+      stuck[t] = static_cast<std::uint32_t>(lane<in_vcs>(model_->stall_o, o_.shape.phys(t)));
     set_mask(model_->msg_valid_i, 0);
     set_mask(model_->data_valid_i, 0);
     for (unsigned t = 0; t < o_.shape.tiles(); ++t) {

@@ -296,14 +296,16 @@ int run(const options& o) {
       os << packets.owed(4) << " waiting:";
       for (unsigned t = 0; t < Dut::tiles; ++t) {
         for (unsigned p = 0; p < torus_ports; ++p) {
-          if (((model.wait_o[t] >> p) & 1U) == 0) continue;
-          const torus_hdr h = get_hdr(model.wait_hdr_o[t][p], 0);
+          const unsigned at = t * torus_ports + p;  // the element of (tile, input)
+          if (((lane<torus_ports>(model.wait_o, t) >> p) & 1U) == 0) continue;
+          const torus_hdr h = get_hdr(model.wait_hdr_o, at * torus_hdr_bits);
           os << " tile " << t << " input " << port_name[p] << " holds (src " << h.src << ", seq "
              << h.seq << ", "
              << (h.multicast ? "tree " + std::to_string(h.tree) : "to " + std::to_string(h.dst))
              << "), which waits for output";
+          const std::uint64_t owed = lane<torus_ports>(model.wait_ports_o, at);
           for (unsigned q = 0; q < torus_ports; ++q)
-            if ((model.wait_ports_o[t][p] >> q) & 1U) os << ' ' << port_name[q];
+            if ((owed >> q) & 1U) os << ' ' << port_name[q];
           os << ';';
         }
       }

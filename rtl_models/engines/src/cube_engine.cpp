@@ -74,8 +74,8 @@ class rtl_cube_engine final : public clocked_bridge {
         wait_run_(std::size_t{tiles_} * rtl_tops::cube_inputs, 0) {
     model_t& m = *model_;
     for (unsigned t = 0; t < rtl_tops::cube_tiles; ++t) {
-      m.xi_i[t] = static_cast<std::uint16_t>(p.xi);
-      m.xi_held_i[t] = static_cast<std::uint16_t>(p.xi_held);
+      rtl_tops::set_lane<16>(m.xi_i, t, p.xi);
+      rtl_tops::set_lane<16>(m.xi_held_i, t, p.xi_held);
     }
     m.tau_i = static_cast<std::uint8_t>(p.tau);
     m.presetup_i = p.presetup ? 1 : 0;
@@ -166,10 +166,13 @@ class rtl_cube_engine final : public clocked_bridge {
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles_ && out.size() < 32; ++t) {
       for (unsigned in = 0; in < rtl_tops::cube_inputs; ++in) {
-        if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
-        const rtl_tops::cube_hdr h = rtl_tops::unpack_hdr(mm.want_hdr_o[t][in]);
-        const unsigned o = mm.want_o[t][in];
-        const rtl_tops::cube_hdr by = rtl_tops::unpack_hdr(mm.hold_hdr_o[t][o]);
+        const unsigned at = t * rtl_tops::cube_inputs + in;
+        if (rtl_tops::lane<1>(mm.wait_o, at) == 0) continue;
+        const rtl_tops::cube_hdr h = rtl_tops::cube_hdr_at(mm.want_hdr_o, at);
+        const auto o =
+            static_cast<unsigned>(rtl_tops::lane<rtl_tops::cube_out_width>(mm.want_o, at));
+        const rtl_tops::cube_hdr by =
+            rtl_tops::cube_hdr_at(mm.hold_hdr_o, t * rtl_tops::cube_ports + o);
         out.push_back("node " + std::to_string(t) + " input " + port_name(in) + ": header " +
                       std::to_string(h.src) + "->" + std::to_string(h.dst) + " seq " +
                       std::to_string(h.seq) + " waits for " + output_name(t, o) + ", held by " +
@@ -243,8 +246,9 @@ class rtl_cube_engine final : public clocked_bridge {
     // circuits that reach them over a link (from its register).
     rising_edge(m);
     for (unsigned t = 0; t < tiles_; ++t) {
-      if (m.rx_valid_o[t] == 0 || m.rx_last_o[t] == 0) continue;
-      const rtl_tops::cube_hdr h = rtl_tops::unpack_hdr(m.rx_hdr_o[t]);
+      if (rtl_tops::lane<1>(m.rx_valid_o, t) == 0 || rtl_tops::lane<1>(m.rx_last_o, t) == 0)
+        continue;
+      const rtl_tops::cube_hdr h = rtl_tops::cube_hdr_at(m.rx_hdr_o, t);
       if (h.src == t) continue;  // to itself: through the local input, this cycle's inputs
       const rtl_tops::cube_check::message* c = check_.find(rtl_tops::cube_check::key(h.src, h.seq));
       if (c == nullptr) continue;  // step() of the next cycle reports it
@@ -264,9 +268,9 @@ class rtl_cube_engine final : public clocked_bridge {
   void observe_resources(bool& moved) {
     const model_t& m = *model_;
     for (unsigned t = 0; t < tiles_; ++t) {
-      const unsigned grant = m.grant_o[t];
-      const unsigned busy = m.busy_o[t];
-      const unsigned wait = m.wait_o[t];
+      const auto grant = static_cast<unsigned>(rtl_tops::lane<rtl_tops::cube_ports>(m.grant_o, t));
+      const auto busy = static_cast<unsigned>(rtl_tops::lane<rtl_tops::cube_ports>(m.busy_o, t));
+      const auto wait = static_cast<unsigned>(rtl_tops::lane<rtl_tops::cube_inputs>(m.wait_o, t));
       if ((grant | busy | wait) == 0 && !recording_) continue;
       if (grant != 0) moved = true;
       unsigned asking[rtl_tops::cube_ports] = {};
@@ -282,7 +286,8 @@ class rtl_cube_engine final : public clocked_bridge {
           continue;
         }
         ++run;
-        const unsigned o = m.want_o[t][in];
+        const auto o = static_cast<unsigned>(
+            rtl_tops::lane<rtl_tops::cube_out_width>(m.want_o, t * rtl_tops::cube_inputs + in));
         if (o < rtl_tops::cube_ports) ++asking[o];
       }
       for (unsigned o = 0; o < rtl_tops::cube_ports; ++o) {
@@ -316,7 +321,8 @@ class rtl_cube_engine final : public clocked_bridge {
       h.open = false;
     }
     if (granted) {
-      const rtl_tops::cube_hdr by = rtl_tops::unpack_hdr(model_->hold_hdr_o[t][o]);
+      const rtl_tops::cube_hdr by =
+          rtl_tops::cube_hdr_at(model_->hold_hdr_o, t * rtl_tops::cube_ports + o);
       h.open = true;
       h.start = now;
       h.x.src = by.src;

@@ -219,16 +219,17 @@ class rtl_mesh_engine final : public clocked_bridge {
     const model_t& m = *model_;
     for (unsigned port = 0; port < 4; ++port) {
       if ((crossed >> port & 1U) == 0) continue;
-      const unsigned vc = m.link_vc_o[phys][port];
-      if (vc >= Top::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
-      worm_on_link& w = worms_[(std::size_t{t} * 4 + port) * Top::vcs + vc];
-      if (((static_cast<unsigned>(m.link_head_o[phys]) >> port) & 1U) != 0) {
+      const unsigned k = phys * rtl_tops::mesh_ports + port;  // the model's output
+      const rtl_tops::mesh_ctl c(rtl_tops::lane<32>(m.link_ctl_o, k));
+      if (c.vc >= Top::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
+      worm_on_link& w = worms_[(std::size_t{t} * 4 + port) * Top::vcs + c.vc];
+      if (c.head) {
         w.open = true;
         w.start = now;
-        w.x.src = shape_.at(m.link_src_row_o[phys][port], m.link_src_col_o[phys][port]);
-        w.x.dst = shape_.at(m.link_dst_row_o[phys][port], m.link_dst_col_o[phys][port]);
+        w.x.src = shape_.at(c.src_row, c.src_col);
+        w.x.dst = shape_.at(c.dst_row, c.dst_col);
       }
-      if (((static_cast<unsigned>(m.link_tail_o[phys]) >> port) & 1U) != 0 && w.open) {
+      if (c.tail && w.open) {
         note_link(t, neighbour(t, port), port, w.start, now + 1, w.x);
         w.open = false;
       }
@@ -257,14 +258,15 @@ class rtl_mesh_engine final : public clocked_bridge {
     count_injection(now);
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       const unsigned p = shape_.phys(t);
-      const unsigned crossed = m.link_valid_o[p];
+      const auto crossed =
+          static_cast<unsigned>(rtl_tops::lane<rtl_tops::mesh_ports>(m.link_valid_o, p));
       if (crossed != 0) {
         moved = true;
         count_vcs(t, p, crossed, now);
         if (recording_) note_worms(t, p, crossed, now);
       }
       count_stalls(t, p);
-      const std::uint64_t stalled = rtl_tops::mask(m.stall_o[p]);
+      const std::uint64_t stalled = rtl_tops::lane<in_vcs>(m.stall_o, p);
       for (unsigned i = 0; i < in_vcs; ++i) {
         std::uint64_t& run = stall_run_[std::size_t{t} * in_vcs + i];
         if ((stalled >> i & 1U) != 0) {
@@ -315,15 +317,15 @@ class rtl_mesh_engine final : public clocked_bridge {
     const model_t& m = *model_;
     for (unsigned port = 0; port < rtl_tops::mesh_ports; ++port) {
       if ((crossed >> port & 1U) == 0) continue;
-      const unsigned vc = m.link_vc_o[p][port];
-      if (vc >= Top::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
-      out_vc_[(std::size_t{t} * rtl_tops::mesh_ports + port) * Top::vcs + vc].cross(
-          ((static_cast<unsigned>(m.link_head_o[p]) >> port) & 1U) != 0,
-          ((static_cast<unsigned>(m.link_tail_o[p]) >> port) & 1U) != 0, now);
+      const unsigned k = p * rtl_tops::mesh_ports + port;  // the model's output
+      const rtl_tops::mesh_ctl c(rtl_tops::lane<32>(m.link_ctl_o, k));
+      if (c.vc >= Top::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
+      out_vc_[(std::size_t{t} * rtl_tops::mesh_ports + port) * Top::vcs + c.vc].cross(
+          c.head, c.tail, now);
     }
   }
   void count_stalls(unsigned t, unsigned p) {
-    const std::uint64_t causes = rtl_tops::mask(model_->stall_cause_o[p]);
+    const std::uint64_t causes = rtl_tops::lane<2 * in_vcs>(model_->stall_cause_o, p);
     if (causes == 0) return;
     for (unsigned i = 0; i < in_vcs; ++i) {
       stall_count& s = stalls_[std::size_t{t} * in_vcs + i];
@@ -346,15 +348,12 @@ class rtl_mesh_engine final : public clocked_bridge {
     const model_t& m = *model_;
     const std::uint64_t valid = rtl_tops::mask(m.inject_valid_o);
     if (valid == 0) return;
-    const std::uint64_t heads = rtl_tops::mask(m.inject_head_o);
-    const std::uint64_t tails = rtl_tops::mask(m.inject_tail_o);
     for (unsigned t = 0; t < shape_.tiles(); ++t) {
       const unsigned p = shape_.phys(t);
       if ((valid >> p & 1U) == 0) continue;
-      const unsigned vc = m.inject_vc_o[p];
-      if (vc >= Top::vcs) continue;
-      in_vc_[std::size_t{t} * Top::vcs + vc].cross((heads >> p & 1U) != 0, (tails >> p & 1U) != 0,
-                                                   now);
+      const rtl_tops::mesh_ctl c(rtl_tops::lane<32>(m.inject_ctl_o, p));
+      if (c.vc >= Top::vcs) continue;
+      in_vc_[std::size_t{t} * Top::vcs + c.vc].cross(c.head, c.tail, now);
     }
   }
 

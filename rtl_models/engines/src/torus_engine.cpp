@@ -162,14 +162,16 @@ class rtl_torus_engine final : public clocked_bridge {
     const model_t& mm = *model_;
     for (unsigned t = 0; t < tiles && out.size() < 32; ++t) {
       for (unsigned in = 0; in < rtl_tops::torus_ports; ++in) {
-        if (((static_cast<unsigned>(mm.wait_o[t]) >> in) & 1U) == 0) continue;
-        const rtl_tops::torus_hdr h = rtl_tops::get_hdr(mm.wait_hdr_o[t][in], 0);
+        const unsigned at = t * rtl_tops::torus_ports + in;  // the element of (tile, input)
+        if (((rtl_tops::lane<rtl_tops::torus_ports>(mm.wait_o, t) >> in) & 1U) == 0) continue;
+        const rtl_tops::torus_hdr h =
+            rtl_tops::get_hdr(mm.wait_hdr_o, at * rtl_tops::torus_hdr_bits);
         std::string s = "tile " + std::to_string(t) + " input " + port_names[in] +
                         " holds packet " + std::to_string(h.seq) + " of tile " +
                         std::to_string(h.src) + " to " + std::to_string(h.dst) + ", waiting for";
+        const std::uint64_t owed = rtl_tops::lane<rtl_tops::torus_ports>(mm.wait_ports_o, at);
         for (unsigned o = 0; o < rtl_tops::torus_ports; ++o)
-          if (((static_cast<unsigned>(mm.wait_ports_o[t][in]) >> o) & 1U) != 0)
-            s += std::string(" ") + port_names[o];
+          if (((owed >> o) & 1U) != 0) s += std::string(" ") + port_names[o];
         out.push_back(s);
       }
     }
@@ -250,7 +252,8 @@ class rtl_torus_engine final : public clocked_bridge {
 
     for (unsigned t = 0; t < tiles; ++t) {
       for (unsigned port = 0; port < rtl_tops::torus_local; ++port) {
-        const rtl_tops::link_word w = rtl_tops::get_link(m.link_o[t][port]);
+        const rtl_tops::link_word w = rtl_tops::get_link(
+            m.link_o, (t * rtl_tops::torus_links + port) * rtl_tops::torus_link_bits);
         if (!w.hdr_valid && !w.byte_valid) continue;
         moved = true;
         hop_state& h = hop_[std::size_t{t} * rtl_tops::torus_local + port];

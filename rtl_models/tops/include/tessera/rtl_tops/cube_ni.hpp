@@ -47,8 +47,8 @@ class cube_driver {
         rng_(seed),
         idle_(idle) {
     for (unsigned t = 0; t < cube_tiles; ++t) {
-      m_.req_valid_i[t] = 0;
-      m_.tx_valid_i[t] = 0;
+      set_lane<1>(m_.req_valid_i, t, 0);
+      set_lane<1>(m_.tx_valid_i, t, 0);
     }
   }
 
@@ -64,13 +64,14 @@ class cube_driver {
   void drive(std::uint64_t now, bool offer = true) {
     for (unsigned t = 0; t < tiles_; ++t) {
       const bool request = offer && !q_[t].empty() && q_[t].front().not_before <= now;
-      m_.req_valid_i[t] = request ? 1 : 0;
+      set_lane<1>(m_.req_valid_i, t, request ? 1 : 0);
       if (request) {
         const cube_message& msg = q_[t].front();
-        m_.req_i[t] = pack_req(static_cast<std::uint16_t>(msg.dst), msg.seq,
-                               static_cast<std::uint16_t>(msg.k));
-        if (msg.xi) m_.xi_i[t] = *msg.xi;
-        if (msg.xi_held) m_.xi_held_i[t] = *msg.xi_held;
+        set_lane<cube_req_bits>(m_.req_i, t,
+                                pack_req(static_cast<std::uint16_t>(msg.dst), msg.seq,
+                                         static_cast<std::uint16_t>(msg.k)));
+        if (msg.xi) set_lane<16>(m_.xi_i, t, *msg.xi);
+        if (msg.xi_held) set_lane<16>(m_.xi_held_i, t, *msg.xi_held);
       }
       const cube_message* cur = nullptr;
       std::uint32_t at = 0;
@@ -82,8 +83,8 @@ class cube_driver {
       }
       const bool give =
           cur != nullptr && !withheld_[t] && !(idle_ > 0.0 && idle_dist_(rng_) < idle_);
-      m_.tx_valid_i[t] = give ? 1 : 0;
-      m_.tx_data_i[t] = give ? cube_check::word(t, cur->seq, at) : 0U;
+      set_lane<1>(m_.tx_valid_i, t, give ? 1 : 0);
+      set_lane<cube_data_width>(m_.tx_data_i, t, give ? cube_check::word(t, cur->seq, at) : 0U);
     }
   }
 
@@ -93,13 +94,13 @@ class cube_driver {
   bool sample(std::uint64_t now, OnTaken on_taken) {
     bool moved = false;
     for (unsigned t = 0; t < tiles_; ++t) {
-      if (m_.req_valid_i[t] != 0 && m_.req_ready_o[t] != 0) {
+      if (lane<1>(m_.req_valid_i, t) != 0 && lane<1>(m_.req_ready_o, t) != 0) {
         active_[t].push_back(active{q_[t].front(), 0});
         q_[t].pop_front();
         moved = true;
         on_taken(active_[t].back().msg, now);
       }
-      if (m_.tx_valid_i[t] != 0 && m_.tx_ready_o[t] != 0 && !active_[t].empty()) {
+      if (lane<1>(m_.tx_valid_i, t) != 0 && lane<1>(m_.tx_ready_o, t) != 0 && !active_[t].empty()) {
         moved = true;
         active& a = active_[t].front();
         if (++a.next == a.msg.k) active_[t].pop_front();
@@ -147,14 +148,16 @@ class cube_monitor {
   bool sample(OnRx on_rx) const {
     bool any = false;
     for (unsigned t = 0; t < tiles_; ++t) {
-      if (m_.rx_start_o[t] == 0 && m_.rx_valid_o[t] == 0) continue;
+      const bool start = lane<1>(m_.rx_start_o, t) != 0;
+      const bool valid = lane<1>(m_.rx_valid_o, t) != 0;
+      if (!start && !valid) continue;
       any = true;
       cube_rx rx;
-      rx.start = m_.rx_start_o[t] != 0;
-      if (rx.start) rx.hdr = unpack_hdr(m_.rx_hdr_o[t]);
-      rx.valid = m_.rx_valid_o[t] != 0;
-      rx.last = m_.rx_last_o[t] != 0;
-      rx.data = m_.rx_data_o[t];
+      rx.start = start;
+      if (rx.start) rx.hdr = cube_hdr_at(m_.rx_hdr_o, t);
+      rx.valid = valid;
+      rx.last = lane<1>(m_.rx_last_o, t) != 0;
+      rx.data = static_cast<std::uint32_t>(lane<cube_data_width>(m_.rx_data_o, t));
       on_rx(t, rx);
     }
     return any;

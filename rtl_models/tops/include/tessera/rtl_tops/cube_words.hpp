@@ -8,6 +8,11 @@
 
 namespace tessera::rtl_tops {
 
+// Bits of each, a lane of the top's flat header and request ports (tsr_pkg CubeHdrBits,
+// CubeReqBits).
+inline constexpr unsigned cube_hdr_bits = 64;
+inline constexpr unsigned cube_req_bits = 48;
+
 // tsr_pkg's CubeArbLowestId / CubeArbRoundRobin.
 enum class cube_arb : std::uint8_t { lowest_id = 0, round_robin = 1 };
 

@@ -65,11 +65,11 @@ class mesh_driver {
         valid |= std::uint64_t{1} << p;
       }
       if (cur == nullptr) continue;
-      m_.msg_dst_row_i[p] = static_cast<std::uint8_t>(shape_.row(cur->dst));
-      m_.msg_dst_col_i[p] = static_cast<std::uint8_t>(shape_.col(cur->dst));
-      m_.msg_flits_i[p] = static_cast<std::uint16_t>(cur->flits);
-      m_.msg_packet_flits_i[p] = static_cast<std::uint16_t>(cur->packet_flits);
-      m_.data_i[p] = mesh_check::word(cur->src, cur->seq, next_[t]);
+      set_lane<6>(m_.msg_dst_row_i, p, shape_.row(cur->dst));
+      set_lane<6>(m_.msg_dst_col_i, p, shape_.col(cur->dst));
+      set_lane<16>(m_.msg_flits_i, p, cur->flits);
+      set_lane<16>(m_.msg_packet_flits_i, p, cur->packet_flits);
+      set_lane<mesh_flit_bits>(m_.data_i, p, mesh_check::word(cur->src, cur->seq, next_[t]));
       if (!(idle_ > 0 && stall(rng_))) data_valid |= std::uint64_t{1} << p;
     }
     set_mask(m_.msg_valid_i, valid);

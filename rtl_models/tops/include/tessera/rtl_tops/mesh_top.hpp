@@ -7,10 +7,10 @@
 // close its rings there. Users speak in tile ids of the R x C mesh (row-major); mesh_shape maps
 // them onto the model's tiles.
 //
-// The models' tile ports carry the flit field by field (rx_head_o, rx_vc_o,
-// rx_src_row_o, ...), so nothing here mirrors the flit's bit layout. The models have
-// the same ports; the widths that depend on the tiles and the VCs differ, so every
-// per-tile vector goes through set_mask() and mask() (pins.hpp).
+// The models' tile and link ports carry a flit's control word in a 32-bit lane
+// (rx_ctl_o, link_ctl_o, inject_ctl_o), which mesh_ctl below reads field by field. The
+// models have the same ports; the widths that depend on the tiles and the VCs differ, so
+// every per-tile vector goes through set_mask(), mask() and lane() (pins.hpp).
 #include <cstdint>
 #include <type_traits>
 
@@ -27,6 +27,31 @@ namespace tessera::rtl_tops {
 
 inline constexpr unsigned mesh_ports = 5;  // east, west, south, north, local
 inline constexpr unsigned mesh_local = 4;
+// Payload bits of a flit in every model (tsr_mesh_top FlitWidth, rtl_models/rtl CMake).
+inline constexpr unsigned mesh_flit_bits = 32;
+
+// A flit's control word, tsr_pkg::mesh_ctl_t (rtl_models/rtl/tsr_pkg.sv), as the models'
+// *_ctl_o lanes carry it in their low 29 bits: {head, tail, odd, vc[1:0], dst.row[5:0],
+// dst.col[5:0], src.row[5:0], src.col[5:0]}, the first field the most significant. The
+// testbenches' checks of every flit's source, destination and VC hold this layout to the
+// RTL's.
+struct mesh_ctl {
+  explicit mesh_ctl(std::uint64_t word)
+      : head((word >> 28 & 1U) != 0),
+        tail((word >> 27 & 1U) != 0),
+        vc(static_cast<unsigned>(word >> 24 & 3U)),
+        dst_row(static_cast<unsigned>(word >> 18 & 63U)),
+        dst_col(static_cast<unsigned>(word >> 12 & 63U)),
+        src_row(static_cast<unsigned>(word >> 6 & 63U)),
+        src_col(static_cast<unsigned>(word & 63U)) {}
+  bool head;
+  bool tail;
+  unsigned vc;
+  unsigned dst_row;
+  unsigned dst_col;
+  unsigned src_row;
+  unsigned src_col;
+};
 
 // A Verilated mesh top: its model class and its limits.
 template <class Model, const mesh_top_limits& Limits>
@@ -41,13 +66,15 @@ struct mesh_top {
   static constexpr unsigned max_credit_delay = Limits.max_credit_delay;
   static constexpr bool traced = Limits.traced;
   static constexpr const char* name = Limits.model.data();
-  // What the ports reveal of the limits: a tile per entry of a per-tile array, and
-  // mesh_ports x VCs stall bits per tile.
-  static_assert(std::extent_v<std::remove_reference_t<decltype(Model::msg_dst_row_i)>> ==
-                Limits.rows * Limits.cols);
-  static_assert(sizeof(std::remove_extent_t<std::remove_reference_t<decltype(Model::stall_o)>>) *
-                    8 >=
-                mesh_ports * Limits.vcs);
+  // What the ports reveal of the limits: a per-tile vector holds the tiles' elements
+  // (a Verilated vector is stored in whole words, so at least as many bits), and the
+  // stall vector mesh_ports x VCs bits per tile; the payload vector mesh_flit_bits per tile.
+  static_assert(sizeof(Model::msg_flits_i) * 8 >= 16 * Limits.rows * Limits.cols &&
+                sizeof(Model::msg_flits_i) * 8 < 16 * Limits.rows * Limits.cols + 32);
+  static_assert(sizeof(Model::stall_o) * 8 >= mesh_ports * Limits.vcs * Limits.rows * Limits.cols &&
+                sizeof(Model::stall_o) * 8 < mesh_ports * Limits.vcs * Limits.rows * Limits.cols + 64);
+  static_assert(sizeof(Model::data_i) * 8 >= mesh_flit_bits * Limits.rows * Limits.cols &&
+                sizeof(Model::data_i) * 8 < mesh_flit_bits * Limits.rows * Limits.cols + 32);
 };
 
 using mesh_top_8x8 = mesh_top<Vtsr_mesh_8x8, mesh_8x8>;
@@ -144,12 +171,13 @@ struct mesh_shape {
 template <class Model>
 mesh_flit rx_flit(const Model& m, unsigned phys, const mesh_shape& s) {
   mesh_flit f;
-  f.head = bit(m.rx_head_o, phys);
-  f.tail = bit(m.rx_tail_o, phys);
-  f.vc = m.rx_vc_o[phys];
-  f.src = s.at(m.rx_src_row_o[phys], m.rx_src_col_o[phys]);
-  f.dst = s.at(m.rx_dst_row_o[phys], m.rx_dst_col_o[phys]);
-  f.data = m.rx_data_o[phys];
+  const mesh_ctl c(lane<32>(m.rx_ctl_o, phys));
+  f.head = c.head;
+  f.tail = c.tail;
+  f.vc = c.vc;
+  f.src = s.at(c.src_row, c.src_col);
+  f.dst = s.at(c.dst_row, c.dst_col);
+  f.data = static_cast<std::uint32_t>(lane<mesh_flit_bits>(m.rx_data_o, phys));
   return f;
 }
 

@@ -74,10 +74,10 @@ class torus_driver {
       w.seq = cur.seq;
       w.len = cur.len;
       w.packet_bytes = cur.packet_bytes;
-      set_message(m_.msg_i[t], w);
+      set_message(m_.msg_i, w, t * torus_msg_bits);
       const unsigned seq = (cur.seq + pkt_[t]) & 0xffffU;
       const std::uint32_t n = packet_len(cur, sent_[t]);
-      auto& data = m_.data_i[t];
+      auto* const data = lane_words<torus_max_bytes * 8>(m_.data_i, t);
       for (unsigned word = 0; word < torus_max_bytes / 4; ++word) {
         std::uint32_t v = 0;
         for (unsigned b = 0; b < 4 && word * 4 + b < n; ++b)
@@ -111,10 +111,9 @@ class torus_driver {
         fail("tile " + std::to_string(t) + "'s NI wrote a packet with no message in progress");
         continue;
       }
-      if (m_.data_offset_o[t] != sent_[t]) {
-        fail("tile " + std::to_string(t) + "'s NI asked for byte " +
-             std::to_string(m_.data_offset_o[t]) + " of its message, the driver is at byte " +
-             std::to_string(sent_[t]));
+      if (const std::uint64_t offset = lane<16>(m_.data_offset_o, t); offset != sent_[t]) {
+        fail("tile " + std::to_string(t) + "'s NI asked for byte " + std::to_string(offset) +
+             " of its message, the driver is at byte " + std::to_string(sent_[t]));
         continue;
       }
       const torus_message& msg = q_[t].front();
@@ -183,11 +182,12 @@ class torus_monitor {
   bool links(std::uint64_t at, OnArrival on_arrival) const {
     bool any = false;
     for (unsigned t = 0; t < Top::tiles; ++t) {
-      const unsigned bits = m_.arrive_o[t];
+      const std::uint64_t bits = lane<torus_ports>(m_.arrive_o, t);
       for (unsigned port = 0; port < torus_local; ++port) {
         if (((bits >> port) & 1U) == 0) continue;
         any = true;
-        on_arrival(t, port, get_hdr(m_.arrive_hdr_o[t][port], 0), at);
+        on_arrival(t, port, get_hdr(m_.arrive_hdr_o, (t * torus_ports + port) * torus_hdr_bits),
+                   at);
       }
     }
     return any;
@@ -200,11 +200,12 @@ class torus_monitor {
   bool local(std::uint64_t now, OnArrival on_arrival, OnEject on_eject) const {
     bool any = false;
     for (unsigned t = 0; t < Top::tiles; ++t) {
-      if (((m_.arrive_o[t] >> torus_local) & 1U) != 0) {
+      if (((lane<torus_ports>(m_.arrive_o, t) >> torus_local) & 1U) != 0) {
         any = true;
-        on_arrival(t, torus_local, get_hdr(m_.arrive_hdr_o[t][torus_local], 0), now);
+        on_arrival(t, torus_local,
+                   get_hdr(m_.arrive_hdr_o, (t * torus_ports + torus_local) * torus_hdr_bits), now);
       }
-      const link_word w = get_link(m_.rx_o[t]);
+      const link_word w = get_link(m_.rx_o, t * torus_link_bits);
       if (w.hdr_valid || w.byte_valid) {
         any = true;
         on_eject(t, w);

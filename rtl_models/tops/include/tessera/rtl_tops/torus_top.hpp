@@ -3,6 +3,7 @@
 // The Verilated store-and-forward tori (rtl_models/rtl/tsr_torus_top.sv): Vtsr_torus_4x4
 // and Vtsr_torus_8x8 and their limits (limits.hpp). The words on their ports are
 // torus_words.hpp's.
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -25,6 +26,7 @@ namespace tessera::rtl_tops {
 
 inline constexpr unsigned torus_ports = 5;  // east, west, south, north, local
 inline constexpr unsigned torus_local = 4;
+inline constexpr unsigned torus_links = 4;  // the link ports, 0 .. torus_local - 1
 
 // Every torus top has the same parameters but its size: the engines and testbenches
 // take them from torus_4x4.
@@ -51,10 +53,25 @@ struct torus_top {
   // "4x4": the size as tb_torus --size and fabric strings write it.
   static constexpr const char* size = Limits.rows == 4 ? "4x4" : "8x8";
   static_assert(Limits.rows == Limits.cols && (Limits.rows == 4 || Limits.rows == 8));
-  // What the ports reveal: a tile per entry, MaxBytes bytes of data_i per tile.
-  static_assert(std::extent_v<std::remove_reference_t<decltype(Model::data_i)>> == tiles);
-  static_assert(sizeof(std::remove_reference_t<decltype(Model::data_i)>) ==
-                std::size_t{tiles} * Limits.max_packet_bytes);
+  // What the ports reveal: flat vectors of an element per tile or per (tile, port),
+  // Verilator's wide values of 32-bit words, as wide as the element widths of
+  // torus_words.hpp say; MaxBytes bytes of data_i per tile.
+  template <class Port>
+  static constexpr bool holds_bits(std::size_t n) {
+    return sizeof(std::remove_reference_t<Port>) == (n + 31) / 32 * 4;
+  }
+  static constexpr std::size_t per_tile = tiles;  // elements of a per-tile port
+  static constexpr std::size_t per_port = std::size_t{tiles} * torus_ports;  // per (tile, port)
+  static_assert(holds_bits<decltype(Model::data_i)>(per_tile * Limits.max_packet_bytes * 8));
+  static_assert(holds_bits<decltype(Model::msg_i)>(per_tile * torus_msg_bits));
+  static_assert(holds_bits<decltype(Model::data_offset_o)>(per_tile * 16));
+  static_assert(holds_bits<decltype(Model::rx_o)>(per_tile * torus_link_bits));
+  static_assert(holds_bits<decltype(Model::arrive_o)>(per_port));
+  static_assert(holds_bits<decltype(Model::arrive_hdr_o)>(per_port * torus_hdr_bits));
+  static_assert(holds_bits<decltype(Model::wait_o)>(per_port));
+  static_assert(holds_bits<decltype(Model::wait_hdr_o)>(per_port * torus_hdr_bits));
+  static_assert(holds_bits<decltype(Model::wait_ports_o)>(per_port * torus_ports));
+  static_assert(holds_bits<decltype(Model::link_o)>(per_tile * torus_links * torus_link_bits));
 };
 
 using torus_top_4x4 = torus_top<Vtsr_torus_4x4, torus_4x4>;

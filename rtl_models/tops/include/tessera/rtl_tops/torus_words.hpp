@@ -7,13 +7,22 @@
 //                           seq [31:16], len [15:0]
 //   torus_msg_t  (69 bits): dst [68:53], multicast [52], tree [51:48], seq [47:32],
 //                           len [31:16], packet_bytes [15:0]
-//   data_i       (MaxBytes x 8 bits): payload byte b at [8b + 7 : 8b]
+// The top's ports are flat vectors (Yosys 0.23 reads no array ports): element k of a port
+// of W-bit elements at bits [k W, (k + 1) W), e.g. tile t's message at t * 69 of msg_i,
+// the header of tile t's input p at (t * 5 + p) * 69 of arrive_hdr_o, tile t's payload
+// byte b at (t * MaxBytes + b) * 8 of data_i. Elements up to 64 bits are read with
+// pins.hpp's lane(); these wider ones at their bit offset `at`.
 // Plain C++ over Verilator's wide values (arrays of 32-bit words): no Verilator header.
 #include <cstdint>
 
 #include "tessera/rtl_tops/pins.hpp"
 
 namespace tessera::rtl_tops {
+
+// Bits of each word (tsr_pkg.sv's TorusHdrBits, TorusLinkBits, TorusMsgBits).
+inline constexpr unsigned torus_hdr_bits = 69;
+inline constexpr unsigned torus_link_bits = 79;
+inline constexpr unsigned torus_msg_bits = 69;
 
 struct torus_hdr {
   std::uint16_t src = 0;
@@ -24,7 +33,8 @@ struct torus_hdr {
   std::uint16_t len = 0;
 };
 
-// A header at bit offset `at` (9 inside a link, 0 for arrive_hdr_o and wait_hdr_o).
+// A header at bit offset `at` (at + 9 inside a link at `at`; an element's offset in
+// arrive_hdr_o and wait_hdr_o).
 template <class Wide>
 torus_hdr get_hdr(const Wide& w, unsigned at) {
   torus_hdr h;
@@ -47,14 +57,15 @@ struct message_word {
   unsigned packet_bytes = 0;
 };
 
+// At bit offset `at` (tile t's in msg_i: t * torus_msg_bits).
 template <class Wide>
-void set_message(Wide& w, const message_word& m) {
-  set_bits(w, 0, 16, m.packet_bytes);
-  set_bits(w, 16, 16, m.len);
-  set_bits(w, 32, 16, m.seq);
-  set_bits(w, 48, 4, m.tree);
-  set_bits(w, 52, 1, m.multicast ? 1U : 0U);
-  set_bits(w, 53, 16, m.dst);
+void set_message(Wide& w, const message_word& m, unsigned at = 0) {
+  set_bits(w, at + 0, 16, m.packet_bytes);
+  set_bits(w, at + 16, 16, m.len);
+  set_bits(w, at + 32, 16, m.seq);
+  set_bits(w, at + 48, 4, m.tree);
+  set_bits(w, at + 52, 1, m.multicast ? 1U : 0U);
+  set_bits(w, at + 53, 16, m.dst);
 }
 
 // One cycle of a link or an ejection port (torus_link_t).
@@ -65,13 +76,14 @@ struct link_word {
   std::uint8_t data = 0;
 };
 
+// At bit offset `at` (tile t's link output l in link_o: (t * 4 + l) * torus_link_bits).
 template <class Wide>
-link_word get_link(const Wide& w) {
+link_word get_link(const Wide& w, unsigned at = 0) {
   link_word l;
-  l.hdr_valid = get_bits(w, 78, 1) != 0;
-  if (l.hdr_valid) l.hdr = get_hdr(w, 9);
-  l.byte_valid = get_bits(w, 8, 1) != 0;
-  l.data = static_cast<std::uint8_t>(get_bits(w, 0, 8));
+  l.hdr_valid = get_bits(w, at + 78, 1) != 0;
+  if (l.hdr_valid) l.hdr = get_hdr(w, at + 9);
+  l.byte_valid = get_bits(w, at + 8, 1) != 0;
+  l.data = static_cast<std::uint8_t>(get_bits(w, at + 0, 8));
   return l;
 }
 
