@@ -18,6 +18,9 @@ packages=(
   parallel
   # The fuzz targets (tests/fuzz): clang with libFuzzer's runtime.
   clang libclang-rt-14-dev
+  # `tessera area` and the synthesis checks (docs/ppa.md, tests/rtl rtl.synth.*): Yosys
+  # 0.23 with its ABC.
+  yosys
 )
 
 # The bare-metal tile image (docs/baremetal.md): cross compiler, picolibc and its
