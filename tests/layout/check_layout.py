@@ -28,6 +28,7 @@ LAYERS = [
     ("rtl_models/rtl/", 5),    # rung 3: the RTL
     ("rtl_models/tops/", 5),   # the Verilated tops, described once
     ("models/", 6),            # the registry, over the engines
+    ("price/", 6),             # area from synthesis of the RTL sources
     ("rtl_models/engines/", 7),  # the Verilated engines register with it
     ("tb/", 7),
     ("platform/", 8),

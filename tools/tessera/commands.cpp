@@ -23,7 +23,7 @@ struct command_entry {
   command_line (*declare)();
 };
 
-const std::array<command_entry, 9> commands{{
+const std::array<command_entry, 10> commands{{
     {"analyze",
      "static analysis of a collective's schedule on a fabric: steps, per-round link loads, "
      "Bokhari slot charts and the papers' closed-form costs",
@@ -50,6 +50,10 @@ const std::array<command_entry, 9> commands{{
      "tessera run over lists and ranges of its options, N runs at once, one row per run in CSV "
      "and JSON Lines",
      cmd_sweep, sweep_command_line},
+    {"area",
+     "the area of a router, a network interface or a fabric, synthesized from the RTL by "
+     "Yosys: iCE40 and Xilinx resources and NAND2 equivalents",
+     cmd_area, area_command_line},
 }};
 
 std::string command_list() {

@@ -25,6 +25,7 @@ int cmd_trees(const args& a, std::ostream& out, std::ostream& err);
 int cmd_models(const args& a, std::ostream& out, std::ostream& err);
 int cmd_crosscheck(const args& a, std::ostream& out, std::ostream& err);
 int cmd_sweep(const args& a, std::ostream& out, std::ostream& err);
+int cmd_area(const args& a, std::ostream& out, std::ostream& err);
 
 // Each command's options, declared once: its parser and its --help.
 command_line analyze_command_line();
@@ -36,6 +37,7 @@ command_line trees_command_line();
 command_line models_command_line();
 command_line crosscheck_command_line();
 command_line sweep_command_line();
+command_line area_command_line();
 
 // The names `tessera <command>` takes, in the order the usage lists them, and the
 // declarations of one of them ("" for the top level).

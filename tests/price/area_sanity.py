@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""tessera area held to what the RTL's parameters imply, derived here (docs/ppa.md):
+
+- the flip-flops of an iCE40 mesh router at least hold its input FIFOs: 5 ports x VCs x
+  depth flits of 27 control bits (mesh_ctl_t without its 2 VC bits, which the FIFO a flit
+  sits in gives) and 8 x width payload bits (iCE40 has no RAM with an asynchronous read,
+  so the FIFOs are flip-flops);
+- iCE40 LUTs and flip-flops and NAND2 equivalents grow with VCs, depth and flit width;
+- a second run of the same design reads every target from the cache, with equal counts;
+- a parameter out of the RTL's range, an unknown parameter or design exits 2 with one
+  stderr line that names it.
+
+Usage: area_sanity.py TESSERA CACHE_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+CTL_BITS_STORED = 1 + 1 + 1 + 12 + 12  # head, tail, odd, dst, src (the VC is the FIFO's)
+
+
+def area(cli, env, router, params, target):
+    cmd = [cli, "area", "--router", router, "--target", target, "--json"]
+    for k, v in params.items():
+        cmd += ["--param", f"{k}={v}"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1200)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL {' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def refused(cli, env, args, needle):
+    p = subprocess.run([cli, "area"] + args, capture_output=True, text=True, env=env, timeout=60)
+    lines = [l for l in p.stderr.split("\n") if l]
+    ok = p.returncode == 2 and len(lines) == 1 and needle in lines[0] and p.stdout == ""
+    print(("ok " if ok else "FAIL ") + f"refused {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return ok
+
+
+def main():
+    cli, cache = sys.argv[1], sys.argv[2]
+    shutil.rmtree(cache, ignore_errors=True)
+    env = dict(os.environ, TESSERA_AREA_CACHE=cache)
+    failures = 0
+
+    base = {"vcs": 1, "buffer": 2, "width": 1}
+    designs = {
+        "base": base,
+        "vcs2": dict(base, vcs=2),
+        "buffer4": dict(base, buffer=4),
+        "width2": dict(base, width=2),
+    }
+    # Every target for the base design; iCE40 and gates for the larger ones (Xilinx's
+    # flow is the slowest, and the base checks it).
+    got = {}
+    for name, params in designs.items():
+        if name == "base":
+            got[name] = area(cli, env, "mesh", params, "all")
+        else:
+            got[name] = dict(area(cli, env, "mesh", params, "ice40"))
+            got[name]["gates"] = area(cli, env, "mesh", params, "gates")["gates"]
+        storage = 5 * params["vcs"] * params["buffer"] * (CTL_BITS_STORED + 8 * params["width"])
+        ff = got[name]["ice40"]["ff"]
+        ok = ff >= storage
+        failures += not ok
+        print(("ok " if ok else "FAIL ") + f"mesh {params}: iCE40 {ff} flip-flops >= {storage} storage bits")
+    for bigger in ("vcs2", "buffer4", "width2"):
+        for target, field in (("ice40", "lut4"), ("ice40", "ff"), ("gates", "nand2_eq")):
+            a, b = got["base"][target][field], got[bigger][target][field]
+            ok = b > a
+            failures += not ok
+            print(("ok " if ok else "FAIL ") + f"{target} {field} grows from base to {bigger}: {a} -> {b}")
+
+    again = area(cli, env, "mesh", base, "all")
+    ok = sorted(again["cached"]) == ["gates", "ice40", "xilinx"] and all(
+        again[t] == got["base"][t] for t in ("ice40", "xilinx", "gates"))
+    failures += not ok
+    print(("ok " if ok else "FAIL ") + f"second run from the cache: cached {again['cached']}")
+
+    failures += not refused(cli, env, ["--router", "mesh", "--param", "vcs=5"], "vcs=5")
+    failures += not refused(cli, env, ["--router", "mesh", "--param", "vcs=5"], "1..4")
+    failures += not refused(cli, env, ["--router", "mesh", "--param", "depth=2"], "depth")
+    failures += not refused(cli, env, ["--router", "switch"], "switch")
+    failures += not refused(cli, env, ["--fabric", "mesh:8x8"], "16 tiles")
+    failures += not refused(cli, env, ["--router", "mesh", "--target", "asic"], "asic")
+    failures += not refused(cli, env, ["--fabric", "hypercube:3", "--switching", "wormhole"], "wormhole")
+    if failures:
+        print(f"{failures} check(s) failed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
