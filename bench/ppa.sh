@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The area table of docs/ppa.md: `tessera area` over routers, network interfaces and
+# small fabrics of the three fabrics, every target, printed as a Markdown table. Not part
+# of the test suite (a cold cache synthesizes for tens of minutes); run it by hand after
+# a build:
+#   cmake --build build && bash bench/ppa.sh build
+# Results are cached ($TESSERA_AREA_CACHE, else ~/.cache/tessera/area), so a second run
+# prints the table at once.
+set -euo pipefail
+dir=${1:-build}
+
+configs=(
+  "--router mesh --param vcs=1 --param buffer=4 --param width=4"
+  "--router mesh --param vcs=2 --param buffer=4 --param width=4"
+  "--router mesh --param vcs=4 --param buffer=4 --param width=4"
+  "--router mesh --param vcs=2 --param buffer=8 --param width=4"
+  "--router mesh --param vcs=2 --param buffer=16 --param width=4"
+  "--router mesh --param vcs=2 --param buffer=4 --param width=8"
+  "--router mesh --param vcs=2 --param buffer=4 --param width=16"
+  "--router mesh-ni --param vcs=2 --param buffer=4 --param width=4"
+  "--router torus --param buffers=2"
+  "--router torus --param buffers=4"
+  "--router torus --param buffers=8"
+  "--router torus --param buffers=16"
+  "--router torus-ni --param buffers=4"
+  "--router cube --param dims=4"
+  "--router cube --param dims=7"
+  "--router cube-ni --param dims=4"
+  "--fabric mesh:4x4 --param vcs=1 --param buffer=4 --param width=4"
+  "--fabric torus:4x4"
+  "--fabric hypercube:4"
+)
+
+printf '| design | parameters | iCE40 LUT4 | iCE40 FF | Xilinx LUT | Xilinx FF | LUTRAM | NAND2 eq. | storage bits |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
+for c in "${configs[@]}"; do
+  # shellcheck disable=SC2086
+  json=$("$dir/tessera" area $c --json)
+  python3 - "$json" <<'EOF'
+import json, sys
+j = json.loads(sys.argv[1])
+name = j.get("router") or j.get("fabric")
+params = " ".join(f"{k}={v}" for k, v in j["params"].items())
+i, x, g = j["ice40"], j["xilinx"], j["gates"]
+print(f"| {name} | {params} | {i['lut4']:,} | {i['ff']:,} | {x['lut']:,} | {x['ff']:,} | "
+      f"{x['lutram']:,} | {round(g['nand2_eq']):,} | {j['storage_bits']:,} |")
+EOF
+done
