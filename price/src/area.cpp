@@ -43,12 +43,11 @@ struct row {
 };
 
 const std::vector<std::string> mesh_files = {
-    "tsr_pkg.sv",          "tsr_fifo.sv",       "tsr_rr_arbiter.sv", "tsr_credit_counter.sv",
-    "tsr_mesh_delay.sv",   "tsr_mesh_route.sv", "tsr_mesh_ctl.sv",   "tsr_mesh_router.sv"};
+    "tsr_pkg.sv",        "tsr_fifo.sv",       "tsr_rr_arbiter.sv", "tsr_credit_counter.sv",
+    "tsr_mesh_delay.sv", "tsr_mesh_route.sv", "tsr_mesh_ctl.sv",   "tsr_mesh_router.sv"};
 const std::vector<std::string> torus_files = {
-    "tsr_pkg.sv",          "tsr_rr_arbiter.sv",      "tsr_credit_counter.sv",
-    "tsr_torus_route.sv",  "tsr_torus_buffer.sv",    "tsr_torus_serializer.sv",
-    "tsr_torus_node.sv"};
+    "tsr_pkg.sv",          "tsr_rr_arbiter.sv",       "tsr_credit_counter.sv", "tsr_torus_route.sv",
+    "tsr_torus_buffer.sv", "tsr_torus_serializer.sv", "tsr_torus_node.sv"};
 const std::vector<std::string> cube_files = {"tsr_pkg.sv", "tsr_cube_node.sv"};
 
 const row r_vcs{"vcs", 1, 4, 1, ""};
@@ -66,7 +65,8 @@ const row r_cube_width{"width", 1, 8, 4, "bytes"};
 
 std::string range_text(const row& r) {
   return std::to_string(r.min) + ".." + std::to_string(r.max) +
-         (r.power_of_two ? ", a power of two" : "") + (r.unit.empty() ? "" : " " + std::string(r.unit));
+         (r.power_of_two ? ", a power of two" : "") +
+         (r.unit.empty() ? "" : " " + std::string(r.unit));
 }
 
 // The values of the rows from the user's key=value pairs: every key must be a row's,
@@ -79,7 +79,8 @@ std::vector<design_param> take(std::string_view design, const std::vector<row>& 
   for (const auto& kv : given) {
     const std::string& key = kv.first;
     const std::string& text = kv.second;
-    const auto it = std::find_if(rows.begin(), rows.end(), [&key](const row& r) { return r.key == key; });
+    const auto it =
+        std::find_if(rows.begin(), rows.end(), [&key](const row& r) { return r.key == key; });
     if (it == rows.end()) {
       std::string keys;
       for (const row& r : rows)
@@ -88,8 +89,9 @@ std::vector<design_param> take(std::string_view design, const std::vector<row>& 
                         " (it takes " + keys + ")");
     }
     std::uint64_t v = 0;
-    const bool digits = !text.empty() && text.size() <= 18 &&
-                        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        !text.empty() && text.size() <= 18 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (digits) v = std::stoull(text);
     if (!digits || v < it->min || v > it->max || (it->power_of_two && (v & (v - 1)) != 0)) {
       throw input_error("--param " + key + "=" + text + " is out of range for " +
@@ -120,7 +122,8 @@ void mesh_router_params(area_design& d, const std::vector<design_param>& ps) {
   d.rtl_params.emplace_back("BufferDepth", value(ps, "buffer"));
   d.rtl_params.emplace_back("MaxPipeline", value(ps, "pipeline"));
   d.rtl_params.emplace_back("MaxCreditDelay", value(ps, "credit_delay"));
-  d.rtl_params.emplace_back("DelaySlots", delay_slots(value(ps, "router_delay"), value(ps, "pipeline")));
+  d.rtl_params.emplace_back("DelaySlots",
+                            delay_slots(value(ps, "router_delay"), value(ps, "pipeline")));
   d.rtl_params.emplace_back("Wrap", value(ps, "wrap"));
   d.rtl_params.emplace_back("Observe", 0);
 }
@@ -143,8 +146,9 @@ area_design describe_router(std::string_view router,
   area_design d;
   d.name = std::string(router);
   if (router == "mesh") {
-    d.params = take(router, {r_vcs, r_buffer, r_width, r_router_delay, r_pipeline, r_credit_delay, r_wrap},
-                    params);
+    d.params =
+        take(router, {r_vcs, r_buffer, r_width, r_router_delay, r_pipeline, r_credit_delay, r_wrap},
+             params);
     d.top = "tsr_mesh_router";
     d.files = mesh_files;
     mesh_router_params(d, d.params);
@@ -175,19 +179,18 @@ area_design describe_router(std::string_view router,
     d.params = take(router, {r_dims, r_cube_width}, params);
     d.top = "tsr_cube_node";
     d.files = cube_files;
-    d.rtl_params = {{"Dims", value(d.params, "dims")},
-                    {"DataWidth", 8 * value(d.params, "width")}};
+    d.rtl_params = {{"Dims", value(d.params, "dims")}, {"DataWidth", 8 * value(d.params, "width")}};
   } else if (router == "cube-ni") {
     d.params = take(router, {r_dims, r_cube_width}, params);
     d.top = "tsr_cube_ni";
     d.files = {"tsr_pkg.sv", "tsr_cube_ni.sv"};
-    d.rtl_params = {{"Dims", value(d.params, "dims")},
-                    {"DataWidth", 8 * value(d.params, "width")}};
+    d.rtl_params = {{"Dims", value(d.params, "dims")}, {"DataWidth", 8 * value(d.params, "width")}};
   } else {
     std::string names;
     for (const auto n : router_names())
       names += (names.empty() ? "" : ", ") + std::string(n);
-    throw input_error("--router " + std::string(router) + " is not a design (available: " + names + ")");
+    throw input_error("--router " + std::string(router) + " is not a design (available: " + names +
+                      ")");
   }
   return d;
 }
@@ -199,7 +202,8 @@ area_design describe_fabric(std::string_view fabric, std::string_view switching,
   const std::string kind = spec.substr(0, colon);
   const std::string shape = colon == std::string::npos ? "" : spec.substr(colon + 1);
   auto number = [&](const std::string& s) -> std::uint64_t {
-    if (s.empty() || s.size() > 4 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (s.empty() || s.size() > 4 ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
       throw input_error("--fabric " + spec + " is not mesh:RxC, torus:RxC or hypercube:D");
     return std::stoull(s);
   };
@@ -208,14 +212,16 @@ area_design describe_fabric(std::string_view fabric, std::string_view switching,
   std::uint64_t dims = 0;
   if (kind == "mesh" || kind == "torus") {
     const auto x = shape.find('x');
-    if (x == std::string::npos) throw input_error("--fabric " + spec + " is not mesh:RxC, torus:RxC or hypercube:D");
+    if (x == std::string::npos)
+      throw input_error("--fabric " + spec + " is not mesh:RxC, torus:RxC or hypercube:D");
     rows = number(shape.substr(0, x));
     cols = number(shape.substr(x + 1));
     if (rows < 1 || cols < 1 || rows * cols > 16 || rows * cols < 2)
       throw input_error("--fabric " + spec + ": a fabric to synthesize has 2..16 tiles");
   } else if (kind == "hypercube") {
     dims = number(shape);
-    if (dims < 1 || dims > 4) throw input_error("--fabric " + spec + ": a hypercube to synthesize has 1..4 dimensions");
+    if (dims < 1 || dims > 4)
+      throw input_error("--fabric " + spec + ": a hypercube to synthesize has 1..4 dimensions");
   } else {
     throw input_error("--fabric " + spec + " is not mesh:RxC, torus:RxC or hypercube:D");
   }
@@ -228,7 +234,8 @@ area_design describe_fabric(std::string_view fabric, std::string_view switching,
     width.power_of_two = true;  // tsr_mesh_top: FlitWidth a power of two from 8 bits
     row vcs = r_vcs;
     if (kind == "torus") vcs = {"vcs", 2, 4, 2, ""};  // the dateline classes need two
-    d.params = take(spec, {vcs, r_buffer, width, r_router_delay, r_pipeline, r_credit_delay}, params);
+    d.params =
+        take(spec, {vcs, r_buffer, width, r_router_delay, r_pipeline, r_credit_delay}, params);
     d.top = "tsr_mesh_top";
     d.files = mesh_files;
     d.files.push_back("tsr_mesh_ni.sv");
@@ -240,7 +247,9 @@ area_design describe_fabric(std::string_view fabric, std::string_view switching,
     d.rtl_params.emplace_back("FlitWidth", 8 * value(d.params, "width"));
     d.storage_bits = rows * cols * mesh_router_storage(d.params);
   } else if (sw == "store-forward" && kind == "torus") {
-    if (rows < 2 || cols < 2) throw input_error("--fabric " + spec + ": a store-and-forward torus has at least 2 rows and 2 columns");
+    if (rows < 2 || cols < 2)
+      throw input_error("--fabric " + spec +
+                        ": a store-and-forward torus has at least 2 rows and 2 columns");
     d.params = take(spec, {r_buffers, r_packet_bytes, r_trees}, params);
     d.top = "tsr_torus_top";
     d.files = torus_files;
@@ -251,7 +260,8 @@ area_design describe_fabric(std::string_view fabric, std::string_view switching,
                     {"Buffers", value(d.params, "buffers")},
                     {"MaxBytes", value(d.params, "packet_bytes")},
                     {"Trees", value(d.params, "trees")}};
-    d.storage_bits = rows * cols * 5 * value(d.params, "buffers") * value(d.params, "packet_bytes") * 8;
+    d.storage_bits =
+        rows * cols * 5 * value(d.params, "buffers") * value(d.params, "packet_bytes") * 8;
   } else if (sw == "circuit" && kind == "hypercube") {
     d.params = take(spec, {r_cube_width}, params);
     d.top = "tsr_cube_top";
@@ -277,7 +287,6 @@ std::string_view target_name(target t) {
   }
   return "?";
 }
-
 
 area_env default_env() {
   area_env e;
@@ -313,14 +322,16 @@ std::string target_script(target t, const std::string& top, const std::string& s
     case target::ice40:
       return "synth_ice40 -top " + top + "; check -assert; tee -q -o " + stat + " stat -json";
     case target::xilinx:
-      return "synth_xilinx -top " + top + " -family xc7 -flatten -noiopad; check -assert; tee -q -o " + stat +
-             " stat -json";
+      return "synth_xilinx -top " + top +
+             " -family xc7 -flatten -noiopad; check -assert; tee -q -o " + stat + " stat -json";
     case target::gates:
       // Generic gates; flip-flops with enables and resets become plain D flip-flops and
       // gates, so that the CMOS estimate counts every cell (Yosys prints a "+" for cells
       // it has no cost for).
-      return "synth -top " + top + " -flatten; async2sync; dfflegalize -cell $_DFF_P_ 01; abc -g cmos2; opt_clean;"
-             " check -assert; tee -q -o " + stat + " stat -tech cmos";
+      return "synth -top " + top +
+             " -flatten; async2sync; dfflegalize -cell $_DFF_P_ 01; abc -g cmos2; opt_clean;"
+             " check -assert; tee -q -o " +
+             stat + " stat -tech cmos";
   }
   return "";
 }
@@ -342,9 +353,11 @@ std::uint64_t count_of(const nlohmann::json& cells, std::initializer_list<std::s
 
 nlohmann::json cells_of(const std::string& stat_json) {
   const auto j = nlohmann::json::parse(stat_json);
-  if (j.contains("design")) return j.at("design").value("num_cells_by_type", nlohmann::json::object());
+  if (j.contains("design"))
+    return j.at("design").value("num_cells_by_type", nlohmann::json::object());
   const auto& mods = j.at("modules");
-  if (mods.size() != 1) throw std::runtime_error("area: Yosys reported several modules and no design total");
+  if (mods.size() != 1)
+    throw std::runtime_error("area: Yosys reported several modules and no design total");
   return mods.begin()->value("num_cells_by_type", nlohmann::json::object());
 }
 
@@ -362,18 +375,19 @@ nlohmann::json parse_target(target t, const std::string& stat) {
       const auto c = cells_of(stat);
       return {{"lut", count_of(c, {"LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6"})},
               {"ff", count_of(c, {"FDRE", "FDSE", "FDCE", "FDPE"})},
-              {"lutram", count_of(c, {"RAM32M*", "RAM64M*", "RAM32X1*", "RAM64X1*", "RAM128X1*", "RAM256X1*",
-                                      "SRL16E", "SRLC32E", "SRLC16E"})},
+              {"lutram", count_of(c, {"RAM32M*", "RAM64M*", "RAM32X1*", "RAM64X1*", "RAM128X1*",
+                                      "RAM256X1*", "SRL16E", "SRLC32E", "SRLC16E"})},
               {"bram", count_of(c, {"RAMB18E1", "RAMB36E1"})},
               {"carry", count_of(c, {"CARRY4"})}};
     }
     case target::gates: {
       const std::string key = "Estimated number of transistors:";
       const auto at = stat.rfind(key);
-      if (at == std::string::npos) throw std::runtime_error("area: Yosys gave no transistor estimate");
+      if (at == std::string::npos)
+        throw std::runtime_error("area: Yosys gave no transistor estimate");
       const auto eol = stat.find('\n', at);
-      const std::string line =
-          stat.substr(at + key.size(), (eol == std::string::npos ? stat.size() : eol) - at - key.size());
+      const std::string line = stat.substr(
+          at + key.size(), (eol == std::string::npos ? stat.size() : eol) - at - key.size());
       // A "+" after the number: cells without a cost were left out.
       if (line.find('+') != std::string::npos)
         throw std::runtime_error("area: the transistor estimate leaves cells out (" + line + ")");
@@ -386,26 +400,30 @@ nlohmann::json parse_target(target t, const std::string& stat) {
 
 // What in a Yosys log means the netlist is not the design the models simulate.
 std::string misread(const std::string& log) {
-  for (const std::string_view bad : {"is implicitly declared", "is used but has no driver", "Latch inferred",
-                                     "$dlatch", "ERROR:"}) {
+  for (const std::string_view bad : {"is implicitly declared", "is used but has no driver",
+                                     "Latch inferred", "$dlatch", "ERROR:"}) {
     const auto at = log.find(bad);
     if (at == std::string::npos) continue;
     const auto from = log.rfind('\n', at);
     const auto to = log.find('\n', at);
-    return log.substr(from == std::string::npos ? 0 : from + 1,
-                      (to == std::string::npos ? log.size() : to) - (from == std::string::npos ? 0 : from + 1));
+    return log.substr(
+        from == std::string::npos ? 0 : from + 1,
+        (to == std::string::npos ? log.size() : to) - (from == std::string::npos ? 0 : from + 1));
   }
   return "";
 }
 
 // Runs yosys with a script file; its output goes to the log. Returns the exit status.
-int run_yosys(const std::string& yosys, const std::filesystem::path& script, const std::filesystem::path& log) {
+int run_yosys(const std::string& yosys, const std::filesystem::path& script,
+              const std::filesystem::path& log) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
   posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<std::string> args = {yosys, "-q", "-l", log.string() + ".full", "-s", script.string()};
+  std::vector<std::string> args = {yosys, "-q",           "-l", log.string() + ".full",
+                                   "-s",  script.string()};
   std::vector<char*> argv;
   for (auto& a : args)
     argv.push_back(a.data());
@@ -462,7 +480,8 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
   }
   if (!todo.empty()) {
     // One Yosys run: read and elaborate once, then each target from the saved design.
-    std::filesystem::path work = std::filesystem::temp_directory_path() / ("tessera-area-" + std::to_string(::getpid()));
+    std::filesystem::path work =
+        std::filesystem::temp_directory_path() / ("tessera-area-" + std::to_string(::getpid()));
     std::filesystem::create_directories(work);
     std::ostringstream script;
     script << "read_verilog -sv";
@@ -476,25 +495,29 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
         script << " -set " << k << ' ' << v;
       script << ' ' << d.top << "\n";
     }
-    script << "hierarchy -check -top " << d.top << "\nrename -top " << d.top << "\nproc\ncheck -assert\n"
+    script << "hierarchy -check -top " << d.top << "\nrename -top " << d.top
+           << "\nproc\ncheck -assert\n"
            << "design -save elaborated\n";
     for (const target t : todo) {
       script << "design -load elaborated\n"
-             << target_script(t, d.top, (work / (std::string(target_name(t)) + ".stat")).string()) << "\n";
+             << target_script(t, d.top, (work / (std::string(target_name(t)) + ".stat")).string())
+             << "\n";
     }
     const auto script_file = work / "flow.ys";
     std::ofstream(script_file) << script.str();
     const auto log = work / "yosys.log";
     const auto start = std::chrono::steady_clock::now();
     const int rc = run_yosys(env.yosys, script_file, log);
-    r.synth_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.synth_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string full = read_file(log.string() + ".full");
     if (rc != 0) {
-      throw std::runtime_error("area: Yosys failed on " + d.name + " (exit " + std::to_string(rc) + "): " +
-                               misread(full) + " (log " + log.string() + ".full)");
+      throw std::runtime_error("area: Yosys failed on " + d.name + " (exit " + std::to_string(rc) +
+                               "): " + misread(full) + " (log " + log.string() + ".full)");
     }
     if (const std::string bad = misread(full); !bad.empty())
-      throw std::runtime_error("area: Yosys misread " + d.name + ": " + bad + " (log " + log.string() + ".full)");
+      throw std::runtime_error("area: Yosys misread " + d.name + ": " + bad + " (log " +
+                               log.string() + ".full)");
     for (const target t : todo) {
       const auto res = parse_target(t, read_file(work / (std::string(target_name(t)) + ".stat")));
       got.emplace_back(t, res);
@@ -503,7 +526,8 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
         std::filesystem::create_directories(env.cache_dir, ec);
         const auto file = env.cache_dir / (cache_key(d, t, env) + ".json");
         const auto tmp = file.string() + ".tmp" + std::to_string(::getpid());
-        nlohmann::json entry = {{"design", d.name}, {"top", d.top}, {"target", target_name(t)}, {"result", res}};
+        nlohmann::json entry = {
+            {"design", d.name}, {"top", d.top}, {"target", target_name(t)}, {"result", res}};
         entry["rtl_params"] = nlohmann::json::object();
         for (const auto& [k, v] : d.rtl_params)
           entry["rtl_params"][k] = v;
@@ -520,7 +544,8 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
         r.ice40 = ice40_area{j.at("lut4"), j.at("ff"), j.at("carry"), j.at("ram")};
         break;
       case target::xilinx:
-        r.xilinx = xilinx_area{j.at("lut"), j.at("ff"), j.at("lutram"), j.at("bram"), j.at("carry")};
+        r.xilinx =
+            xilinx_area{j.at("lut"), j.at("ff"), j.at("lutram"), j.at("bram"), j.at("carry")};
         break;
       case target::gates:
         r.gates = gate_area{j.at("transistors"), j.at("nand2_eq")};

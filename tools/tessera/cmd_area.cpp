@@ -40,18 +40,21 @@ under a hash of the RTL files, the design and its parameters ($TESSERA_AREA_CACH
       .value("fabric", "F",
              "a whole fabric of routers and network interfaces, up to 16 tiles: mesh:RxC, "
              "torus:RxC (store-and-forward, or wormhole with --switching wormhole), hypercube:D")
-      .value("switching", "S", "with --fabric: wormhole, store-forward or circuit (default: the fabric's)")
+      .value("switching", "S",
+             "with --fabric: wormhole, store-forward or circuit (default: the fabric's)")
       .add({"param", "k=v",
             "a parameter of the design, named as tessera models names it (vcs, buffer, width "
             "in bytes, router_delay, pipeline and credit_delay: the largest built for, "
             "wrap: the torus's dateline classes; buffers, packet_bytes, trees; dims)",
             true})
       .value("target", "T", "ice40, xilinx, gates or all (default all)")
-      .value("cache", "DIR", "the cache directory (default $TESSERA_AREA_CACHE or ~/.cache/tessera/area)")
+      .value("cache", "DIR",
+             "the cache directory (default $TESSERA_AREA_CACHE or ~/.cache/tessera/area)")
       .flag("json",
             R"(one JSON object: router (or fabric), params, and per target ice40 {lut4, ff,
 carry, ram}, xilinx {lut, ff, lutram, bram, carry}, gates {transistors, nand2_eq})")
-      .footer(R"(Exit 2 for a design or a parameter value the RTL cannot build (the message names the
+      .footer(
+          R"(Exit 2 for a design or a parameter value the RTL cannot build (the message names the
 range); 1 when Yosys fails or reports that it misread the RTL.)");
   return c;
 }
@@ -81,11 +84,13 @@ unsigned parse_targets(const std::optional<std::string>& t) {
 int cmd_area(const args& a, std::ostream& out, std::ostream&) {
   if (a.has("router") == a.has("fabric")) throw input_error("give one of --router and --fabric");
   if (a.has("switching") && !a.has("fabric"))
-    throw input_error("--switching " + *a.get("switching") + " needs --fabric (a router names its own)");
+    throw input_error("--switching " + *a.get("switching") +
+                      " needs --fabric (a router names its own)");
   const auto params = key_values(a);
   const price::area_design d =
-      a.has("router") ? price::describe_router(*a.get("router"), params)
-                      : price::describe_fabric(*a.get("fabric"), a.get("switching").value_or(""), params);
+      a.has("router")
+          ? price::describe_router(*a.get("router"), params)
+          : price::describe_fabric(*a.get("fabric"), a.get("switching").value_or(""), params);
   const unsigned targets = parse_targets(a.get("target"));
   price::area_env env = price::default_env();
   if (const auto c = a.get("cache")) env.cache_dir = *c;
@@ -99,7 +104,10 @@ int cmd_area(const args& a, std::ostream& out, std::ostream&) {
     for (const auto& p : d.params)
       j["params"][p.key] = p.value;
     if (r.ice40) {
-      j["ice40"] = {{"lut4", r.ice40->lut4}, {"ff", r.ice40->ff}, {"carry", r.ice40->carry}, {"ram", r.ice40->ram}};
+      j["ice40"] = {{"lut4", r.ice40->lut4},
+                    {"ff", r.ice40->ff},
+                    {"carry", r.ice40->carry},
+                    {"ram", r.ice40->ram}};
     }
     if (r.xilinx) {
       j["xilinx"] = {{"lut", r.xilinx->lut},
@@ -108,11 +116,13 @@ int cmd_area(const args& a, std::ostream& out, std::ostream&) {
                      {"bram", r.xilinx->bram},
                      {"carry", r.xilinx->carry}};
     }
-    if (r.gates) j["gates"] = {{"transistors", r.gates->transistors}, {"nand2_eq", r.gates->nand2_eq}};
+    if (r.gates)
+      j["gates"] = {{"transistors", r.gates->transistors}, {"nand2_eq", r.gates->nand2_eq}};
     j["storage_bits"] = d.storage_bits;
     j["cached"] = nlohmann::ordered_json::array();
     for (const auto t : {price::target::ice40, price::target::xilinx, price::target::gates})
-      if ((r.from_cache & static_cast<unsigned>(t)) != 0) j["cached"].push_back(price::target_name(t));
+      if ((r.from_cache & static_cast<unsigned>(t)) != 0)
+        j["cached"].push_back(price::target_name(t));
     j["synth_seconds"] = r.synth_seconds;
     out << j.dump() << '\n';
     return 0;
@@ -145,8 +155,9 @@ int cmd_area(const args& a, std::ostream& out, std::ostream&) {
     line("", "NAND2 eq.", nand.str());
   }
   out << "  storage " << d.storage_bits << " bits; "
-      << (r.from_cache == targets ? std::string("all from the cache")
-                                  : "synthesized in " + std::to_string(static_cast<int>(r.synth_seconds + 0.5)) + " s")
+      << (r.from_cache == targets
+              ? std::string("all from the cache")
+              : "synthesized in " + std::to_string(static_cast<int>(r.synth_seconds + 0.5)) + " s")
       << '\n';
   return 0;
 }

@@ -320,8 +320,8 @@ class rtl_mesh_engine final : public clocked_bridge {
       const unsigned k = p * rtl_tops::mesh_ports + port;  // the model's output
       const rtl_tops::mesh_ctl c(rtl_tops::lane<32>(m.link_ctl_o, k));
       if (c.vc >= Top::vcs) continue;  // not reached: the RTL's VCs are 0..VCs-1
-      out_vc_[(std::size_t{t} * rtl_tops::mesh_ports + port) * Top::vcs + c.vc].cross(
-          c.head, c.tail, now);
+      out_vc_[(std::size_t{t} * rtl_tops::mesh_ports + port) * Top::vcs + c.vc].cross(c.head,
+                                                                                      c.tail, now);
     }
   }
   void count_stalls(unsigned t, unsigned p) {

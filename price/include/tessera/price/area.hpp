@@ -25,9 +25,9 @@ struct design_param {
 };
 
 struct area_design {
-  std::string name;                 // "mesh", "torus-ni", ... or a fabric, "mesh:4x4"
-  std::string top;                  // the SystemVerilog module
-  std::vector<std::string> files;   // its sources, in the RTL directory, package first
+  std::string name;                  // "mesh", "torus-ni", ... or a fabric, "mesh:4x4"
+  std::string top;                   // the SystemVerilog module
+  std::vector<std::string> files;    // its sources, in the RTL directory, package first
   std::vector<design_param> params;  // the user's names and values, defaults filled in
   // The module's own parameters (Yosys chparam), derived from params.
   std::vector<std::pair<std::string, std::uint64_t>> rtl_params;
@@ -79,8 +79,8 @@ struct area_result {
   std::optional<ice40_area> ice40;
   std::optional<xilinx_area> xilinx;
   std::optional<gate_area> gates;
-  unsigned from_cache{0};    // targets (bits) read from the cache
-  double synth_seconds{0};   // wall time spent in Yosys by this call
+  unsigned from_cache{0};   // targets (bits) read from the cache
+  double synth_seconds{0};  // wall time spent in Yosys by this call
 };
 
 struct area_env {

@@ -72,7 +72,8 @@ struct mesh_top {
   static_assert(sizeof(Model::msg_flits_i) * 8 >= 16 * Limits.rows * Limits.cols &&
                 sizeof(Model::msg_flits_i) * 8 < 16 * Limits.rows * Limits.cols + 32);
   static_assert(sizeof(Model::stall_o) * 8 >= mesh_ports * Limits.vcs * Limits.rows * Limits.cols &&
-                sizeof(Model::stall_o) * 8 < mesh_ports * Limits.vcs * Limits.rows * Limits.cols + 64);
+                sizeof(Model::stall_o) * 8 <
+                    mesh_ports * Limits.vcs * Limits.rows * Limits.cols + 64);
   static_assert(sizeof(Model::data_i) * 8 >= mesh_flit_bits * Limits.rows * Limits.cols &&
                 sizeof(Model::data_i) * 8 < mesh_flit_bits * Limits.rows * Limits.cols + 32);
 };
