@@ -213,6 +213,53 @@ const std::array<param, 3> platform_table{{
      TESSERA_FIELD(jitter_percent, std::uint32_t)},
 }};
 
+// clang-format on
+
+// Energy coefficient i: the run's (its preset's unless given), and giving it.
+template <std::size_t I>
+std::uint64_t energy_get(const engine_params& p) {
+  return p.energy.coef(static_cast<energy_coef>(I));
+}
+template <std::size_t I>
+void energy_set(engine_params& p, std::uint64_t v) {
+  p.energy.given_values[I] = v;
+  p.energy.given |= 1U << I;
+}
+#define TESSERA_ENERGY(c)                                \
+  &energy_get<static_cast<std::size_t>(energy_coef::c)>, \
+      &energy_set<static_cast<std::size_t>(energy_coef::c)>
+
+constexpr std::uint64_t max_fj = 1'000'000'000;  // 1 mJ per byte or event: far past any chip
+
+// clang-format off
+const std::array<param, 11> energy_table{{
+    {"energy", param_kind::choice, 0, energy_presets().size() - 1, "",
+     "energy coefficient preset (docs/ppa.md, \"Energy presets\"); the e_* params override its values",
+     energy_preset_names(), TESSERA_FIELD(energy.preset, std::uint32_t)},
+    {"e_buffer_write", param_kind::count, 0, max_fj, "fJ/byte",
+     "a unit written into a router's input FIFO or packet buffer", {}, TESSERA_ENERGY(buffer_write)},
+    {"e_buffer_read", param_kind::count, 0, max_fj, "fJ/byte",
+     "a unit read out of one", {}, TESSERA_ENERGY(buffer_read)},
+    {"e_crossbar", param_kind::count, 0, max_fj, "fJ/byte",
+     "a unit through a router's crossbar (a circuit node's switch)", {}, TESSERA_ENERGY(crossbar)},
+    {"e_arbitration", param_kind::count, 0, max_fj, "fJ",
+     "a head granted an output", {}, TESSERA_ENERGY(arbitration)},
+    {"e_link", param_kind::count, 0, max_fj, "fJ/byte",
+     "a unit over a link between routers", {}, TESSERA_ENERGY(link)},
+    {"e_setup", param_kind::count, 0, max_fj, "fJ",
+     "a hop a circuit's path header sets up", {}, TESSERA_ENERGY(setup)},
+    {"e_inject", param_kind::count, 0, max_fj, "fJ/byte",
+     "a unit a NIC puts into the fabric", {}, TESSERA_ENERGY(inject)},
+    {"e_eject", param_kind::count, 0, max_fj, "fJ/byte",
+     "a unit a NIC takes out of it", {}, TESSERA_ENERGY(eject)},
+    {"e_static", param_kind::count, 0, max_fj, "uW/router",
+     "static power of a router (and its NIC)", {}, TESSERA_ENERGY(static_uw)},
+    {"e_clock", param_kind::count, 1, 1'000'000, "MHz",
+     "the fabric clock static power is spent at (cycles to time)", {}, TESSERA_ENERGY(clock_mhz)},
+}};
+
+#undef TESSERA_ENERGY
+
 const std::array<param, 5> cpu_table{{
     {"cpu_mhz", param_kind::count, 1, 1'000'000'000, "MHz",
      "--tiles cortex-m4: the core clock (a huge one makes compute time vanish)", {},
@@ -401,6 +448,8 @@ std::string param_keys(switching sw, bool platform) {
   if (platform) {
     for (const param& q : platform_table)
       out += ", " + std::string(q.key);
+    for (const param& q : energy_table)
+      out += ", " + std::string(q.key);
   }
   return out;
 }
@@ -476,6 +525,10 @@ std::span<const param> common_params() {
 
 std::span<const param> cpu_params_table() {
   return cpu_table;
+}
+
+std::span<const param> energy_params_table() {
+  return energy_table;
 }
 
 std::span<const model_info> models() {
@@ -611,6 +664,8 @@ const param* find_param(switching sw, std::string_view key) {
   for (const param& q : common)
     if (q.key == key) return &q;
   for (const param& q : platform_table)
+    if (q.key == key) return &q;
+  for (const param& q : energy_table)
     if (q.key == key) return &q;
   for (const param& q : cpu_table)
     if (q.key == key) return &q;
@@ -756,6 +811,9 @@ std::string params_help() {
   out += std::string(key_col - 2, ' ') + "the SystemC platform (--model tlm, rtl):\n";
   for (const param& q : platform_table)
     line(q, nullptr);
+  out += std::string(key_col - 2, ' ') + "energy (--model tlm, rtl; docs/ppa.md):\n";
+  for (const param& q : energy_table)
+    line(q, nullptr);
   out += std::string(key_col - 2, ' ') + "Cortex-M4 tiles (--tiles cortex-m4):\n";
   for (const param& q : cpu_table)
     line(q, nullptr);
@@ -777,6 +835,7 @@ std::string params_markdown() {
     table(std::string(e.name) + " switching (" + std::string(e.summary) + ")", e.params, &e);
   table("Every timed model", common, nullptr);
   table("The SystemC platform (--model tlm, rtl)", platform_table, nullptr);
+  table("Energy (--model tlm, rtl; docs/ppa.md)", energy_table, nullptr);
   table("Cortex-M4 tiles (--tiles cortex-m4, docs/tiles.md)", cpu_table, nullptr);
   return out;
 }

@@ -36,6 +36,8 @@ void alphabeta_engine::arbitrate(cycle_t now) {
       dst.in_busy += cost;
       ++src.sent;
       ++dst.received;
+      src.bytes_out += x.bytes;
+      dst.bytes_in += x.bytes;
       ++in_flight_;
       if (listener_ != nullptr) listener_->started(x.id, now);
       events_.push(now + cost, x);
@@ -60,10 +62,17 @@ std::vector<link_stat> alphabeta_engine::links() const {
   std::vector<link_stat> out;
   for (std::uint32_t t = 0; t < tiles_; ++t) {
     const port& p = t_[t];
-    if (p.sent > 0) out.push_back(link_stat{t, t, "out", p.out_busy, p.sent, p.max_queue, {}});
-    if (p.received > 0) out.push_back(link_stat{t, t, "in", p.in_busy, p.received, 0, {}});
+    if (p.sent > 0)
+      out.push_back(link_stat{t, t, "out", p.out_busy, p.sent, p.max_queue, p.bytes_out, {}});
+    if (p.received > 0)
+      out.push_back(link_stat{t, t, "in", p.in_busy, p.received, 0, p.bytes_in, {}});
   }
   return out;
+}
+
+// An ideal network has no routers: the bytes its ports sent and received.
+energy_counts alphabeta_engine::energy() const {
+  return channel_energy(energy_rule::ideal, tiles_, 1, links());
 }
 
 std::vector<std::string> alphabeta_engine::stuck() const {

@@ -154,6 +154,9 @@ void circuit_engine::setup_complete(std::uint32_t slot, cycle_t now) {
   // element, come first.
   const cycle_t k = elements(m.x);
   const cycle_t hops = m.path.size() - 1;
+  s.injected += k;
+  for (const std::uint32_t r : m.path)
+    res_[r].units += k;
   cycle_t first = std::max(now + (m.x.layer_control() ? 0 : p_.xi_held), s.free_at);
   if (duplex_.applies(m.x.control) && m.x.src != m.x.dst) {
     first = duplex_start(m, first, hops);
@@ -307,7 +310,7 @@ std::vector<link_stat> circuit_engine::links() const {
     if (l.messages == 0) continue;
     const std::uint32_t from = owner(r);
     if (r >= cube_links_) {
-      out.push_back(link_stat{from, from, "eject", l.busy, l.messages, l.max_queue, {}});
+      out.push_back(link_stat{from, from, "eject", l.busy, l.messages, l.max_queue, l.units, {}});
       continue;
     }
     const std::uint32_t dim = r % d;
@@ -317,9 +320,21 @@ std::vector<link_stat> circuit_engine::links() const {
                             l.busy,
                             l.messages,
                             l.max_queue,
+                            l.units,
                             {}});
   }
   return out;
+}
+
+// Path set-up per hop and element-hops from the links' rows; the elements each source
+// streamed as its injections.
+energy_counts circuit_engine::energy() const {
+  std::vector<link_stat> rows = links();
+  for (std::uint32_t t = 0; t < f_.tiles(); ++t) {
+    if (src_[t].injected != 0)
+      rows.push_back(link_stat{t, t, "inject", 0, 0, 0, src_[t].injected, {}});
+  }
+  return channel_energy(energy_rule::circuit, f_.tiles(), p_.width, rows);
 }
 
 std::string circuit_engine::resource_name(std::uint32_t r) const {

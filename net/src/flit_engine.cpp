@@ -707,9 +707,11 @@ struct flit_engine::impl {
       const channel_stat& x = stat[c];
       // A stall is charged to the channel that brought the flit, which carried its head.
       if (x.packets == 0) continue;
-      link_stat s = wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue);
+      link_stat s = wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue, 0);
       s.vcs.assign(vstat.begin() + static_cast<std::ptrdiff_t>(std::size_t{c} * nvc),
                    vstat.begin() + static_cast<std::ptrdiff_t>(std::size_t{c + 1} * nvc));
+      for (const vc_stat& v : s.vcs)
+        s.units += v.flits;
       out.push_back(std::move(s));
     }
     return out;
@@ -806,6 +808,9 @@ bool flit_engine::idle() const {
 }
 std::vector<link_stat> flit_engine::links() const {
   return impl_->links();
+}
+energy_counts flit_engine::energy() const {
+  return channel_energy(energy_rule::wormhole, impl_->tiles, impl_->p.width, impl_->links());
 }
 contention_stat flit_engine::contention() const {
   return impl_->cont;

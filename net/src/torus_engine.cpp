@@ -395,10 +395,11 @@ bool torus_engine::try_grant(std::uint32_t tile, std::uint32_t o, cycle_t now) {
         cont_.max_blocked = std::max(cont_.max_blocked, waited);
       }
       op.busy += cost;
-      ++op.messages;
       const link_id li = make_link(f_, tile_id{tile}, o);
       note_link(tile, endpoints(f_, li).to.value(), o, now, now + cost, m.x);
     }
+    ++op.messages;
+    op.units += k.bytes;
     op.free_at = now + cost;
     events_.push(now + cost, event{tile, o, pk});
     return true;
@@ -411,6 +412,7 @@ void torus_engine::write_packet(std::uint32_t tile, cycle_t now) {
   const std::uint32_t pk = nis_[tile].queue.front();
   nis_[tile].queue.pop_front();
   const std::uint32_t msg = pks_[pk].msg;
+  nis_[tile].written += pks_[pk].bytes;
   message& m = msgs_[msg];
   ++m.written;
   const bool nowhere = m.expected == 0 && m.written == m.packets;
@@ -499,9 +501,23 @@ std::vector<link_stat> torus_engine::links() const {
                             op.busy,
                             op.messages,
                             op.max_queue,
+                            op.units,
                             {}});
   }
   return out;
+}
+
+// Packet buffer bytes written (a packet stored from a link or from the NIC) and read
+// (forwarded on a link or ejected), link bytes, and the NIC's bytes in and out.
+energy_counts torus_engine::energy() const {
+  std::vector<link_stat> rows = links();
+  for (std::uint32_t t = 0; t < f_.tiles(); ++t) {
+    if (nis_[t].written != 0)
+      rows.push_back(link_stat{t, t, "inject", 0, 0, 0, nis_[t].written, {}});
+    const output& ej = outs_[std::size_t{t} * in_ports() + f_.ports()];
+    if (ej.messages != 0) rows.push_back(link_stat{t, t, "eject", 0, ej.messages, 0, ej.units, {}});
+  }
+  return channel_energy(energy_rule::store_forward, f_.tiles(), 1, rows);
 }
 
 std::vector<std::string> torus_engine::stuck() const {

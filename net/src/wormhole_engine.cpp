@@ -130,6 +130,10 @@ bool wormhole_engine::idle() const {
 std::vector<link_stat> wormhole_engine::links() const {
   return impl_->links();
 }
+
+energy_counts wormhole_engine::energy() const {
+  return channel_energy(energy_rule::wormhole, impl_->tiles, impl_->p.width, impl_->links());
+}
 contention_stat wormhole_engine::contention() const {
   return impl_->cont;
 }

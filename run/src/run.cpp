@@ -31,6 +31,13 @@ ab::run_options alphabeta_options(const run_config& r) {
                         " goes with --model tlm or rtl (the alpha-beta model has no operating "
                         "system to delay messages)");
     }
+    for (const models::param& ep : models::energy_params_table()) {
+      if (ep.key == key) {
+        throw input_error("--param " + key +
+                          " goes with --model tlm or rtl (the alpha-beta model has no routers "
+                          "to count energy events in)");
+      }
+    }
     if (models::find_param(models::switching::ideal, key) == nullptr) {
       throw input_error("--param '" + shown(key) + "' is not a parameter of the alphabeta model (" +
                         models::param_keys(models::switching::ideal, false) + ")");

@@ -10,6 +10,7 @@
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
 #include "tessera/iss/iss_platform.hpp"
+#include "tessera/price/energy.hpp"
 #include "tessera/tlm/pattern.hpp"
 #include "tessera/tlm/traffic.hpp"
 
@@ -55,6 +56,7 @@ class platform_pattern {
     j["per_transfer"] = std::move(arr);
     j["links"] = links_json(o_.links, o_.cycles);
     j["contention"] = contention_json(o_.contention);
+    j["energy"] = price::energy_json(o_.energy, s_.o.energy, o_.cycles);
     return j;
   }
   void write_text(std::ostream& os) const {
@@ -68,6 +70,7 @@ class platform_pattern {
        << '\n';
     os << "  contention  " << o_.contention.blocked << " blocked requests, "
        << o_.contention.blocked_cycles << " cycles waited\n";
+    os << "  energy      " << price::energy_text(o_.energy, s_.o.energy, o_.cycles) << '\n';
     if (o_.control_messages > 0) os << "  control     " << o_.control_messages << " messages\n";
     print_faults(os, o_.faults, o_.lost_total);
     for (std::size_t i = 0; i < r_.pattern.size() && i < 32; ++i) {
@@ -167,6 +170,7 @@ class platform_traffic {
     j["accepted"] = {{"packets", o_.accepted_packets}, {"flits", o_.accepted_flits}};
     j["links"] = links_json(o_.links, o_.end);
     j["contention"] = contention_json(o_.contention);
+    j["energy"] = price::energy_json(o_.energy, s_.o.energy, o_.end);
     return j;
   }
   void write_text(std::ostream& os) const {
@@ -207,6 +211,7 @@ class platform_traffic {
        << " packets/tile/cycle (" << o_.accepted_flits << " flits)\n";
     os << "  verified    " << (o_.verified ? "yes" : "NO") << (o_.drained ? "" : " (not drained)")
        << '\n';
+    os << "  energy      " << price::energy_text(o_.energy, s_.o.energy, o_.end) << '\n';
   }
   [[nodiscard]] bool verified() const { return o_.verified; }
   [[nodiscard]] std::string failure() const { return o_.verified ? std::string{} : o_.failure; }
@@ -268,12 +273,14 @@ class platform_schedule {
     put_transfers(j, po_.transfers, r_.all_transfers);
     j["links"] = links_json(po_.links, po_.run.cycles);
     j["contention"] = contention_json(po_.contention);
+    j["energy"] = price::energy_json(po_.energy, s_.o.energy, po_.run.cycles);
     return j;
   }
   void write_text(std::ostream& os) const {
     os << "schedule " << r_.schedule_name << " on " << r_.fabric_spec << ", " << model_text(s_)
        << '\n';
     print_outcome(os, po_.run);
+    os << "  energy      " << price::energy_text(po_.energy, s_.o.energy, po_.run.cycles) << '\n';
   }
   [[nodiscard]] bool verified() const { return po_.run.verified; }
   [[nodiscard]] bool nothing_checked() const { return po_.run.nothing_checked; }
@@ -379,6 +386,7 @@ class platform_collective {
     put_transfers(j, po_.transfers, r_.all_transfers);
     j["links"] = links_json(po_.links, o.cycles);
     j["contention"] = contention_json(po_.contention);
+    j["energy"] = price::energy_json(po_.energy, s_.o.energy, o.cycles);
     return j;
   }
   void write_text(std::ostream& os) const {
@@ -394,6 +402,7 @@ class platform_collective {
     print_outcome(os, o);
     os << "  contention  " << po_.contention.blocked << " blocked requests, "
        << po_.contention.blocked_cycles << " cycles waited\n";
+    os << "  energy      " << price::energy_text(po_.energy, s_.o.energy, po_.run.cycles) << '\n';
     if (!po_.cpu.empty()) {
       tlmm::tile_cpu sum;
       for (const tlmm::tile_cpu& c : po_.cpu) {

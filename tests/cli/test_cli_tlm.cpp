@@ -205,7 +205,8 @@ TEST_CASE("tlm run: bad input exits 2 with one line naming the value", "[cli][tl
         "tessera: --param 'beta' is not a parameter of circuit switching (xi, xi_held, tau, "
         "width, control_xi, arbitration, blocking, retry, presetup, half_duplex, "
         "duplex_window, duplex_exchange, unforced_threshold, max_cycles, max_retries, jitter, "
-        "jitter_seed, jitter_percent)\n");
+        "jitter_seed, jitter_percent, energy, e_buffer_write, e_buffer_read, e_crossbar, "
+        "e_arbitration, e_link, e_setup, e_inject, e_eject, e_static, e_clock)\n");
 }
 
 TEST_CASE("tlm run: wormhole distance costs little and zero load is the closed form",

@@ -138,6 +138,47 @@ vc_comparison compare_vc_stats(const model_run& a, const model_run& b) {
   return out;
 }
 
+// The energy events of two runs (docs/ppa.md, "Energy"), where both count them: per
+// router and per link, the places compared, those whose counts differ, and the first.
+vc_comparison compare_energy(const model_run& a, const model_run& b) {
+  vc_comparison out;
+  if (!a.report.contains("energy") || !b.report.contains("energy")) return out;
+  const auto places = [](const nlohmann::json& e) {
+    std::map<std::string, nlohmann::json> m;
+    for (const auto& r : e.value("routers", nlohmann::json::array()))
+      m["router " + std::to_string(r.value("tile", 0U))] = r.value("events", nlohmann::json{});
+    for (const auto& l : e.value("links", nlohmann::json::array())) {
+      m["link " + std::to_string(l.value("from", 0U)) + "->" + std::to_string(l.value("to", 0U)) +
+        " " + l.value("link", std::string{})] = l.value("units", 0ULL);
+    }
+    return m;
+  };
+  const auto ours = places(a.report["energy"]);
+  const auto theirs = places(b.report["energy"]);
+  const auto differ = [&](const std::string& k, const nlohmann::json* x, const nlohmann::json* y) {
+    ++out.differing;
+    if (out.first.empty()) {
+      out.first = k + ": " + a.model + " " + (x != nullptr ? x->dump() : "(none)") + ", " +
+                  b.model + " " + (y != nullptr ? y->dump() : "(none)");
+    }
+  };
+  for (const auto& [k, v] : ours) {
+    ++out.compared;
+    const auto it = theirs.find(k);
+    if (it == theirs.end()) {
+      differ(k, &v, nullptr);
+    } else if (it->second != v) {
+      differ(k, &v, &it->second);
+    }
+  }
+  for (const auto& [k, v] : theirs) {
+    if (ours.count(k) != 0) continue;
+    ++out.compared;
+    differ(k, nullptr, &v);
+  }
+  return out;
+}
+
 model_run run_model(const std::string& model, const std::string& other,
                     const std::vector<std::string>& options, const std::string& tiles,
                     bool cpu_side_only) {
@@ -348,9 +389,12 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
           ? static_cast<std::uint64_t>(tol.percent / 100.0 * static_cast<double>(longest))
           : tol.cycles;
   // Where every message agrees exactly, so must every channel's per-VC counts.
-  const vc_comparison vc =
-      c.unmatched == 0 && c.differing == 0 ? compare_vc_stats(a, b) : vc_comparison{};
-  const bool agree = c.unmatched == 0 && c.max_delta <= allowed && vc.differing == 0;
+  const bool exact = c.unmatched == 0 && c.differing == 0;
+  const vc_comparison vc = exact ? compare_vc_stats(a, b) : vc_comparison{};
+  // And so must the energy events each model counted, router by router and link by link.
+  const vc_comparison en = exact ? compare_energy(a, b) : vc_comparison{};
+  const bool agree =
+      c.unmatched == 0 && c.max_delta <= allowed && vc.differing == 0 && en.differing == 0;
   // A run with nothing to check (every message 0 bytes) passes unverified, as `run` does.
   const bool ok = agree && a.status == 0 && b.status == 0;
 
@@ -373,6 +417,8 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
     j["tolerance_cycles"] = allowed;
     j["vc_stats"] = {{"channels", vc.compared}, {"differing", vc.differing}};
     if (!vc.first.empty()) j["vc_stats"]["first"] = vc.first;
+    j["energy_events"] = {{"places", en.compared}, {"differing", en.differing}};
+    if (!en.first.empty()) j["energy_events"]["first"] = en.first;
     j["agree"] = agree;
     if (c.first) {
       const harness::divergence& d = *c.first;
@@ -407,6 +453,11 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
          << " differ\n";
       if (!vc.first.empty()) os << "  first VC difference: " << vc.first << '\n';
     }
+    if (en.compared != 0) {
+      os << "  energy      " << en.compared << " routers and links compared, " << en.differing
+         << " differ\n";
+      if (!en.first.empty()) os << "  first energy difference: " << en.first << '\n';
+    }
     if (c.first) {
       const harness::divergence& d = *c.first;
       os << "  first divergence: " << d.kind << ' ' << d.src << " -> " << d.dst << " step "
@@ -433,6 +484,10 @@ int cmd_crosscheck(const args& opts, std::ostream& out, std::ostream& err) {
   if (!agree && vc.differing != 0) {
     err << "tessera: " << a.model << " and " << b.model << " count different per-VC statistics on "
         << vc.differing << " of " << vc.compared << " channels, first " << vc.first << '\n';
+  } else if (!agree && en.differing != 0) {
+    err << "tessera: " << a.model << " and " << b.model << " count different energy events at "
+        << en.differing << " of " << en.compared << " routers and links, first " << en.first
+        << '\n';
   } else if (!agree) {
     err << "tessera: " << a.model << " and " << b.model << " differ: " << c.differing
         << " messages by up to " << c.max_delta << " cycles, " << c.unmatched

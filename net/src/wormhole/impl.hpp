@@ -151,6 +151,7 @@ struct wormhole_engine::impl {
     cycle_t busy{0};
     std::uint64_t packets{0};
     std::uint32_t max_queue{0};
+    std::uint64_t flits{0};  // of the packets whose tail crossed
   };
 
   struct message : wormhole_detail::message_core {

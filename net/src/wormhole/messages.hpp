@@ -110,7 +110,8 @@ inline void begin_message(message_core& m, const xfer& x, const wormhole_params&
 // The statistics row of channel c of mesh or torus f: links tile * 4 + port ("E", "W", "S", "N"),
 // then one injection ("inject") and one ejection ("eject") per tile.
 [[nodiscard]] inline link_stat channel_stat_row(const fabric& f, std::uint32_t c, cycle_t busy,
-                                                std::uint64_t packets, std::uint32_t max_queue) {
+                                                std::uint64_t packets, std::uint32_t max_queue,
+                                                std::uint64_t flits) {
   static constexpr std::array<const char*, 4> names{"E", "W", "S", "N"};
   const std::uint32_t tiles = f.tiles();
   link_stat s;
@@ -126,6 +127,7 @@ inline void begin_message(message_core& m, const xfer& x, const wormhole_params&
   s.busy = busy;
   s.messages = packets;
   s.max_queue = max_queue;
+  s.units = flits;
   return s;
 }
 

@@ -76,6 +76,7 @@ void wormhole_engine::impl::release(worm& w, std::uint32_t k) {
   if (k <= w.hops && w.credit[k] != 0) avail = std::max(avail, w.credit[k] + as_cycle(cd));
   if (avail < now_) throw std::logic_error("wormhole engine: a channel release fell in the past");
   c.busy += w.tail[k] - w.t0[k] + 1;
+  c.flits += w.flits;
   if (w.chan[k] < 4 * tiles) {
     const link_ends e = endpoints(fab, link_id{w.chan[k]});
     owner.note_link(e.from.value(), e.to.value(), w.chan[k] % 4, w.t0[k], w.tail[k] + 1,

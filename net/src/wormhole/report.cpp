@@ -22,7 +22,8 @@ std::vector<link_stat> wormhole_engine::impl::links() const {
   for (std::uint32_t c = 0; c < ch.size(); ++c) {
     const channel& x = ch[c];
     if (x.packets != 0)
-      out.push_back(wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue));
+      out.push_back(
+          wormhole_detail::channel_stat_row(fab, c, x.busy, x.packets, x.max_queue, x.flits));
   }
   return out;
 }

@@ -213,6 +213,7 @@ pattern_outcome run_pattern(const fabric& f, const std::vector<pattern_transfer>
   }
   out.links = engine->links();
   out.contention = engine->contention();
+  out.energy = engine->energy();
   harness::report_faults(faults, out.faults, out.lost, out.lost_total);
   // Nothing repairs what a fault did to a transfer: name the first such one.
   for (const harness::loss_record& r : faults.losses()) {

@@ -486,6 +486,7 @@ traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const pla
   if (t.keep_transfers) out.transfers = fab.transfers();
   out.links = engine->links();
   out.contention = engine->contention();
+  out.energy = engine->energy();
   const std::string model_failure = engine->failure();  // the model's own fault
   out.failure = s.failure.empty() ? model_failure : s.failure;
   if (out.failure.empty() && !out.drained) {

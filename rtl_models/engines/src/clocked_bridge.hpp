@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/rtl_tops/pins.hpp"
 

@@ -71,6 +71,7 @@ class rtl_cube_engine final : public clocked_bridge {
         check_(tiles_),
         next_seq_(tiles_, 0),
         res_(std::size_t{tiles_} * (dims_ + 1)),
+        injected_(tiles_, 0),
         wait_run_(std::size_t{tiles_} * rtl_tops::cube_inputs, 0) {
     model_t& m = *model_;
     for (unsigned t = 0; t < rtl_tops::cube_tiles; ++t) {
@@ -139,16 +140,31 @@ class rtl_cube_engine final : public clocked_bridge {
       for (unsigned d = 0; d < dims_; ++d) {
         const resource_stat& r = res_[std::size_t{t} * (dims_ + 1) + d];
         if (r.messages == 0) continue;
-        out.push_back(net::link_stat{
-            t, t ^ (1U << d), "dim " + std::to_string(d), r.busy, r.messages, r.max_queue, {}});
+        out.push_back(net::link_stat{t,
+                                     t ^ (1U << d),
+                                     "dim " + std::to_string(d),
+                                     r.busy,
+                                     r.messages,
+                                     r.max_queue,
+                                     r.units,
+                                     {}});
       }
     }
     for (unsigned t = 0; t < tiles_; ++t) {
       const resource_stat& r = res_[std::size_t{t} * (dims_ + 1) + dims_];
       if (r.messages == 0) continue;
-      out.push_back(net::link_stat{t, t, "eject", r.busy, r.messages, r.max_queue, {}});
+      out.push_back(net::link_stat{t, t, "eject", r.busy, r.messages, r.max_queue, r.units, {}});
     }
     return out;
+  }
+
+  [[nodiscard]] net::energy_counts energy() const override {
+    std::vector<net::link_stat> rows = links();
+    for (unsigned t = 0; t < tiles_; ++t) {
+      if (injected_[t] != 0)
+        rows.push_back(net::link_stat{t, t, "inject", 0, 0, 0, injected_[t], {}});
+    }
+    return net::channel_energy(net::energy_rule::circuit, tiles_, p_.width, rows);
   }
 
   [[nodiscard]] net::contention_stat contention() const override { return contention_; }
@@ -210,6 +226,7 @@ class rtl_cube_engine final : public clocked_bridge {
     cycle_t busy{0};
     std::uint64_t messages{0};
     std::uint32_t max_queue{0};
+    std::uint64_t units{0};  // elements of the circuits set up through it
   };
 
   static std::unique_ptr<model_t> make_model(VerilatedContext& ctx) {
@@ -295,12 +312,31 @@ class rtl_cube_engine final : public clocked_bridge {
         if (o != cube_eject && o >= dims_) continue;  // outside the sub-cube
         resource_stat& s = res_[std::size_t{t} * (dims_ + 1) + r];
         const bool granted = ((grant >> o) & 1U) != 0;
-        if (granted) ++s.messages;
+        if (granted) {
+          ++s.messages;
+          count_elements(t, o, r);
+        }
         if (granted || ((busy >> o) & 1U) != 0) ++s.busy;
         s.max_queue = std::max(s.max_queue, asking[o] + (granted ? 1U : 0U));
         if (recording_ && o != cube_eject) note_circuit(t, o, granted, ((busy >> o) & 1U) != 0);
       }
     }
+  }
+
+  // Element-hops as net::circuit_engine counts them: the elements of a circuit (its
+  // header's len) on each resource of its path once the path is set up, which is when the
+  // destination's ejection port is granted to it; until then its granted links wait here.
+  void count_elements(unsigned t, unsigned o, unsigned r) {
+    const rtl_tops::cube_hdr h =
+        rtl_tops::cube_hdr_at(model_->hold_hdr_o, t * rtl_tops::cube_ports + o);
+    const std::uint32_t key = (std::uint32_t{h.src} << 16) | h.seq;
+    std::vector<std::size_t>& path = setting_up_[key];
+    path.push_back(std::size_t{t} * (dims_ + 1) + r);
+    if (o != cube_eject) return;
+    for (const std::size_t at : path)
+      res_[at].units += h.len;
+    injected_[h.src] += h.len;
+    setting_up_.erase(key);
   }
 
   void record_links(bool on) override {
@@ -359,7 +395,10 @@ class rtl_cube_engine final : public clocked_bridge {
   rtl_tops::cube_check check_;                       // the messages taken, until out whole
   std::unordered_map<std::uint64_t, message> msgs_;  // by id: posted, not yet out
   std::vector<std::uint16_t> next_seq_;              // per tile: the next seq
-  std::vector<resource_stat> res_;  // per tile: dims_ links, then the ejection port
+  std::vector<resource_stat> res_;       // per tile: dims_ links, then the ejection port
+  std::vector<std::uint64_t> injected_;  // per tile: elements of its circuits set up
+  // Circuits being set up, by (src, seq): the resources granted to each so far.
+  std::unordered_map<std::uint32_t, std::vector<std::size_t>> setting_up_;
   struct held_link {
     bool open{false};
     cycle_t start{0};

@@ -132,6 +132,7 @@ class rtl_mesh_engine final : public clocked_bridge {
         }
         s.busy += x.busy;
         s.messages += vc[v].packets;
+        s.units += x.flits;
         s.vcs.push_back(x);
       }
       out.push_back(std::move(s));
@@ -154,6 +155,12 @@ class rtl_mesh_engine final : public clocked_bridge {
       if (carried(k)) row(t, t, "eject", &out_vc_[k * Top::vcs], nullptr);
     }
     return out;
+  }
+
+  // From the channels' flits and packets, which the design's own handshakes counted
+  // (link_valid_o, inject_valid_o, rx_valid_o), by the wormhole rule of net/energy.hpp.
+  [[nodiscard]] net::energy_counts energy() const override {
+    return net::channel_energy(net::energy_rule::wormhole, shape_.tiles(), width_, links());
   }
 
   [[nodiscard]] net::contention_stat contention() const override { return contention_; }

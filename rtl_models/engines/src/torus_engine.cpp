@@ -143,10 +143,27 @@ class rtl_torus_engine final : public clocked_bridge {
         s.name = port_names[port];
         s.busy = h.busy;
         s.messages = h.packets;
+        s.units = h.bytes;
         out.push_back(s);
       }
     }
     return out;
+  }
+
+  // Bytes on the links (link_o), written by the NIs (their packets' headers as sent) and
+  // ejected (the ejection ports' bytes and headers), by the store-and-forward rule of
+  // net/energy.hpp.
+  [[nodiscard]] net::energy_counts energy() const override {
+    std::vector<net::link_stat> rows = links();
+    for (unsigned t = 0; t < f_.tiles(); ++t) {
+      if (written_[t] != 0)
+        rows.push_back(net::link_stat{t, t, "inject", 0, 0, 0, written_[t], {}});
+      if (ejected_packets_[t] != 0) {
+        rows.push_back(
+            net::link_stat{t, t, "eject", 0, ejected_packets_[t], 0, ejected_bytes_[t], {}});
+      }
+    }
+    return net::channel_energy(net::energy_rule::store_forward, f_.tiles(), 1, rows);
   }
 
   [[nodiscard]] net::contention_stat contention() const override { return contention_; }
@@ -212,6 +229,7 @@ class rtl_torus_engine final : public clocked_bridge {
     std::uint64_t packets{0};
     std::uint32_t src{0};  // the packet's message
     std::uint32_t dst{0};
+    std::uint64_t bytes{0};  // payload bytes that crossed the link
   };
 
   void start(message& m, cycle_t now) {
@@ -246,6 +264,7 @@ class rtl_torus_engine final : public clocked_bridge {
         },
         [&](const rtl_tops::torus_message& w, const rtl_tops::torus_hdr& h, cycle_t at) {
           check_.sent(h.src, h.seq, w.id, w.dst, h.len, at);
+          written_[h.src] += h.len;  // the NI wrote the packet into its node's buffer
           forward_failure();
         });
     if (!drv_.error().empty()) fail(drv_.error());
@@ -259,7 +278,8 @@ class rtl_torus_engine final : public clocked_bridge {
         hop_state& h = hop_[std::size_t{t} * rtl_tops::torus_local + port];
         if (w.hdr_valid) {
           const std::uint32_t k = rtl_tops::torus_check::key(w.hdr.src, w.hdr.seq);
-          h = hop_state{true, now, k, w.hdr.len, 0, h.busy, h.packets + 1, w.hdr.src, w.hdr.dst};
+          h = hop_state{true,   now,           k,         w.hdr.len, 0,
+                        h.busy, h.packets + 1, w.hdr.src, w.hdr.dst, h.bytes};
           if (const auto* pk = check_.find(k); pk != nullptr) {
             if (const auto mi = msgs_.find(pk->id); mi != msgs_.end()) start(mi->second, now);
             // A hop that starts after its packet was complete here waited, as
@@ -271,6 +291,7 @@ class rtl_torus_engine final : public clocked_bridge {
             }
           }
         }
+        if (w.byte_valid) ++h.bytes;
         if (w.byte_valid && h.open && ++h.got == h.len) {
           h.busy += now - h.start + 1;
           h.open = false;
@@ -293,6 +314,8 @@ class rtl_torus_engine final : public clocked_bridge {
           if (id) deliver(*id, at);
         },
         [&](unsigned t, const rtl_tops::link_word& rx) {
+          if (rx.hdr_valid) ++ejected_packets_[t];
+          if (rx.byte_valid) ++ejected_bytes_[t];
           const auto id = check_.eject(t, rx, now);
           forward_failure();
           // A message to the tile itself starts with its first packet's ejection.
@@ -323,6 +346,9 @@ class rtl_torus_engine final : public clocked_bridge {
   rtl_tops::torus_check check_;                      // the packets in the RTL
   std::unordered_map<std::uint64_t, message> msgs_;  // by id: posted, not yet delivered
   std::vector<hop_state> hop_;                       // per tile and link output
+  std::vector<std::uint64_t> written_ = std::vector<std::uint64_t>(tiles, 0);  // per tile
+  std::vector<std::uint64_t> ejected_bytes_ = std::vector<std::uint64_t>(tiles, 0);
+  std::vector<std::uint64_t> ejected_packets_ = std::vector<std::uint64_t>(tiles, 0);
   net::contention_stat contention_{};
   std::uint64_t in_rtl_{0};  // messages taken by an NI and not yet delivered
 };

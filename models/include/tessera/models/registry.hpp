@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tessera/models/energy.hpp"
 #include "tessera/net/alphabeta_engine.hpp"
 #include "tessera/net/circuit_engine.hpp"
 #include "tessera/net/engine.hpp"
@@ -58,6 +59,7 @@ struct engine_params {
   std::uint64_t jitter_seed{1};
   std::uint32_t jitter_percent{100};  // the share of messages hit, percent
   cpu_params cpu{};
+  energy_params energy{};  // docs/ppa.md, "Energy"
   // The parameters of engines registered from outside this library (add_engine), by key:
   // their rows' get and set read and write here, and get gives the default when absent.
   std::map<std::string, std::uint64_t, std::less<>> more;
@@ -195,6 +197,8 @@ switching default_switching(fabric_kind k);
 std::span<const param> common_params();
 // The processor parameters of ISS tiles (--tiles cortex-m4).
 std::span<const param> cpu_params_table();
+// The energy coefficients' (docs/ppa.md, "Energy"), read by the platform models.
+std::span<const param> energy_params_table();
 
 std::span<const model_info> models();
 // nullptr when there is no such model.

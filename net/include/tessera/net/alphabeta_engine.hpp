@@ -9,6 +9,7 @@
 #include <deque>
 #include <vector>
 
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
 
@@ -29,6 +30,7 @@ class alphabeta_engine final : public engine {
   void fire(cycle_t now) override;
   [[nodiscard]] bool idle() const override;
   [[nodiscard]] std::vector<link_stat> links() const override;
+  [[nodiscard]] energy_counts energy() const override;
   [[nodiscard]] contention_stat contention() const override { return cont_; }
   [[nodiscard]] std::vector<std::string> stuck() const override;
 
@@ -41,6 +43,8 @@ class alphabeta_engine final : public engine {
     cycle_t in_busy{0};
     std::uint64_t sent{0};
     std::uint64_t received{0};
+    std::uint64_t bytes_out{0};
+    std::uint64_t bytes_in{0};
     std::uint32_t max_queue{0};
     std::vector<cycle_t> queued_at;  // parallel to out: when each was posted
   };

@@ -84,6 +84,7 @@
 
 #include "tessera/common/range.hpp"
 #include "tessera/net/duplex.hpp"
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -152,6 +153,7 @@ class circuit_engine final : public engine {
   // The cube links ("dim d") with traffic, then the ejection ports ("eject", from and
   // to the tile) with traffic.
   [[nodiscard]] std::vector<link_stat> links() const override;
+  [[nodiscard]] energy_counts energy() const override;
   [[nodiscard]] contention_stat contention() const override { return cont_; }
   [[nodiscard]] std::vector<std::string> stuck() const override;
 
@@ -190,6 +192,7 @@ class circuit_engine final : public engine {
     cycle_t busy{0};
     std::uint64_t messages{0};
     std::uint32_t max_queue{0};
+    std::uint64_t units{0};  // elements of the circuits set up through it
   };
   struct source {
     std::deque<std::uint32_t> queue;  // posted, not taken
@@ -197,6 +200,7 @@ class circuit_engine final : public engine {
     std::uint32_t in_setup{none};     // the message taken and not yet set up, if any
     cycle_t free_at{0};               // S' + k of the latest message set up
     cycle_t set_up_at{0};             // S of the latest message set up
+    std::uint64_t injected{0};        // elements of its circuits set up
     // Half duplex: the latest transmit and receive streams.
     duplex_stream<cycle_t> tx;
     duplex_stream<cycle_t> rx;

@@ -22,6 +22,8 @@
 
 namespace tessera::net {
 
+struct energy_counts;  // energy.hpp
+
 using cycle_t = std::uint64_t;
 inline constexpr cycle_t never = std::numeric_limits<cycle_t>::max();
 
@@ -79,7 +81,10 @@ struct link_stat {
   cycle_t busy{0};   // cycles held or transmitting
   std::uint64_t messages{0};
   std::uint32_t max_queue{0};  // most messages/headers waiting for it at once
-  std::vector<vc_stat> vcs;    // per VC in use, where the model counts them; else empty
+  // What crossed it, in the switching's unit: flits (wormhole), elements (circuit),
+  // bytes (store-and-forward); the energy counts (energy.hpp) are made of these.
+  std::uint64_t units{0};
+  std::vector<vc_stat> vcs;  // per VC in use, where the model counts them; else empty
 };
 
 // One interval a directed link was held or transmitting, for timeline traces: the link
@@ -125,6 +130,9 @@ class engine {
   // message and the flit; empty when there is none. An engine with a failure stops
   // reporting events, and the run fails with this text.
   [[nodiscard]] virtual std::string failure() const { return {}; }
+  // The events that cost energy so far, per router and per link (energy.hpp); an engine
+  // that does not count them returns none (no routers).
+  [[nodiscard]] virtual energy_counts energy() const;
 
   // With recording on, the engine keeps every interval a link is held (link_busy); the
   // engines that model links one by one do (circuit, store-forward, wormhole).

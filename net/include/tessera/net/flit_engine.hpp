@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/wormhole_engine.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -66,6 +67,7 @@ class flit_engine final : public engine {
   // cycles from a packet's header crossing to its tail crossing, summed over its VCs' packets;
   // messages = packets; max_queue = most headers requesting the channel at once.
   [[nodiscard]] std::vector<link_stat> links() const override;
+  [[nodiscard]] energy_counts energy() const override;
   // blocked = header grants later than router_delay after the head flit arrived.
   [[nodiscard]] contention_stat contention() const override;
   [[nodiscard]] std::vector<std::string> stuck() const override;

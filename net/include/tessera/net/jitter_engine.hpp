@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
 
@@ -42,6 +43,7 @@ class jitter_engine final : public engine, private listener {
   [[nodiscard]] contention_stat contention() const override { return inner_->contention(); }
   [[nodiscard]] std::vector<std::string> stuck() const override;
   [[nodiscard]] std::string failure() const override { return inner_->failure(); }
+  [[nodiscard]] energy_counts energy() const override { return inner_->energy(); }
   void record_links(bool on) override { inner_->record_links(on); }
   [[nodiscard]] const std::vector<link_busy>& link_intervals() const override {
     return inner_->link_intervals();

@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "tessera/common/range.hpp"
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -139,6 +140,7 @@ class torus_engine final : public engine {
   void fire(cycle_t now) override;
   [[nodiscard]] bool idle() const override { return live_ == 0 && held_ == 0 && events_.empty(); }
   [[nodiscard]] std::vector<link_stat> links() const override;
+  [[nodiscard]] energy_counts energy() const override;
   [[nodiscard]] contention_stat contention() const override { return cont_; }
   [[nodiscard]] std::vector<std::string> stuck() const override;
   // Times a free link output found packets waiting for it and none with a credit for
@@ -179,15 +181,17 @@ class torus_engine final : public engine {
     std::uint32_t room[2]{0, 0};  // link outputs: free buffers per class at the neighbour
     bool dirty{false};
     cycle_t busy{0};
-    std::uint64_t messages{0};
+    std::uint64_t messages{0};  // packets granted (links and the ejection)
     std::uint32_t waiting{0};
     std::uint32_t max_queue{0};
+    std::uint64_t units{0};  // their bytes
   };
   struct interface {
     std::deque<std::uint32_t> queue;  // packets posted, not yet written
     std::uint32_t room{0};            // free local buffers
     cycle_t written_at{never};        // the last cycle it wrote a packet
     bool dirty{false};
+    std::uint64_t written{0};  // bytes of the packets it wrote
   };
   struct event {
     std::uint32_t tile{0};

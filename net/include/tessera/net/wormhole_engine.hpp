@@ -20,6 +20,7 @@
 
 #include "tessera/common/range.hpp"
 #include "tessera/net/duplex.hpp"
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/mesh_routing.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -156,6 +157,7 @@ class wormhole_engine final : public engine {
   // (from = to = the tile). busy = cycles from a header crossing to its tail crossing,
   // summed; messages = packets that crossed; max_queue = most headers requesting at once.
   [[nodiscard]] std::vector<link_stat> links() const override;
+  [[nodiscard]] energy_counts energy() const override;
   // blocked = header grants that came later than the header could have left.
   [[nodiscard]] contention_stat contention() const override;
   [[nodiscard]] std::vector<std::string> stuck() const override;

@@ -11,6 +11,7 @@
 
 #include "tessera/harness/harness.hpp"
 #include "tessera/harness/pattern.hpp"
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/runtime/fabric.hpp"
 #include "tessera/tlm/platform.hpp"
@@ -36,6 +37,7 @@ struct pattern_outcome {
   std::vector<transfer_timing> transfers;  // in the pattern's order
   std::vector<net::link_stat> links;
   net::contention_stat contention{};
+  net::energy_counts energy;  // the events that cost energy (net/energy.hpp)
   std::vector<harness::fault_report> faults;
   std::vector<harness::lost_report> lost;
   std::uint64_t lost_total{0};

@@ -16,6 +16,7 @@
 #include "tessera/models/registry.hpp"
 #include "tessera/net/alphabeta_engine.hpp"
 #include "tessera/net/circuit_engine.hpp"
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/torus_engine.hpp"
 #include "tessera/net/wormhole_engine.hpp"
@@ -73,6 +74,7 @@ struct platform_outcome {
   std::vector<harness::transfer_record> transfers;
   std::vector<net::link_stat> links;
   net::contention_stat contention{};
+  net::energy_counts energy;         // the events that cost energy (net/energy.hpp)
   std::vector<tile_cpu> cpu;         // per tile; empty for native tiles
   std::vector<net::link_busy> busy;  // with trace_ops: every interval a link was held
 };

@@ -115,6 +115,7 @@ platform_outcome run_platform(Harness& h, const fabric& f, net::engine& engine,
   out.transfers = fab.transfers();
   out.links = engine.links();
   out.contention = engine.contention();
+  out.energy = engine.energy();
   out.busy = engine.link_intervals();
   return out;
 }

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/latency_histogram.hpp"
 #include "tessera/runtime/fabric.hpp"
@@ -165,6 +166,7 @@ struct traffic_outcome {
   std::vector<harness::transfer_record> transfers;  // with keep_transfers
   std::vector<net::link_stat> links;
   net::contention_stat contention{};
+  net::energy_counts energy;  // the events that cost energy (net/energy.hpp)
 };
 
 traffic_outcome run_traffic(const fabric& f, const traffic_options& t, const platform_options& o);
