@@ -90,7 +90,7 @@ energy_counts channel_energy(energy_rule rule, std::uint32_t tiles, std::uint32_
         add(r.from, energy_event::crossbar, r.units);
         add(r.from, energy_event::setup, r.messages);
       }
-      if (r.units != 0) out.links.push_back({r.from, r.to, r.name, r.units});
+      if (r.units != 0) out.links.push_back({r.from, r.to, r.name, r.units, r.messages});
     }
   }
   return out;

@@ -36,6 +36,17 @@ double dot(const net::event_counts& n, const std::array<double, net::energy_even
   return s;
 }
 
+// The energy of a link's hops: what each unit costs crossing it (the link, its read and
+// switching at the sender, its write at the receiver) and each head's grant or set-up.
+double hop_pj(const net::link_energy& l, const std::array<double, net::energy_event_kinds>& pj) {
+  const auto at = [&](net::energy_event e) { return pj[static_cast<std::size_t>(e)]; };
+  using net::energy_event;
+  const double unit = at(energy_event::link) + at(energy_event::buffer_read) +
+                      at(energy_event::crossbar) + at(energy_event::buffer_write);
+  const double head = at(energy_event::arbitration) + at(energy_event::setup);
+  return static_cast<double>(l.units) * unit + static_cast<double>(l.heads) * head;
+}
+
 // Static picojoules of one router over `cycles`: uW x us.
 double static_pj_per_router(const models::energy_params& p, std::uint64_t cycles) {
   return static_cast<double>(p.coef(models::energy_coef::static_uw)) * static_cast<double>(cycles) /
@@ -115,14 +126,14 @@ nlohmann::ordered_json energy_json(const net::energy_counts& c, const models::en
     routers.push_back(
         {{"tile", r}, {"pj", dot(c.routers[r], pj) + stat}, {"events", events_of(c.routers[r])}});
   j["routers"] = std::move(routers);
-  const double link_pj = pj[static_cast<std::size_t>(net::energy_event::link)];
   auto links = nlohmann::ordered_json::array();
   for (const net::link_energy& l : c.links) {
     links.push_back({{"from", l.from},
                      {"to", l.to},
                      {"link", l.name},
                      {"units", l.units},
-                     {"pj", static_cast<double>(l.units) * link_pj}});
+                     {"heads", l.heads},
+                     {"pj", hop_pj(l, pj)}});
   }
   j["links"] = std::move(links);
   return j;

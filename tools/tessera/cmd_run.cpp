@@ -318,10 +318,17 @@ void parse_heatmap(const args& a, run_request& q) {
           "--heatmap-metric does not apply to --heatmap-steps (a step's panel "
           "shows how many of its messages cross each link)");
     }
-    if (*m != "utilization" && *m != "messages" && *m != "contention" && !per_vc_metric(*m)) {
+    if (*m != "utilization" && *m != "messages" && *m != "contention" && *m != "energy" &&
+        !per_vc_metric(*m)) {
       throw input_error("--heatmap-metric '" + shown(*m) +
-                        "' is not utilization, messages, contention, flits, stall, "
+                        "' is not utilization, messages, contention, energy, flits, stall, "
                         "stall-no-credit, stall-arbitration or stall-no-vc");
+    }
+    if (*m == "energy" && q.config.model != "tlm" && q.config.model != "rtl") {
+      throw input_error(
+          "--heatmap-metric energy needs a model that counts energy events: "
+          "--model tlm or rtl, not " +
+          shown(q.config.model));
     }
     q.heatmap_metric = *m;
   }
@@ -372,6 +379,15 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
                           "chose it); run with --param engine=flit");
       }
     }
+    // Per link, the energy of its hops (docs/ppa.md, "Energy"), by "from to name".
+    std::map<std::string, double> hop_pj;
+    if (j.contains("energy")) {
+      for (const auto& e : j["energy"]["links"]) {
+        hop_pj[std::to_string(e["from"].get<std::uint32_t>()) + " " +
+               std::to_string(e["to"].get<std::uint32_t>()) + " " + e["link"].get<std::string>()] =
+            e["pj"].get<double>();
+      }
+    }
     for (const auto& l : j.value("links", nlohmann::ordered_json::array())) {
       if (l["from"] == l["to"]) continue;  // injection and ejection channels
       pictures::heatmap_link x;
@@ -387,8 +403,13 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
         stall[1] = l["stall"]["arbitration"].get<std::uint64_t>();
         stall[2] = l["stall"]["no_vc"].get<std::uint64_t>();
       }
+      const auto pj_at =
+          hop_pj.find(std::to_string(x.from) + " " + std::to_string(x.to) + " " + x.name);
+      const double pj = pj_at == hop_pj.end() ? 0.0 : pj_at->second;
       if (q.heatmap_metric == "utilization") {
         x.value = l["utilization"].get<double>();
+      } else if (q.heatmap_metric == "energy") {
+        x.value = pj;
       } else if (q.heatmap_metric == "flits") {
         x.value = static_cast<double>(l["flits"].get<std::uint64_t>());
       } else if (q.heatmap_metric == "stall") {
@@ -411,6 +432,7 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
            << " cycles for a credit, " << stall[1] << " losing arbitration, " << stall[2]
            << " for a VC";
       }
+      if (j.contains("energy")) os << "; " << pj << " pJ in its hops";
       x.detail = os.str();
       top = std::max(top, x.value);
       p.links.push_back(std::move(x));
@@ -421,6 +443,12 @@ nlohmann::ordered_json write_heatmap_file(const run_request& q, const run::trace
           "link utilization: cycles each directed link was held or transmitting, over "
           "the run's cycles";
       in.scale_max = 1.0;
+    } else if (q.heatmap_metric == "energy") {
+      in.metric =
+          "energy of each directed link's hops, pJ: its traversals, each unit's read and "
+          "switching before it and write after it, its heads' grants (preset " +
+          j["energy"]["preset"].get<std::string>() + ")";
+      in.scale_max = top > 0 ? top : 1.0;
     } else {
       if (q.heatmap_metric == "messages") {
         in.metric = "messages each directed link carried";

@@ -44,6 +44,7 @@ struct link_energy {
   std::uint32_t to{0};
   std::string name;  // as link_stat names it
   std::uint64_t units{0};
+  std::uint64_t heads{0};  // packets (circuits: path headers) that crossed it
 };
 
 struct energy_counts {

@@ -28,7 +28,10 @@ energy_total total_energy(const net::energy_counts& c, const models::energy_para
                           std::uint64_t cycles);
 
 // The run JSON's "energy" object: preset, unit, events, coefficients_pj, dynamic_pj,
-// static_pj, total_pj, pj_per_byte, and per router and per link.
+// static_pj, total_pj, pj_per_byte, per router (all its events and its static energy)
+// and per link (its hops: each unit's traversal, its read and switching at the sender
+// and its write at the receiver, and the heads' grants or set-ups at the sender; the
+// links' figures overlap the routers', which hold every event).
 nlohmann::ordered_json energy_json(const net::energy_counts& c, const models::energy_params& p,
                                    std::uint64_t cycles);
 // The text report's line: "energy      1.234 nJ (dynamic ..., static ...; 0.15 pJ/byte,
