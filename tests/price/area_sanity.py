@@ -5,7 +5,8 @@
   depth flits of 27 control bits (mesh_ctl_t without its 2 VC bits, which the FIFO a flit
   sits in gives) and 8 x width payload bits (iCE40 has no RAM with an asynchronous read,
   so the FIFOs are flip-flops);
-- iCE40 LUTs and flip-flops and NAND2 equivalents grow with VCs, depth and flit width;
+- iCE40 LUTs and flip-flops grow with VCs, NAND2 equivalents with VCs, depth and flit
+  width;
 - a second run of the same design reads every target from the cache, with equal counts;
 - a parameter out of the RTL's range, an unknown parameter or design exits 2 with one
   stderr line that names it.
@@ -52,15 +53,19 @@ def main():
         "buffer4": dict(base, buffer=4),
         "width2": dict(base, width=2),
     }
-    # Every target for the base design; iCE40 and gates for the larger ones (Xilinx's
-    # flow is the slowest, and the base checks it).
+    # Every target for the base design; iCE40 and gates for two VCs; gates (the fastest
+    # flow) for the deeper and the wider one, to keep the test within CI's time.
     got = {}
     for name, params in designs.items():
         if name == "base":
             got[name] = area(cli, env, "mesh", params, "all")
-        else:
+        elif name == "vcs2":
             got[name] = dict(area(cli, env, "mesh", params, "ice40"))
             got[name]["gates"] = area(cli, env, "mesh", params, "gates")["gates"]
+        else:
+            got[name] = area(cli, env, "mesh", params, "gates")
+        if "ice40" not in got[name]:
+            continue
         storage = 5 * params["vcs"] * params["buffer"] * (CTL_BITS_STORED + 8 * params["width"])
         ff = got[name]["ice40"]["ff"]
         ok = ff >= storage
@@ -68,6 +73,8 @@ def main():
         print(("ok " if ok else "FAIL ") + f"mesh {params}: iCE40 {ff} flip-flops >= {storage} storage bits")
     for bigger in ("vcs2", "buffer4", "width2"):
         for target, field in (("ice40", "lut4"), ("ice40", "ff"), ("gates", "nand2_eq")):
+            if target not in got[bigger]:
+                continue
             a, b = got["base"][target][field], got[bigger][target][field]
             ok = b > a
             failures += not ok
