@@ -195,6 +195,44 @@ area_design describe_router(std::string_view router,
   return d;
 }
 
+area_design describe_run_router(const fabric& f, models::switching sw,
+                                const models::engine_params& p) {
+  const auto n = [](std::uint64_t v) { return std::to_string(v); };
+  if (sw == models::switching::wormhole &&
+      (f.kind == fabric_kind::mesh || f.kind == fabric_kind::torus)) {
+    const net::wormhole_params& w = p.wormhole;
+    return describe_router("mesh", {{"vcs", n(w.vcs)},
+                                    {"buffer", n(w.buffer)},
+                                    {"width", n(w.width)},
+                                    {"router_delay", n(w.router_delay)},
+                                    {"pipeline", n(w.pipeline)},
+                                    {"credit_delay", n(w.credit_delay)},
+                                    {"wrap", f.kind == fabric_kind::torus ? "1" : "0"}});
+  }
+  if (sw == models::switching::store_forward && f.kind == fabric_kind::torus) {
+    if (p.torus.packet_bytes == 0) {
+      throw input_error(
+          "--area prices the RTL torus node, whose packets carry 1..256 bytes: give --param "
+          "packet_bytes (0, a message a packet, has no node to price)");
+    }
+    return describe_router(
+        "torus", {{"buffers", n(p.torus.buffers)}, {"packet_bytes", n(p.torus.packet_bytes)}});
+  }
+  if (sw == models::switching::circuit && f.kind == fabric_kind::hypercube)
+    return describe_router("cube", {{"dims", n(f.ports())}, {"width", n(p.circuit.width)}});
+  throw input_error(
+      "--area prices the RTL routers: wormhole on a mesh or torus, store-forward "
+      "on a torus, circuit on a hypercube; this run is " +
+      std::string(models::switching_name(sw)) + " on a " + std::string(kind_name(f.kind)));
+}
+
+std::string design_label(const area_design& d) {
+  std::string s = d.name;
+  for (const design_param& q : d.params)
+    s += " " + q.key + "=" + std::to_string(q.value);
+  return s;
+}
+
 area_design describe_fabric(std::string_view fabric, std::string_view switching,
                             const std::vector<std::pair<std::string, std::string>>& params) {
   const std::string spec(fabric);

@@ -166,6 +166,11 @@ models::switching platform_switching(const run_config& config) {
   return detail::switching_of(config, detail::find_machine(config));
 }
 
+models::engine_params platform_params(const run_config& config) {
+  (void)runnable_model(config.model);
+  return detail::make_setup(config).o;
+}
+
 machine_preset find_machine_preset(std::string_view name) {
   const tlm_models::machine* m = tlm_models::find_machine(name);
   if (m == nullptr) {

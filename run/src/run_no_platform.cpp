@@ -33,6 +33,11 @@ models::switching platform_switching(const run_config& config) {
   return models::switching::ideal;
 }
 
+models::engine_params platform_params(const run_config& config) {
+  detail::run_platform(config);  // refuses
+  return {};
+}
+
 machine_preset find_machine_preset(std::string_view name) {
   throw input_error("--machine '" + std::string(name) +
                     "': the machine presets are the platform's, not in this build");

@@ -381,6 +381,10 @@ TEST_CASE("every option crosscheck and sweep declare takes effect: each reaches 
        "--job '/nonexistent/s.json'"},
       {"--index", "alphabeta", ring_bcast({"--index", "3"}), "--index goes with --job"},
       {"--collect", "", {"--collect", "/nonexistent/dir"}, "--collect '/nonexistent/dir"},
+      {"--area", "alphabeta", ring_bcast({"--area", "asic"}), "--area 'asic'"},
+      {"--pareto", "alphabeta", ring_bcast({"--pareto", "cycles"}), "--pareto 'cycles'"},
+      {"--pareto-plot", "alphabeta", ring_bcast({"--pareto-plot", "p.svg"}),
+       "--pareto-plot goes with --pareto"},
   };
   const std::vector<probe> own_crosscheck{
       {"--models", "", ring_bcast({"--models", "tlm"}), "--models 'tlm' is not two models"},

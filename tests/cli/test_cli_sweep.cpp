@@ -165,3 +165,63 @@ TEST_CASE("sweep: rows to a file, a one-line summary on stdout", "[cli][sweep]")
         "sweep: 2 runs, 1 failed; rows in tessera_test_summary.csv and "
         "tessera_test_summary.jsonl\n");
 }
+
+TEST_CASE("sweep: the Pareto front of two columns, derived here from Grama's times",
+          "[cli][sweep]") {
+  // Broadcast on a ring of 4: cycles = 2 (ts + m), and the m bytes every tile holds at
+  // the end are checked (the root's too).
+  // A run is on the front when no other has fewer cycles and as many bytes or more, or
+  // as few cycles and more bytes.
+  const auto r =
+      run_cli({"sweep", "--fabric", "ring:4", "--collective", "bcast", "--param", "ts=1,10,100",
+               "--bytes", "256,1024", "--json", "--pareto", "cycles,max:bytes_checked"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  struct point {
+    std::uint64_t ts, m;
+    double cycles, bytes;
+  };
+  std::vector<point> pts;
+  for (const std::uint64_t ts : {1U, 10U, 100U})
+    for (const std::uint64_t m : {256U, 1024U})
+      pts.push_back({ts, m, 2.0 * static_cast<double>(ts + m), 4.0 * static_cast<double>(m)});
+  std::vector<std::string> want;
+  for (const point& p : pts) {
+    bool dominated = false;
+    for (const point& q : pts) {
+      dominated = dominated || (q.cycles <= p.cycles && q.bytes >= p.bytes &&
+                                (q.cycles < p.cycles || q.bytes > p.bytes));
+    }
+    if (!dominated)
+      want.push_back("--param ts " + std::to_string(p.ts) + ", --bytes " + std::to_string(p.m));
+  }
+  REQUIRE(want.size() == 2);  // ts 1 at either size
+  const json& pf = j["pareto"];
+  CHECK(pf["x"]["column"] == "cycles");
+  CHECK(pf["x"]["maximize"] == false);
+  CHECK(pf["y"]["maximize"] == true);
+  CHECK(pf["points"] == 6);
+  std::vector<std::string> got;
+  for (const json& f : pf["front"])
+    got.push_back(f["label"].get<std::string>());
+  CHECK(got == want);
+  for (const json& row : j["rows"])
+    CHECK(row["bytes_checked"] == 4 * std::stoull(row["--bytes"].get<std::string>()));
+}
+
+TEST_CASE("sweep: --pareto and --area refuse what they cannot price", "[cli][sweep]") {
+  const auto none = run_cli({"sweep", "--fabric", "ring:4", "--collective", "bcast", "--bytes",
+                             "256,1024", "--pareto", "cycles,nothing"});
+  CHECK(none.code == 2);
+  CHECK(none.err.find("--pareto cycles,nothing: no verified run has both columns") !=
+        std::string::npos);
+  const auto plot = run_cli({"sweep", "--fabric", "ring:4", "--collective", "bcast", "--bytes",
+                             "256,1024", "--pareto-plot", "p.svg"});
+  CHECK(plot.code == 2);
+  CHECK(plot.err == "tessera: --pareto-plot goes with --pareto X,Y\n");
+  const auto ring = run_cli({"sweep", "--model", "tlm", "--fabric", "ring:4", "--collective",
+                             "bcast", "--bytes", "256,1024", "--area", "gates"});
+  CHECK(ring.code == 2);
+  CHECK(ring.err.find("--area prices the RTL routers") != std::string::npos);
+  CHECK(ring.err.find("(at --bytes 256)") != std::string::npos);
+}

@@ -8,6 +8,7 @@
 - iCE40 LUTs and flip-flops grow with VCs, NAND2 equivalents with VCs, depth and flit
   width;
 - a second run of the same design reads every target from the cache, with equal counts;
+- sweep --area prices each run's router as `tessera area` does;
 - a parameter out of the RTL's range, an unknown parameter or design exits 2 with one
   stderr line that names it.
 
@@ -85,6 +86,22 @@ def main():
         again[t] == got["base"][t] for t in ("ice40", "xilinx", "gates"))
     failures += not ok
     print(("ok " if ok else "FAIL ") + f"second run from the cache: cached {again['cached']}")
+
+    # sweep --area: each run's router priced as `tessera area` prices it (from the cache).
+    sweep = [cli, "sweep", "--model", "tlm", "--fabric", "mesh:2x2", "--collective", "bcast",
+             "--bytes", "64", "--param", "vcs=1,2", "--param", "buffer=2", "--param", "width=1",
+             "--area", "ice40,gates", "--json"]
+    p = subprocess.run(sweep, capture_output=True, text=True, env=env, timeout=1200)
+    rows = json.loads(p.stdout)["rows"] if p.returncode == 0 else []
+    ok = p.returncode == 0 and len(rows) == 2
+    for row, name in zip(rows, ("base", "vcs2")):
+        ok = ok and row["area.ice40.lut4"] == got[name]["ice40"]["lut4"]
+        ok = ok and row["area.gates.nand2_eq"] == got[name]["gates"]["nand2_eq"]
+        ok = ok and row["area.router"].startswith(f"mesh vcs={designs[name]['vcs']} buffer=2 width=1")
+        ok = ok and row["energy.total_pj"] > 0
+    failures += not ok
+    print(("ok " if ok else "FAIL ") + f"sweep --area: rows {[(r.get('area.router'), r.get('area.ice40.lut4')) for r in rows]} "
+          f"(exit {p.returncode}: {p.stderr.strip()})")
 
     failures += not refused(cli, env, ["--router", "mesh", "--param", "vcs=5"], "vcs=5")
     failures += not refused(cli, env, ["--router", "mesh", "--param", "vcs=5"], "1..4")

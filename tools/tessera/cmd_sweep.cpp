@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -19,6 +20,7 @@
 #include "tessera/common/input.hpp"
 #include "tessera/common/isolated.hpp"
 #include "tessera/pictures/load_latency.hpp"
+#include "tessera/price/area.hpp"
 #include "tessera/run/run.hpp"
 #include "tessera/sweep/sweep.hpp"
 
@@ -28,8 +30,10 @@ command_line sweep_command_line() {
   command_line c("sweep",
                  R"(tessera sweep [run options, any value a list or a range] [--param k=LIST ...]
                      [--jobs N] [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
+                     [--area TARGETS] [--pareto X,Y [--pareto-plot FILE.svg]]
                      [--emit-jobs FILE | --slurm FILE] [--job-dir DIR]
-       tessera sweep --collect DIR [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json])",
+       tessera sweep --collect DIR [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
+                     [--area TARGETS] [--pareto X,Y [--pareto-plot FILE.svg]])",
                  R"(Runs `tessera run` once for every combination of the values given: the cartesian
 product, the last option varying fastest. Each run is its own process (a failed or
 crashed run is a row, not the end of the sweep), --jobs N of them at once. One row
@@ -58,6 +62,18 @@ are. --trace, --timeline and --heatmap are one run's: use them with tessera run.
              "runs past saturation left out and the saturation throughput (the most the fabric "
              "accepted) marked")
       .flag("json", "one JSON object on stdout: the runs, the failures and the rows")
+      .group("price the configurations (docs/ppa.md)")
+      .value("area", "TARGETS",
+             "add each run's router area to its row (area.ice40.lut4, area.gates.nand2_eq, "
+             "...): ice40, xilinx, gates, all, or a comma list; synthesized once a "
+             "configuration with Yosys (tessera area), from its cache after that")
+      .value("pareto", "X,Y",
+             "the Pareto front of two columns of the rows, each minimized unless written "
+             "max:COLUMN; `saturation` and `saturation_bytes`, the most packets and bytes a "
+             "load-latency series accepted per tile and cycle, are maximized per combination "
+             "of the other options (e.g. area.ice40.lut4,saturation_bytes or "
+             "energy.total_pj,cycles)")
+      .value("pareto-plot", "F.svg", "with --pareto: every configuration and the front, drawn")
       .group("a sweep handed to GNU parallel or Slurm (docs/sweeps.md)")
       .value("emit-jobs", "F",
              "run nothing: write the sweep to --job-dir DIR (default sweep-jobs) and one "
@@ -141,6 +157,100 @@ nlohmann::ordered_json make_row(const sweep_spec& s, std::size_t i, const isolat
   return row;
 }
 
+// --area's targets: ice40, xilinx, gates, all, or a comma list of the first three.
+unsigned area_targets(const std::string& text) {
+  if (text == "all") return price::all_targets;
+  unsigned bits = 0;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string t = text.substr(at, comma - at);
+    bool known = false;
+    for (const auto x : {price::target::ice40, price::target::xilinx, price::target::gates}) {
+      if (t == price::target_name(x)) {
+        bits |= static_cast<unsigned>(x);
+        known = true;
+      }
+    }
+    if (!known) {
+      throw input_error("--area '" + shown(text) +
+                        "' is not ice40, xilinx, gates, all or a comma list of the first three");
+    }
+    at = comma + 1;
+  }
+  return bits;
+}
+
+// The pricing options' own conflicts, before any run.
+void check_pricing(const args& a) {
+  if (const auto t = a.get("area")) (void)area_targets(*t);
+  if (const auto p = a.get("pareto")) (void)sweep::parse_pareto(*p);
+  if (a.has("pareto-plot") && !a.has("pareto"))
+    throw input_error("--pareto-plot goes with --pareto X,Y");
+}
+
+// With --area, the router each run simulates, in its configuration: every combination
+// is priced or refused before the first run.
+std::vector<price::area_design> run_designs(const args& a, const sweep_spec& s) {
+  std::vector<price::area_design> out;
+  if (!a.has("area")) return out;
+  command_line run_cl = run_command_line();
+  for (std::size_t i = 0; i < s.runs; ++i) {
+    const std::vector<std::size_t> at = coords(s, i);
+    const args ra(run_cl, point_argv(s.fixed, s.axes, at));
+    const std::string where = sweep::where(s, at);
+    const std::string at_text = where.empty() ? "" : " (at " + where + ")";
+    try {
+      const run_request q = parse_request(ra);
+      const run::run_config& r = q.config;
+      if (r.model != "tlm" && r.model != "rtl") {
+        throw input_error(
+            "--area goes with --model tlm or rtl (it prices the routers the run "
+            "simulates; the " +
+            r.model + " model has none)");
+      }
+      out.push_back(
+          price::describe_run_router(r.c.f, run::platform_switching(r), run::platform_params(r)));
+    } catch (const input_error& e) {
+      throw input_error(std::string(e.what()) + at_text);
+    }
+  }
+  return out;
+}
+
+// Each row's router area, from Yosys once a configuration (and its cache after that).
+void add_area(const args& a, const std::vector<price::area_design>& designs,
+              std::vector<nlohmann::ordered_json>& rows) {
+  const auto t = a.get("area");
+  if (!t) return;
+  const unsigned targets = area_targets(*t);
+  const price::area_env env = price::default_env();
+  std::map<std::string, price::area_result> done;
+  for (std::size_t i = 0; i < rows.size() && i < designs.size(); ++i) {
+    const std::string label = price::design_label(designs[i]);
+    auto it = done.find(label);
+    if (it == done.end())
+      it = done.emplace(label, price::synthesize(designs[i], targets, env)).first;
+    const price::area_result& r = it->second;
+    nlohmann::ordered_json& row = rows[i];
+    row["area.router"] = label;
+    if (r.ice40) {
+      row["area.ice40.lut4"] = r.ice40->lut4;
+      row["area.ice40.ff"] = r.ice40->ff;
+      row["area.ice40.carry"] = r.ice40->carry;
+      row["area.ice40.ram"] = r.ice40->ram;
+    }
+    if (r.xilinx) {
+      row["area.xilinx.lut"] = r.xilinx->lut;
+      row["area.xilinx.ff"] = r.xilinx->ff;
+      row["area.xilinx.lutram"] = r.xilinx->lutram;
+      row["area.xilinx.bram"] = r.xilinx->bram;
+    }
+    if (r.gates) row["area.gates.nand2_eq"] = r.gates->nand2_eq;
+    row["area.storage_bits"] = designs[i].storage_bits;
+  }
+}
+
 // CSV, JSON Lines, the plot and the summary of finished rows; the exit status.
 int write_results(const args& a, const sweep::spec& s,
                   const std::vector<nlohmann::ordered_json>& rows, std::ostream& out,
@@ -165,6 +275,43 @@ int write_results(const args& a, const sweep::spec& s,
         "--plot", *plot,
         pictures::to_svg(pictures::load_latency_figure(sweep::load_runs(s.axes, rows))));
   }
+  // The Pareto front of two columns.
+  std::optional<sweep::pareto_result> front;
+  if (const auto p = a.get("pareto")) {
+    front = sweep::pareto_front(s.axes, rows, sweep::parse_pareto(*p));
+    if (front->points.empty()) {
+      err << "tessera: --pareto " << *p << ": no verified run has both columns (the rows' "
+          << "columns are the CSV header; `saturation` needs --traffic and a range of --rate)\n";
+      return 2;
+    }
+    if (const auto f = a.get("pareto-plot"))
+      write_output_file("--pareto-plot", *f, pictures::to_svg(sweep::pareto_figure(*front)));
+  }
+  const auto front_json = [&] {
+    nlohmann::ordered_json j;
+    j["x"] = {{"column", front->on[0].column}, {"maximize", front->on[0].maximize}};
+    j["y"] = {{"column", front->on[1].column}, {"maximize", front->on[1].maximize}};
+    j["points"] = front->points.size();
+    j["without_values"] = front->without_values;
+    auto f = nlohmann::ordered_json::array();
+    for (const sweep::pareto_point& q : front->points)
+      if (q.front) f.push_back({{"label", q.label}, {"x", q.x}, {"y", q.y}});
+    j["front"] = std::move(f);
+    if (const auto file = a.get("pareto-plot")) j["plot"] = *file;
+    return j;
+  };
+  const auto front_text = [&] {
+    std::size_t n = 0;
+    std::string names;
+    for (const sweep::pareto_point& q : front->points) {
+      if (!q.front) continue;
+      ++n;
+      names += (names.empty() ? "" : "; ") + (q.label.empty() ? std::string("the run") : q.label);
+    }
+    return std::to_string(n) + " of " + std::to_string(front->points.size()) +
+           " on the Pareto front of " + front->on[0].column + ", " + front->on[1].column + ": " +
+           names;
+  };
   // A load-latency sweep: where each series saturates.
   const bool load_latency = sweep::load_latency(s, rows);
   const nlohmann::ordered_json saturation =
@@ -181,10 +328,12 @@ int write_results(const args& a, const sweep::spec& s,
     if (const auto f = a.get("jsonl")) j["jsonl"] = *f;
     if (const auto f = a.get("plot")) j["plot"] = *f;
     if (load_latency) j["saturation"] = saturation;
+    if (front) j["pareto"] = front_json();
     j["rows"] = rows;
     out << j.dump(2) << '\n';
   } else if (!csv_file) {
     out << t.csv;
+    if (front) err << "pareto: " << front_text() << '\n';
   } else {
     // The rows went to a file: one line says what the sweep found.
     out << "sweep: " << rows.size() << (rows.size() == 1 ? " run, " : " runs, ") << t.failed
@@ -192,6 +341,7 @@ int write_results(const args& a, const sweep::spec& s,
     if (const auto f = a.get("jsonl")) out << " and " << *f;
     if (const auto f = a.get("plot")) out << ", plot " << *f;
     if (load_latency) out << "; saturation: " << sweep::saturation_text(saturation);
+    if (front) out << "; " << front_text();
     out << '\n';
   }
   if (const auto refused = sweep::refusal(s, rows)) {
@@ -213,7 +363,8 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
     // An emitted sweep's job or its collection: the spec says what the runs are.
     const std::set<std::string> allowed =
         a.has("job") ? std::set<std::string>{"job", "index", "json"}
-                     : std::set<std::string>{"collect", "csv", "jsonl", "plot", "json"};
+                     : std::set<std::string>{"collect", "csv",  "jsonl",  "plot",
+                                             "json",    "area", "pareto", "pareto-plot"};
     for (const std::string& name : a.given()) {
       if (!allowed.contains(name)) {
         throw input_error("--" + name + " does not go with --" +
@@ -245,7 +396,11 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
   // The rows of an emitted sweep's jobs, merged as a local sweep writes them.
   if (const auto dir = a.get("collect")) {
     const sweep::spec s = sweep::read_spec("--collect", *dir + "/sweep.json", *dir);
-    return write_results(a, s, sweep::collect(s, *dir), out, err);
+    check_pricing(a);
+    const std::vector<price::area_design> designs = run_designs(a, s);
+    std::vector<nlohmann::ordered_json> rows = sweep::collect(s, *dir);
+    add_area(a, designs, rows);
+    return write_results(a, s, rows, out, err);
   }
 
   const unsigned jobs =
@@ -253,8 +408,9 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
   // The axes (options with several values) and what every run shares.
   sweep_spec s;
   for (const std::string& name : a.given()) {
-    static const std::set<std::string> own{"jobs", "csv",       "jsonl", "json",
-                                           "plot", "emit-jobs", "slurm", "job-dir"};
+    static const std::set<std::string> own{"jobs",      "csv",   "jsonl",  "json",
+                                           "plot",      "area",  "pareto", "pareto-plot",
+                                           "emit-jobs", "slurm", "job-dir"};
     if (own.contains(name)) continue;
     if (name == "param") {
       for (const std::string& kv : a.all("param"))
@@ -282,6 +438,8 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
       throw input_error(std::string(e.what()) + (where.empty() ? "" : " (at " + where + ")"));
     }
   }
+  check_pricing(a);
+  const std::vector<price::area_design> designs = run_designs(a, s);
   if (a.has("plot")) {
     if (!a.has("traffic") || !sweep::has_axis(s, "rate")) {
       throw input_error(
@@ -296,7 +454,7 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
   if (a.has("job-dir") && !emit && !slurm)
     throw input_error("--job-dir goes with --emit-jobs FILE or --slurm FILE");
   if (emit || slurm) {
-    for (const char* o : {"csv", "jsonl", "plot", "jobs"}) {
+    for (const char* o : {"csv", "jsonl", "plot", "jobs", "area", "pareto", "pareto-plot"}) {
       if (a.has(o)) {
         throw input_error("--" + std::string(o) + " goes with the local run or --collect, not " +
                           (emit ? "--emit-jobs" : "--slurm"));
@@ -327,7 +485,7 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
 
   // The files are opened (and emptied) before the first run, not found unwritable after
   // the last.
-  for (const char* o : {"csv", "jsonl", "plot"})
+  for (const char* o : {"csv", "jsonl", "plot", "pareto-plot"})
     if (const auto f = a.get(o)) check_writable("--" + std::string(o), *f);
 
   // The runs, each in a child process, `jobs` at a time, forked from this thread.
@@ -347,6 +505,7 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
         }
       });
   if (bar) err << '\n';
+  add_area(a, designs, rows);
   return write_results(a, s, rows, out, err);
 }
 

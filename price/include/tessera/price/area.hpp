@@ -16,6 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "tessera/models/registry.hpp"
+#include "tessera/runtime/fabric.hpp"
+
 namespace tessera::price {
 
 // A parameter as the user names it, with the value the design is built with.
@@ -50,6 +53,16 @@ area_design describe_router(std::string_view router,
 // store-and-forward switching, hypercube:D; up to 16 tiles.
 area_design describe_fabric(std::string_view fabric, std::string_view switching,
                             const std::vector<std::pair<std::string, std::string>>& params);
+
+// The router a timed run's fabric is built of, in the run's configuration (sweep --area):
+// a wormhole mesh or torus: the mesh router (vcs, buffer, width, router_delay, pipeline,
+// credit_delay; wrap on a torus); a store-and-forward torus: the torus node (buffers,
+// packet_bytes); a circuit-switched hypercube: the cube node (dims, width). Throws
+// input_error for another switching or a value the RTL cannot build.
+area_design describe_run_router(const fabric& f, models::switching sw,
+                                const models::engine_params& p);
+// "mesh vcs=2 buffer=4 ...": the design and its parameters in one word list.
+std::string design_label(const area_design& d);
 
 enum class target : unsigned { ice40 = 1U, xilinx = 2U, gates = 4U };
 inline constexpr unsigned all_targets = 7U;

@@ -56,6 +56,11 @@ std::unique_ptr<run_result> run(run_config config);
 // switching, or one that contradicts the other, and in a build without the platform.
 models::switching platform_switching(const run_config& config);
 
+// The parameters a platform run's engine gets, as the run sets them (its engine's
+// defaults, its model's own, the machine's, then --param), validated; throws input_error
+// as run() does, and in a build without the platform.
+models::engine_params platform_params(const run_config& config);
+
 // A machine preset (--machine) as its table gives it: the cycle in microseconds and
 // each parameter's value as --param spells it (docs/machines.md). Throws input_error
 // for an unknown machine, and in a build without the platform.

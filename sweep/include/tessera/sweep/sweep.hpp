@@ -5,6 +5,7 @@
 // declares the options, refuses conflicts, runs the runs and prints.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tessera/pictures/figure.hpp"
 #include "tessera/pictures/load_latency.hpp"
 
 namespace tessera::sweep {
@@ -117,6 +119,33 @@ std::vector<pictures::load_run> load_runs(const std::vector<axis>& axes,
 nlohmann::ordered_json saturation_points(const std::vector<axis>& axes,
                                          const std::vector<nlohmann::ordered_json>& rows);
 std::string saturation_text(const nlohmann::ordered_json& points);
+
+// The Pareto front of two columns (--pareto X,Y, docs/sweeps.md). A column is minimized
+// unless written max:COLUMN; `saturation` and `saturation_bytes` (the most packets, and
+// bytes, a load-latency series accepted per tile and cycle, per combination of the other
+// axes) are maximized.
+struct pareto_axis {
+  std::string column;
+  bool maximize{false};
+};
+using pareto_axes = std::array<pareto_axis, 2>;
+// input_error "--pareto 'text' ..." unless it is X,Y.
+pareto_axes parse_pareto(const std::string& text);
+struct pareto_point {
+  std::string label;  // the axes' values: "--param vcs 2, --param buffer 4"
+  double x{0};
+  double y{0};
+  bool front{false};  // no other point is as good on both columns and better on one
+};
+struct pareto_result {
+  pareto_axes on;
+  std::vector<pareto_point> points;  // the verified runs (or series) with both values
+  std::size_t without_values{0};     // verified runs (or series) lacking one of them
+};
+pareto_result pareto_front(const std::vector<axis>& axes,
+                           const std::vector<nlohmann::ordered_json>& rows, const pareto_axes& on);
+// Every point as a mark, the front as a line through its points.
+pictures::figure pareto_figure(const pareto_result& r);
 
 // The first run the model refused (bad input, exit status 2): its error and where.
 std::optional<std::string> refusal(const spec& s, const std::vector<nlohmann::ordered_json>& rows);

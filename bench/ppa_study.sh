@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The design study of docs/ppa.md ("An 8 x 8 mesh router, priced"): the wormhole mesh
+# router over VCs 1, 2 and 4, buffers of 2 to 16 flits and flits of 4 to 16 bytes, on an
+# 8 x 8 mesh. For each configuration: the saturation throughput under uniform and
+# transpose traffic (a load-latency sweep), the time of PEX and GEN all-to-all with
+# 1 KB blocks, the router's iCE40 LUTs and flip-flops and NAND2 equivalents (Yosys, cached),
+# and the energy of every run (preset floonoc-12nm and scc-45nm). Writes the rows and the
+# Pareto fronts into OUT (default docs/figures). Not part of the test suite: a cold area
+# cache synthesizes for about an hour on two cores; the runs take minutes.
+#   cmake --build build && bash bench/ppa_study.sh build docs/figures
+set -euo pipefail
+dir=${1:-build}
+out=${2:-docs/figures}
+jobs=${TESSERA_JOBS:-2}
+mkdir -p "$out"
+space=(--param vcs=1,2,4 --param buffer=2,4,8,16 --param width=4,8,16)
+
+# Saturation: 8-flit packets, uniform and transpose, 0.004 to 0.15 packets/tile/cycle.
+"$dir/tessera" sweep --model tlm --fabric mesh:8x8 --traffic uniform,transpose \
+  --rate 0.004:0.15:log10 --cycles 10000 "${space[@]}" --area ice40,gates -j "$jobs" \
+  --csv "$out/ppa-saturation.csv" \
+  --pareto area.ice40.lut4,saturation_bytes --pareto-plot "$out/ppa-pareto-saturation.svg" \
+  --json > "$out/ppa-saturation.json"
+
+# All-to-all, 1 KB blocks, PEX and GEN (Thakur): time, energy under both presets.
+for preset in floonoc-12nm scc-45nm; do
+  "$dir/tessera" sweep --model tlm --fabric mesh:8x8 --collective alltoall --algorithm pex,gen \
+    --bytes 1024 "${space[@]}" --param energy=$preset --area ice40,gates -j "$jobs" \
+    --csv "$out/ppa-alltoall-$preset.csv" \
+    --pareto energy.total_pj,cycles --pareto-plot "$out/ppa-pareto-alltoall-$preset.svg" \
+    --json > "$out/ppa-alltoall-$preset.json"
+done
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+for name in ("ppa-saturation", "ppa-alltoall-floonoc-12nm", "ppa-alltoall-scc-45nm"):
+    j = json.load(open(f"{out}/{name}.json"))
+    p = j["pareto"]
+    print(f"{name}: {j['runs']} runs, {j['failed']} failed; front of {p['x']['column']}, "
+          f"{p['y']['column']}: {len(p['front'])} of {p['points']}")
+    for f in p["front"]:
+        print(f"  {f['label']}: {f['x']:.6g}, {f['y']:.6g}")
+PY
