@@ -5,7 +5,10 @@
 # a build:
 #   cmake --build build && bash bench/ppa.sh build
 # Results are cached ($TESSERA_AREA_CACHE, else ~/.cache/tessera/area), so a second run
-# prints the table at once.
+# prints the table at once. The torus nodes are priced with 32-byte packets: their
+# buffers are register files read through multiplexers, and Yosys takes 2 minutes on the
+# node with 2 buffers of 32 bytes, 6 with 4 (docs/ppa.md, "The torus's buffers"); the
+# 256-byte packets the Verilated tori carry would be eight times that storage.
 set -euo pipefail
 dir=${1:-build}
 
@@ -18,11 +21,11 @@ configs=(
   "--router mesh --param vcs=2 --param buffer=4 --param width=8"
   "--router mesh --param vcs=2 --param buffer=4 --param width=16"
   "--router mesh-ni --param vcs=2 --param buffer=4 --param width=4"
-  "--router torus --param buffers=2 --param packet_bytes=128"
-  "--router torus --param buffers=4 --param packet_bytes=128"
-  "--router torus --param buffers=8 --param packet_bytes=128"
-  "--router torus --param buffers=16 --param packet_bytes=128"
-  "--router torus-ni --param buffers=4 --param packet_bytes=128"
+  "--router torus --param buffers=2 --param packet_bytes=32"
+  "--router torus --param buffers=4 --param packet_bytes=32"
+  "--router torus --param buffers=8 --param packet_bytes=32"
+  "--router torus --param buffers=16 --param packet_bytes=32"
+  "--router torus-ni --param buffers=4 --param packet_bytes=32"
   "--router cube --param dims=4"
   "--router cube --param dims=7"
   "--router cube-ni --param dims=4"
