@@ -7,9 +7,8 @@
 
 #include <systemc>  // declares sc_main extern "C", which libsystemc's main() calls
 
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "../catch_run.hpp"  // Catch2's implementation: tessera_catch (tests/catch_main.cpp)
 
 int sc_main(int argc, char* argv[]) {
-  return Catch::Session().run(argc, argv);
+  return tessera_catch_run(argc, argv);
 }
