@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -518,8 +519,11 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
   }
   if (!todo.empty()) {
     // One Yosys run: read and elaborate once, then each target from the saved design.
+    // Its own directory, also when several threads of one process synthesize at once.
+    static std::atomic<unsigned> calls{0};
+    const std::string unique = std::to_string(::getpid()) + "-" + std::to_string(calls++);
     std::filesystem::path work =
-        std::filesystem::temp_directory_path() / ("tessera-area-" + std::to_string(::getpid()));
+        std::filesystem::temp_directory_path() / ("tessera-area-" + unique);
     std::filesystem::create_directories(work);
     std::ostringstream script;
     script << "read_verilog -sv";
@@ -563,7 +567,7 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
         std::error_code ec;
         std::filesystem::create_directories(env.cache_dir, ec);
         const auto file = env.cache_dir / (cache_key(d, t, env) + ".json");
-        const auto tmp = file.string() + ".tmp" + std::to_string(::getpid());
+        const auto tmp = file.string() + ".tmp" + unique;
         nlohmann::json entry = {
             {"design", d.name}, {"top", d.top}, {"target", target_name(t)}, {"result", res}};
         entry["rtl_params"] = nlohmann::json::object();

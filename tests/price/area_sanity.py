@@ -87,10 +87,11 @@ def main():
     failures += not ok
     print(("ok " if ok else "FAIL ") + f"second run from the cache: cached {again['cached']}")
 
-    # sweep --area: each run's router priced as `tessera area` prices it (from the cache).
+    # sweep --area: each run's router priced as `tessera area` prices it (from the cache;
+    # -j 2: the configurations are priced two at a time).
     sweep = [cli, "sweep", "--model", "tlm", "--fabric", "mesh:2x2", "--collective", "bcast",
              "--bytes", "64", "--param", "vcs=1,2", "--param", "buffer=2", "--param", "width=1",
-             "--area", "ice40,gates", "--json"]
+             "--area", "ice40,gates", "-j", "2", "--json"]
     p = subprocess.run(sweep, capture_output=True, text=True, env=env, timeout=1200)
     rows = json.loads(p.stdout)["rows"] if p.returncode == 0 else []
     ok = p.returncode == 0 and len(rows) == 2

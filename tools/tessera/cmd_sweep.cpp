@@ -5,10 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <iostream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +37,7 @@ command_line sweep_command_line() {
                      [--area TARGETS] [--pareto X,Y [--pareto-plot FILE.svg]]
                      [--emit-jobs FILE | --slurm FILE] [--job-dir DIR]
        tessera sweep --collect DIR [--csv FILE] [--jsonl FILE] [--plot FILE.svg] [--json]
-                     [--area TARGETS] [--pareto X,Y [--pareto-plot FILE.svg]])",
+                     [--area TARGETS [--jobs N]] [--pareto X,Y [--pareto-plot FILE.svg]])",
                  R"(Runs `tessera run` once for every combination of the values given: the cartesian
 product, the last option varying fastest. Each run is its own process (a failed or
 crashed run is a row, not the end of the sweep), --jobs N of them at once. One row
@@ -53,7 +57,10 @@ values:
 Options that take a file, --fault and --routes are passed to every run as they
 are. --trace, --timeline and --heatmap are one run's: use them with tessera run.)");
   c.group("sweep")
-      .add({"jobs", "N", "runs at once (default 1)", false, 'j'})
+      .add({"jobs", "N",
+            "runs at once (default 1); with --area also the configurations priced at once, "
+            "each a Yosys process (with --collect only those)",
+            false, 'j'})
       .value("csv", "FILE", "the rows as CSV (default: stdout, unless --json)")
       .value("jsonl", "FILE", "the rows as JSON Lines, one object per run")
       .value("plot", "F.svg",
@@ -218,20 +225,49 @@ std::vector<price::area_design> run_designs(const args& a, const sweep_spec& s) 
   return out;
 }
 
-// Each row's router area, from Yosys once a configuration (and its cache after that).
+// Each row's router area, from Yosys once a configuration (and its cache after that):
+// the distinct configurations are priced `jobs` at a time, each one Yosys process, with a
+// line on stderr for each when it is a terminal (a cold cache takes minutes a router).
 void add_area(const args& a, const std::vector<price::area_design>& designs,
-              std::vector<nlohmann::ordered_json>& rows) {
+              std::vector<nlohmann::ordered_json>& rows, unsigned jobs) {
   const auto t = a.get("area");
   if (!t) return;
   const unsigned targets = area_targets(*t);
   const price::area_env env = price::default_env();
-  std::map<std::string, price::area_result> done;
+  std::map<std::string, std::size_t> slot;  // a configuration's label -> its index in `first`
+  std::vector<std::size_t> first;           // the first design of each configuration
+  for (std::size_t i = 0; i < rows.size() && i < designs.size(); ++i)
+    if (slot.emplace(price::design_label(designs[i]), first.size()).second) first.push_back(i);
+  std::vector<std::optional<price::area_result>> priced(first.size());
+  std::vector<std::exception_ptr> errors(first.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex say;
+  const bool tell = !a.flag("json") && ::isatty(STDERR_FILENO) != 0;
+  const auto worker = [&] {
+    for (std::size_t k = next++; k < first.size(); k = next++) {
+      try {
+        priced[k] = price::synthesize(designs[first[k]], targets, env);
+        if (tell && priced[k]->from_cache != targets) {
+          const std::lock_guard<std::mutex> lock(say);
+          std::cerr << "tessera: area of " << price::design_label(designs[first[k]]) << " in "
+                    << static_cast<long>(priced[k]->synth_seconds) << " s of Yosys\n";
+        }
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < std::min<std::size_t>(jobs, first.size()); ++w)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread& th : pool)
+    th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
   for (std::size_t i = 0; i < rows.size() && i < designs.size(); ++i) {
     const std::string label = price::design_label(designs[i]);
-    auto it = done.find(label);
-    if (it == done.end())
-      it = done.emplace(label, price::synthesize(designs[i], targets, env)).first;
-    const price::area_result& r = it->second;
+    const price::area_result& r = *priced[slot.at(label)];
     nlohmann::ordered_json& row = rows[i];
     row["area.router"] = label;
     if (r.ice40) {
@@ -363,8 +399,8 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
     // An emitted sweep's job or its collection: the spec says what the runs are.
     const std::set<std::string> allowed =
         a.has("job") ? std::set<std::string>{"job", "index", "json"}
-                     : std::set<std::string>{"collect", "csv",  "jsonl",  "plot",
-                                             "json",    "area", "pareto", "pareto-plot"};
+                     : std::set<std::string>{"collect", "csv",  "jsonl",  "plot",       "json",
+                                             "area",    "jobs", "pareto", "pareto-plot"};
     for (const std::string& name : a.given()) {
       if (!allowed.contains(name)) {
         throw input_error("--" + name + " does not go with --" +
@@ -399,7 +435,8 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
     check_pricing(a);
     const std::vector<price::area_design> designs = run_designs(a, s);
     std::vector<nlohmann::ordered_json> rows = sweep::collect(s, *dir);
-    add_area(a, designs, rows);
+    add_area(a, designs, rows,
+             static_cast<unsigned>(parse_count("jobs", a.get("jobs").value_or("1"), 256, 1)));
     return write_results(a, s, rows, out, err);
   }
 
@@ -505,7 +542,7 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
         }
       });
   if (bar) err << '\n';
-  add_area(a, designs, rows);
+  add_area(a, designs, rows, jobs);
   return write_results(a, s, rows, out, err);
 }
 
