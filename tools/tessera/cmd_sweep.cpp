@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -229,15 +228,18 @@ std::vector<price::area_design> run_designs(const args& a, const sweep_spec& s) 
 // the distinct configurations are priced `jobs` at a time, each one Yosys process, with a
 // line on stderr for each when it is a terminal (a cold cache takes minutes a router).
 void add_area(const args& a, const std::vector<price::area_design>& designs,
-              std::vector<nlohmann::ordered_json>& rows, unsigned jobs) {
+              std::vector<nlohmann::ordered_json>& rows, unsigned jobs, std::ostream& err) {
   const auto t = a.get("area");
   if (!t) return;
   const unsigned targets = area_targets(*t);
   const price::area_env env = price::default_env();
   std::map<std::string, std::size_t> slot;  // a configuration's label -> its index in `first`
   std::vector<std::size_t> first;           // the first design of each configuration
-  for (std::size_t i = 0; i < rows.size() && i < designs.size(); ++i)
-    if (slot.emplace(price::design_label(designs[i]), first.size()).second) first.push_back(i);
+  std::vector<std::string> labels;          // each row's configuration
+  for (std::size_t i = 0; i < rows.size() && i < designs.size(); ++i) {
+    labels.push_back(price::design_label(designs[i]));
+    if (slot.emplace(labels.back(), first.size()).second) first.push_back(i);
+  }
   std::vector<std::optional<price::area_result>> priced(first.size());
   std::vector<std::exception_ptr> errors(first.size());
   std::atomic<std::size_t> next{0};
@@ -249,8 +251,8 @@ void add_area(const args& a, const std::vector<price::area_design>& designs,
         priced[k] = price::synthesize(designs[first[k]], targets, env);
         if (tell && priced[k]->from_cache != targets) {
           const std::lock_guard<std::mutex> lock(say);
-          std::cerr << "tessera: area of " << price::design_label(designs[first[k]]) << " in "
-                    << static_cast<long>(priced[k]->synth_seconds) << " s of Yosys\n";
+          err << "tessera: area of " << labels[first[k]] << " in "
+              << static_cast<long>(priced[k]->synth_seconds) << " s of Yosys\n";
         }
       } catch (...) {
         errors[k] = std::current_exception();
@@ -265,11 +267,10 @@ void add_area(const args& a, const std::vector<price::area_design>& designs,
     th.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
-  for (std::size_t i = 0; i < rows.size() && i < designs.size(); ++i) {
-    const std::string label = price::design_label(designs[i]);
-    const price::area_result& r = *priced[slot.at(label)];
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const price::area_result& r = *priced[slot.at(labels[i])];
     nlohmann::ordered_json& row = rows[i];
-    row["area.router"] = label;
+    row["area.router"] = labels[i];
     if (r.ice40) {
       row["area.ice40.lut4"] = r.ice40->lut4;
       row["area.ice40.ff"] = r.ice40->ff;
@@ -436,7 +437,7 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
     const std::vector<price::area_design> designs = run_designs(a, s);
     std::vector<nlohmann::ordered_json> rows = sweep::collect(s, *dir);
     add_area(a, designs, rows,
-             static_cast<unsigned>(parse_count("jobs", a.get("jobs").value_or("1"), 256, 1)));
+             static_cast<unsigned>(parse_count("jobs", a.get("jobs").value_or("1"), 256, 1)), err);
     return write_results(a, s, rows, out, err);
   }
 
@@ -542,7 +543,7 @@ int cmd_sweep(const args& a, std::ostream& out, std::ostream& err) {
         }
       });
   if (bar) err << '\n';
-  add_area(a, designs, rows, jobs);
+  add_area(a, designs, rows, jobs, err);
   return write_results(a, s, rows, out, err);
 }
 
