@@ -28,7 +28,12 @@ namespace tessera::price {
 namespace {
 
 // Bumped whenever a flow script or its parsing changes, so that no stale result is read.
-constexpr std::string_view flow_version = "area-flow-2";
+// Per target: up to version 2 the targets ran one after another in one Yosys process, so
+// that the Xilinx and gate counts depended on which flows ran before them; from 3 each
+// runs in a process of its own (the iCE40 flow, always first, is unchanged).
+std::string_view flow_version(target t) {
+  return t == target::ice40 ? "area-flow-2" : "area-flow-3";
+}
 
 // Control bits of a mesh flit (tsr_pkg mesh_ctl_t: head, tail, odd, vc, dst, src).
 constexpr std::uint64_t mesh_ctl_bits = 1 + 1 + 1 + 2 + 12 + 12;
@@ -452,9 +457,9 @@ std::string misread(const std::string& log) {
   return "";
 }
 
-// Runs yosys with a script file; its output goes to the log. Returns the exit status.
-int run_yosys(const std::string& yosys, const std::filesystem::path& script,
-              const std::filesystem::path& log) {
+// Starts yosys on a script file, its output to the log; returns its process id.
+pid_t spawn_yosys(const std::string& yosys, const std::filesystem::path& script,
+                  const std::filesystem::path& log) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
@@ -474,6 +479,11 @@ int run_yosys(const std::string& yosys, const std::filesystem::path& script,
     throw input_error("area: cannot run " + yosys + " (" + std::strerror(rc) +
                       "); bash scripts/install-deps.sh installs Yosys");
   }
+  return pid;
+}
+
+// Waits for a process started by spawn_yosys; returns its exit status.
+int wait_yosys(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("area: waitpid failed");
@@ -485,7 +495,7 @@ int run_yosys(const std::string& yosys, const std::filesystem::path& script,
 
 std::string cache_key(const area_design& d, target t, const area_env& env) {
   fnv1a64 h;
-  h.field(flow_version).field(target_name(t)).field(d.top);
+  h.field(flow_version(t)).field(target_name(t)).field(d.top);
   for (const auto& [k, v] : d.rtl_params)
     h.field(k).field(std::to_string(v));
   for (const auto& f : d.files)
@@ -518,50 +528,74 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
     if (!hit) todo.push_back(t);
   }
   if (!todo.empty()) {
-    // One Yosys run: read and elaborate once, then each target from the saved design.
-    // Its own directory, also when several threads of one process synthesize at once.
+    // One Yosys process per target, all at once: a target's netlist must not depend on
+    // the flows that ran before it in the same process (Yosys numbers the cells it makes
+    // from one counter per process, and ABC's result follows the names). Each call has
+    // its own directory, also when several threads of one process synthesize at once.
     static std::atomic<unsigned> calls{0};
     const std::string unique = std::to_string(::getpid()) + "-" + std::to_string(calls++);
     std::filesystem::path work =
         std::filesystem::temp_directory_path() / ("tessera-area-" + unique);
     std::filesystem::create_directories(work);
-    std::ostringstream script;
-    script << "read_verilog -sv";
+    std::ostringstream elaborate;
+    elaborate << "read_verilog -sv";
     for (const auto& f : d.files)
-      script << ' ' << (env.rtl_dir / f).string();
-    script << "\n";
+      elaborate << ' ' << (env.rtl_dir / f).string();
+    elaborate << "\n";
     // One chparam for all the parameters: each call elaborates the module again.
     if (!d.rtl_params.empty()) {
-      script << "chparam";
+      elaborate << "chparam";
       for (const auto& [k, v] : d.rtl_params)
-        script << " -set " << k << ' ' << v;
-      script << ' ' << d.top << "\n";
+        elaborate << " -set " << k << ' ' << v;
+      elaborate << ' ' << d.top << "\n";
     }
-    script << "hierarchy -check -top " << d.top << "\nrename -top " << d.top
-           << "\nproc\ncheck -assert\n"
-           << "design -save elaborated\n";
+    elaborate << "hierarchy -check -top " << d.top << "\nrename -top " << d.top
+              << "\nproc\ncheck -assert\n"
+              << "design -save elaborated\ndesign -load elaborated\n";
+    struct job {
+      target t;
+      std::filesystem::path stat, log;
+      pid_t pid{-1};
+    };
+    std::vector<job> jobs;
     for (const target t : todo) {
-      script << "design -load elaborated\n"
-             << target_script(t, d.top, (work / (std::string(target_name(t)) + ".stat")).string())
-             << "\n";
+      const std::string name(target_name(t));
+      job j{t, work / (name + ".stat"), work / (name + ".log")};
+      const auto script_file = work / (name + ".ys");
+      std::ofstream(script_file) << elaborate.str() << target_script(t, d.top, j.stat.string())
+                                 << "\n";
+      jobs.push_back(std::move(j));
     }
-    const auto script_file = work / "flow.ys";
-    std::ofstream(script_file) << script.str();
-    const auto log = work / "yosys.log";
     const auto start = std::chrono::steady_clock::now();
-    const int rc = run_yosys(env.yosys, script_file, log);
+    std::string failed;
+    for (auto& j : jobs) {
+      try {
+        j.pid = spawn_yosys(env.yosys, work / (std::string(target_name(j.t)) + ".ys"), j.log);
+      } catch (...) {
+        for (const auto& k : jobs)
+          if (k.pid > 0) wait_yosys(k.pid);
+        throw;
+      }
+    }
+    for (const auto& j : jobs) {
+      const int rc = wait_yosys(j.pid);
+      if (!failed.empty()) continue;
+      const std::string full = read_file(j.log.string() + ".full");
+      const std::string where =
+          " (" + std::string(target_name(j.t)) + " flow, log " + j.log.string() + ".full)";
+      if (rc != 0) {
+        failed = "area: Yosys failed on " + d.name + " (exit " + std::to_string(rc) +
+                 "): " + misread(full) + where;
+      } else if (const std::string bad = misread(full); !bad.empty()) {
+        failed = "area: Yosys misread " + d.name + ": " + bad + where;
+      }
+    }
     r.synth_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string full = read_file(log.string() + ".full");
-    if (rc != 0) {
-      throw std::runtime_error("area: Yosys failed on " + d.name + " (exit " + std::to_string(rc) +
-                               "): " + misread(full) + " (log " + log.string() + ".full)");
-    }
-    if (const std::string bad = misread(full); !bad.empty())
-      throw std::runtime_error("area: Yosys misread " + d.name + ": " + bad + " (log " +
-                               log.string() + ".full)");
-    for (const target t : todo) {
-      const auto res = parse_target(t, read_file(work / (std::string(target_name(t)) + ".stat")));
+    if (!failed.empty()) throw std::runtime_error(failed);
+    for (const auto& j : jobs) {
+      const target t = j.t;
+      const auto res = parse_target(t, read_file(j.stat));
       got.emplace_back(t, res);
       if (!env.cache_dir.empty()) {
         std::error_code ec;

@@ -87,6 +87,18 @@ def main():
     failures += not ok
     print(("ok " if ok else "FAIL ") + f"second run from the cache: cached {again['cached']}")
 
+    # A target alone counts what it counts among all three (one Yosys process each, so no
+    # flow's netlist depends on the flows run before it): a fresh cache, the base design
+    # for gates and for Xilinx, each on its own.
+    alone_env = dict(env, TESSERA_AREA_CACHE=cache + "-alone")
+    shutil.rmtree(alone_env["TESSERA_AREA_CACHE"], ignore_errors=True)
+    for target in ("gates", "xilinx"):
+        alone = area(cli, alone_env, "mesh", base, target)
+        ok = alone["cached"] == [] and alone[target] == got["base"][target]
+        failures += not ok
+        print(("ok " if ok else "FAIL ") + f"{target} alone {alone[target]} == {target} among all {got['base'][target]}")
+    shutil.rmtree(alone_env["TESSERA_AREA_CACHE"], ignore_errors=True)
+
     # sweep --area: each run's router priced as `tessera area` prices it (from the cache;
     # -j 2: the configurations are priced two at a time).
     sweep = [cli, "sweep", "--model", "tlm", "--fabric", "mesh:2x2", "--collective", "bcast",
