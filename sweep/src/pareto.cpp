@@ -13,16 +13,6 @@
 namespace tessera::sweep {
 namespace {
 
-// A series of a load-latency sweep: every axis but --rate, as "--param vcs 2, ...".
-std::string series_of(const std::vector<axis>& axes, const nlohmann::ordered_json& row) {
-  std::string label;
-  for (const axis& x : axes) {
-    if (x.option == "rate") continue;
-    label += (label.empty() ? "" : ", ") + column(x) + " " + row.value(column(x), std::string{});
-  }
-  return label;
-}
-
 std::optional<double> number(const nlohmann::ordered_json& row, const std::string& col) {
   if (!row.contains(col) || !row[col].is_number()) return std::nullopt;
   const double v = row[col].get<double>();
@@ -74,7 +64,7 @@ pareto_result pareto_front(const std::vector<axis>& axes,
     std::map<std::string, std::size_t> at;
     for (const auto& row : rows) {
       if (row.value("exit_status", -1) != 0 || !row.contains("accepted.packets")) continue;
-      const std::string s = series_of(axes, row);
+      const std::string s = series_label(axes, row);
       // Packets, and bytes (flits times the bytes of a flit), per tile and cycle.
       const double packets = row["accepted.packets"].get<double>();
       const auto flits = number(row, "accepted.flits");
@@ -92,11 +82,7 @@ pareto_result pareto_front(const std::vector<axis>& axes,
   } else {
     for (const auto& row : rows) {
       if (row.value("exit_status", -1) != 0) continue;
-      std::string label;
-      for (const axis& x : axes)
-        label +=
-            (label.empty() ? "" : ", ") + column(x) + " " + row.value(column(x), std::string{});
-      cands.push_back({label, row});
+      cands.push_back({run_label(axes, row), row});
     }
   }
   for (const cand& c : cands) {

@@ -19,17 +19,6 @@ std::string csv_cell(const nlohmann::ordered_json& v) {
   return out + "\"";
 }
 
-// A load-latency series: the values of every axis but --rate ("traffic uniform").
-std::string series_label(const std::vector<axis>& axes, const nlohmann::ordered_json& row) {
-  std::string label;
-  for (const axis& x : axes) {
-    if (x.option == "rate") continue;
-    label +=
-        (label.empty() ? "" : ", ") + column(x).substr(2) + " " + row[column(x)].get<std::string>();
-  }
-  return label;
-}
-
 // Where each series of a load-latency sweep saturates (docs/sweeps.md): the lowest
 // offered load at which its run is saturated (it accepted less than 95 % of the load
 // offered, or could not drain: docs/tlm.md) or its average latency exceeds
@@ -38,6 +27,23 @@ std::string series_label(const std::vector<axis>& axes, const nlohmann::ordered_
 constexpr double saturation_factor = 3;
 
 }  // namespace
+
+std::string series_label(const std::vector<axis>& axes, const nlohmann::ordered_json& row) {
+  std::string label;
+  for (const axis& x : axes) {
+    if (x.option == "rate") continue;
+    label += (label.empty() ? "" : ", ") + column(x).substr(2) + " " +
+             row.value(column(x), std::string{});
+  }
+  return label;
+}
+
+std::string run_label(const std::vector<axis>& axes, const nlohmann::ordered_json& row) {
+  std::string label;
+  for (const axis& x : axes)
+    label += (label.empty() ? "" : ", ") + column(x) + " " + row.value(column(x), std::string{});
+  return label;
+}
 
 void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
              nlohmann::ordered_json& row) {
@@ -161,9 +167,7 @@ std::optional<std::string> refusal(const spec& s, const std::vector<nlohmann::or
   for (const auto& row : rows) {
     if (row["exit_status"] != 2) continue;
     // A value the model refuses (a parameter out of range for it): bad input.
-    std::string at;
-    for (const axis& x : s.axes)
-      at += (at.empty() ? "" : ", ") + column(x) + " " + row[column(x)].get<std::string>();
+    const std::string at = run_label(s.axes, row);
     return row.value("error", std::string("refused")) + (at.empty() ? "" : " (at " + at + ")");
   }
   return std::nullopt;

@@ -45,6 +45,11 @@ struct axis {
 // The option's column, as it is written on the command line ("--bytes", "--param ts"),
 // apart from the results' columns (the run's "cycles" is not --cycles).
 std::string column(const axis& x);
+// A load-latency series, the values of every axis but --rate: "traffic uniform, param
+// vcs 2" (a saturation point's label on a Pareto front too).
+std::string series_label(const std::vector<axis>& axes, const nlohmann::ordered_json& row);
+// A run's place in the sweep, every axis: "--traffic uniform, --param vcs 2".
+std::string run_label(const std::vector<axis>& axes, const nlohmann::ordered_json& row);
 
 // What a sweep runs: the arguments every run shares, the axes, the shared options' row
 // columns. Saved as sweep.json for --emit-jobs and --slurm, read back by --job and
