@@ -528,7 +528,7 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
     if (!hit) todo.push_back(t);
   }
   if (!todo.empty()) {
-    // One Yosys process per target, all at once: a target's netlist must not depend on
+    // One Yosys process per target: a target's netlist must not depend on
     // the flows that ran before it in the same process (Yosys numbers the cells it makes
     // from one counter per process, and ABC's result follows the names). Each call has
     // its own directory, also when several threads of one process synthesize at once.
@@ -566,20 +566,14 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
                                  << "\n";
       jobs.push_back(std::move(j));
     }
+    // One after another: a fabric's flow can take 9 GB, and three at once were killed for
+    // memory (the 4 x 4 torus); sweep --area's --jobs is the parallelism.
     const auto start = std::chrono::steady_clock::now();
     std::string failed;
     for (auto& j : jobs) {
-      try {
-        j.pid = spawn_yosys(env.yosys, work / (std::string(target_name(j.t)) + ".ys"), j.log);
-      } catch (...) {
-        for (const auto& k : jobs)
-          if (k.pid > 0) wait_yosys(k.pid);
-        throw;
-      }
-    }
-    for (const auto& j : jobs) {
+      if (!failed.empty()) break;
+      j.pid = spawn_yosys(env.yosys, work / (std::string(target_name(j.t)) + ".ys"), j.log);
       const int rc = wait_yosys(j.pid);
-      if (!failed.empty()) continue;
       const std::string full = read_file(j.log.string() + ".full");
       const std::string where =
           " (" + std::string(target_name(j.t)) + " flow, log " + j.log.string() + ".full)";
