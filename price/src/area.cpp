@@ -457,9 +457,9 @@ std::string misread(const std::string& log) {
   return "";
 }
 
-// Starts yosys on a script file, its output to the log; returns its process id.
-pid_t spawn_yosys(const std::string& yosys, const std::filesystem::path& script,
-                  const std::filesystem::path& log) {
+// Runs yosys on a script file, its output to the log; returns its exit status.
+int run_yosys(const std::string& yosys, const std::filesystem::path& script,
+              const std::filesystem::path& log) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
@@ -479,11 +479,6 @@ pid_t spawn_yosys(const std::string& yosys, const std::filesystem::path& script,
     throw input_error("area: cannot run " + yosys + " (" + std::strerror(rc) +
                       "); bash scripts/install-deps.sh installs Yosys");
   }
-  return pid;
-}
-
-// Waits for a process started by spawn_yosys; returns its exit status.
-int wait_yosys(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("area: waitpid failed");
@@ -555,7 +550,6 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
     struct job {
       target t;
       std::filesystem::path stat, log;
-      pid_t pid{-1};
     };
     std::vector<job> jobs;
     for (const target t : todo) {
@@ -570,10 +564,9 @@ area_result synthesize(const area_design& d, unsigned targets, const area_env& e
     // memory (the 4 x 4 torus); sweep --area's --jobs is the parallelism.
     const auto start = std::chrono::steady_clock::now();
     std::string failed;
-    for (auto& j : jobs) {
+    for (const auto& j : jobs) {
       if (!failed.empty()) break;
-      j.pid = spawn_yosys(env.yosys, work / (std::string(target_name(j.t)) + ".ys"), j.log);
-      const int rc = wait_yosys(j.pid);
+      const int rc = run_yosys(env.yosys, work / (std::string(target_name(j.t)) + ".ys"), j.log);
       const std::string full = read_file(j.log.string() + ".full");
       const std::string where =
           " (" + std::string(target_name(j.t)) + " flow, log " + j.log.string() + ".full)";
