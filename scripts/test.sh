@@ -32,7 +32,7 @@ echo "== sanitizers and fuzzing: ASan+UBSan host build (build-san/) =="
 # the one whose tests run a reference model of their own at -O1.
 CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-  -DTESSERA_FUZZ_SECONDS="${TESSERA_FUZZ_SECONDS:-30}" \
+  -DTESSERA_FUZZ_SECONDS="${TESSERA_FUZZ_SECONDS:-10}" \
   -DTESSERA_TEST_CXX_FLAGS="-O0;-gline-tables-only" -DTESSERA_TEST_REFERENCE_CXX_FLAGS="-O1;-gline-tables-only"
 cmake --build build-san -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
