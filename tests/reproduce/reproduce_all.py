@@ -7,7 +7,7 @@ carries its title and both axis labels, and holds each of the report's series wi
 many points as the report gives it (paper series as marks, simulated ones as lines).
 
 It leaves OUTDIR/report.json, OUTDIR/reproduction.html and OUTDIR/figures for the tests
-that read them (html_page.py, tests/rtl/reproduce_rtl.py) and a record of the run for
+that read them (html_page.py) and a record of the run for
 docs/reproduction.md's command (tests/support/recorded.py).
 Usage: reproduce_all.py TESSERA OUTDIR RECORD_DIR
 """

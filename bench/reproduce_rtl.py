@@ -5,31 +5,28 @@ engines follow the RTL's rules cycle for cycle, docs/rtl.md). The rtl report has
 rows the RTL can run (Bokhari's section 6 needs the engine's half-duplex interface;
 Bermond's rows need tori of 4 x 4 or 8 x 8 and packets of 256 bytes at most); each is
 compared with the tlm row of the same source and case, and the tlm report's own verdict
-on the rows the RTL cannot run is not this test's. The tlm rows are the paper's in the
-suite's one `reproduce all` (the fixture reproduce_all: each paper there runs on its
-default model, tlm for these two); the rtl run leaves a record for docs/reproduction.md's
-command (tests/support/recorded.py).
-usage: reproduce_rtl.py TESSERA PAPER ALL_REPORT RECORD_DIR"""
+on the rows the RTL cannot run is not this check's. TLM_REPORT is `reproduce PAPER --json`
+or `reproduce all --json` on the default model (tlm for these papers).
+Run by bench/reproduce_rtl.sh, not by the test suite: the three papers take six minutes
+of Verilated simulation (the crosschecks of tests/rtl hold the RTL to the engines).
+usage: reproduce_rtl.py TESSERA PAPER TLM_REPORT"""
 import json
-import os
+import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from recorded import run_and_record  # noqa: E402
-
 
 def main():
-    tessera, paper, all_report, record_dir = sys.argv[1:5]
-    with open(all_report, encoding="utf-8") as f:
-        tlm = [x for x in json.load(f)["papers"] if x["paper"] == paper]
+    tessera, paper, tlm_report = sys.argv[1:4]
+    with open(tlm_report, encoding="utf-8") as f:
+        report = json.load(f)
+    tlm = [x for x in report.get("papers", [report]) if x["paper"] == paper]
     if len(tlm) != 1 or not tlm[0]["model"].startswith("tlm,"):
-        sys.exit(f"{all_report} has no tlm report of {paper}")
+        sys.exit(f"{tlm_report} has no tlm report of {paper}")
     tlm = tlm[0]
     with tempfile.TemporaryDirectory() as d:
-        r = run_and_record(os.path.join(record_dir, f"reproduce-{paper}-rtl.run.json"),
-                           f"rtl.reproduce.{paper}", f"build/tessera reproduce {paper} --model rtl",
-                           ["--json"], tessera, d)
+        r = subprocess.run([tessera, "reproduce", paper, "--model", "rtl", "--json"],
+                           capture_output=True, text=True, cwd=d, check=False)
     if r.returncode != 0:
         sys.exit(f"reproduce {paper} --model rtl: exit {r.returncode}: {r.stderr.strip()}")
     rtl = json.loads(r.stdout)
