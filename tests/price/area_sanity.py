@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """tessera area held to what the RTL's parameters imply, derived here (docs/ppa.md):
 
-- the flip-flops of an iCE40 mesh router at least hold its input FIFOs: 5 ports x VCs x
+- the flip-flops of the iCE40 base router at least hold its input FIFOs: 5 ports x VCs x
   depth flits of 27 control bits (mesh_ctl_t without its 2 VC bits, which the FIFO a flit
   sits in gives) and 8 x width payload bits (iCE40 has no RAM with an asynchronous read,
   so the FIFOs are flip-flops);
-- iCE40 LUTs and flip-flops grow with VCs, NAND2 equivalents with VCs, depth and flit
-  width;
+- NAND2 equivalents grow with VCs, depth and flit width;
 - a second run of the same design reads every target from the cache, with equal counts;
-- sweep --area prices each run's router as `tessera area` does;
+- sweep --area prices each run's router as `tessera area` does, and only in the targets
+  it names;
 - a parameter out of the RTL's range, an unknown parameter or design exits 2 with one
   stderr line that names it.
 
@@ -54,15 +54,13 @@ def main():
         "buffer4": dict(base, buffer=4),
         "width2": dict(base, width=2),
     }
-    # Every target for the base design; iCE40 and gates for two VCs; gates (the fastest
-    # flow) for the deeper and the wider one, to keep the test within CI's time.
+    # Every target for the base design; gates (the fastest flow) for two VCs, the deeper
+    # and the wider one, to keep the test within CI's time (iCE40 for two VCs takes 28 s;
+    # docs/ppa.md's table has every target of each).
     got = {}
     for name, params in designs.items():
         if name == "base":
             got[name] = area(cli, env, "mesh", params, "all")
-        elif name == "vcs2":
-            got[name] = dict(area(cli, env, "mesh", params, "ice40"))
-            got[name]["gates"] = area(cli, env, "mesh", params, "gates")["gates"]
         else:
             got[name] = area(cli, env, "mesh", params, "gates")
         if "ice40" not in got[name]:
@@ -104,17 +102,17 @@ def main():
     # -j 2: the configurations are priced two at a time).
     sweep = [cli, "sweep", "--model", "tlm", "--fabric", "mesh:2x2", "--collective", "bcast",
              "--bytes", "64", "--param", "vcs=1,2", "--param", "buffer=2", "--param", "width=1",
-             "--area", "ice40,gates", "-j", "2", "--json"]
+             "--area", "gates", "-j", "2", "--json"]
     p = subprocess.run(sweep, capture_output=True, text=True, env=env, timeout=1200)
     rows = json.loads(p.stdout)["rows"] if p.returncode == 0 else []
     ok = p.returncode == 0 and len(rows) == 2
     for row, name in zip(rows, ("base", "vcs2")):
-        ok = ok and row["area.ice40.lut4"] == got[name]["ice40"]["lut4"]
+        ok = ok and "area.ice40.lut4" not in row
         ok = ok and row["area.gates.nand2_eq"] == got[name]["gates"]["nand2_eq"]
         ok = ok and row["area.router"].startswith(f"mesh vcs={designs[name]['vcs']} buffer=2 width=1")
         ok = ok and row["energy.total_pj"] > 0
     failures += not ok
-    print(("ok " if ok else "FAIL ") + f"sweep --area: rows {[(r.get('area.router'), r.get('area.ice40.lut4')) for r in rows]} "
+    print(("ok " if ok else "FAIL ") + f"sweep --area: rows {[(r.get('area.router'), r.get('area.gates.nand2_eq')) for r in rows]} "
           f"(exit {p.returncode}: {p.stderr.strip()})")
 
     failures += not refused(cli, env, ["--router", "mesh", "--param", "vcs=5"], "vcs=5")
