@@ -32,7 +32,7 @@ configs=(
   "--router cube --param dims=7"
   "--router cube-ni --param dims=4"
   "--fabric mesh:4x4 --param vcs=1 --param buffer=4 --param width=4"
-  "--fabric torus:4x4 --param packet_bytes=16"
+  "--fabric torus:4x4 --param packet_bytes=16 --target gates"
   "--fabric hypercube:4"
 )
 
