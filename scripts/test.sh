@@ -1,41 +1,13 @@
 #!/usr/bin/env bash
 # The README test command: installs what is missing, builds everything once (the
-# bare-metal tile image too, whose sizes it prints), runs the suite with ctest, and
-# builds the host code a second time with clang under ASan+UBSan (in the background, at
-# the lowest priority) to run there the fuzz targets and the host tests (built only there).
+# bare-metal tile image too, whose sizes it prints), runs the suite with ctest, then
+# rebuilds the host code with clang under ASan+UBSan and runs there the fuzz targets and
+# the host tests (built only there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs=${TESSERA_JOBS:-2}
 scripts/install-deps.sh
-
-# One clang build with ASan+UBSan (build-san/) serves both the fuzzing and the
-# sanitizer runs: every reader of user input runs under libFuzzer from the seed corpus in
-# tests/fuzz/corpus for TESSERA_FUZZ_SECONDS each (docs/development.md, "Fuzzing"), and
-# the host tests run under the sanitizers, with leak detection. It compiles from the start
-# at the lowest CPU priority (nice 19), on the cores build/ leaves idle (a configure
-# running Verilator on one core, the ends of the build, tests waiting on their children),
-# and its tests run after build/'s; its output is in build-san/test-command.log. Its own
-# session is its own scheduler autogroup where the kernel groups by session
-# (/proc/sys/kernel/sched_autogroup_enabled), and a process's nice counts only within its
-# group, so the group takes nice 19 too (measured: without it the two builds shared the
-# cores half and half).
-# -O1 with line tables only, as sanitizer and fuzzing builds usually are: stack traces
-# keep their lines, and the largest files compile about 13 % faster than at -O2 -g. The
-# test binaries' own sources at -O0 (tests/CMakeLists.txt: half the compile time), but
-# the one whose tests run a reference model of their own at -O1.
-mkdir -p build-san
-# shellcheck disable=SC2016  # expanded by the inner shell
-setsid nice -n 19 bash -c '
-  { echo 19 > /proc/self/autogroup; } 2> /dev/null || true
-  CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_FUZZ=ON \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-    -DTESSERA_FUZZ_SECONDS="${TESSERA_FUZZ_SECONDS:-10}" \
-    -DTESSERA_TEST_CXX_FLAGS="-O0;-gline-tables-only" -DTESSERA_TEST_REFERENCE_CXX_FLAGS="-O1;-gline-tables-only" &&
-  cmake --build build-san -j "$0"' "$jobs" > build-san/test-command.log 2>&1 &
-san_build=$!
-# A failing step above ends the script: the sanitizer build goes with it.
-trap 'kill -- -"$san_build" 2> /dev/null || kill "$san_build" 2> /dev/null || true' EXIT
 
 echo "== build (build/) =="
 # The host test binaries (unit, firmware, analytic, net, the CLI's host cases) are built
@@ -52,12 +24,19 @@ cmake --build build --target baremetal-size
 echo "== tests =="
 ctest --test-dir build -j "$jobs" --output-on-failure
 
+# One clang build with ASan+UBSan (build-san/) serves both the fuzzing and the
+# sanitizer runs: every reader of user input runs under libFuzzer from the seed corpus in
+# tests/fuzz/corpus for TESSERA_FUZZ_SECONDS each (docs/development.md, "Fuzzing"), and
+# the host tests run again under the sanitizers, with leak detection.
 echo "== sanitizers and fuzzing: ASan+UBSan host build (build-san/) =="
-if ! wait "$san_build"; then
-  cat build-san/test-command.log
-  echo "the sanitizer build failed (build-san/test-command.log above)"
-  exit 1
-fi
-tail -n 1 build-san/test-command.log
+# -O1 with line tables only, as sanitizer and fuzzing builds usually are: stack traces
+# keep their lines, and the largest files compile about 13 % faster than at -O2 -g. The
+# test binaries' own sources at -O0 (tests/CMakeLists.txt: half the compile time), but
+# the one whose tests run a reference model of their own at -O1.
+CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_FUZZ=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+  -DTESSERA_FUZZ_SECONDS="${TESSERA_FUZZ_SECONDS:-10}" \
+  -DTESSERA_TEST_CXX_FLAGS="-O0;-gline-tables-only" -DTESSERA_TEST_REFERENCE_CXX_FLAGS="-O1;-gline-tables-only"
+cmake --build build-san -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-san -j "$jobs" --output-on-failure -L 'fuzz|unit|firmware|analytic|cli|net'
