@@ -21,6 +21,9 @@ packages=(
   # `tessera area` and the synthesis checks (docs/ppa.md, tests/rtl rtl.synth.*): Yosys
   # 0.23 with its ABC.
   yosys
+  # The formal proofs (scripts/formal.sh, docs/rtl.md): yosys-smtbmc's solver (Debian's boolector 1.5
+  # answers "unknown" to what yosys-smtbmc sends).
+  z3
 )
 
 # The bare-metal tile image (docs/baremetal.md): cross compiler, picolibc and its
