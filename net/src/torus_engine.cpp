@@ -5,6 +5,8 @@
 
 #include "message_slots.hpp"
 #include "tessera/common/errors.hpp"
+#include "tessera/net/mesh_routing.hpp"
+#include "tessera/net/route_dependencies.hpp"
 #include "tessera/runtime/routing.hpp"
 
 namespace tessera::net {
@@ -66,7 +68,8 @@ void torus_engine::route(std::uint32_t src, std::uint32_t dst,
   }
 }
 
-void torus_engine::set_forwarding(const std::vector<forwarding_entry>& entries) {
+void torus_engine::set_forwarding(const std::vector<forwarding_entry>& entries,
+                                  deadlock_check check) {
   const std::uint32_t p = f_.tiles();
   std::unordered_map<std::uint64_t, std::uint32_t> table;
   std::vector<std::uint32_t> dsts;
@@ -116,6 +119,29 @@ void torus_engine::set_forwarding(const std::vector<forwarding_entry>& entries) 
         state[t] = arrives;
     }
   }
+  if (check == deadlock_check::skip) return;
+  // Every walk arrives; a cycle of buffer dependencies could still hold them all.
+  std::vector<channel> cycle;
+  try {
+    const channel_graph g = dependencies();
+    cycle = g.find_cycle();
+    if (!cycle.empty()) {
+      throw input_error(
+          "forwarding tables can deadlock: their routes close a cycle of buffer "
+          "dependencies, " +
+          cycle_text(g, cycle, "class") + " (tessera check-routes)");
+    }
+  } catch (...) {
+    std::swap(forward_, table);
+    throw;
+  }
+}
+
+channel_graph torus_engine::dependencies() const {
+  return store_forward_dependencies(
+      f_, p_.buffers, [this](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& links) {
+        route(s, d, links);
+      });
 }
 
 void torus_engine::set_trees(const std::vector<tree_entry>& entries) {
@@ -229,22 +255,12 @@ std::uint32_t torus_engine::route_mask(const packet& pk) const {
 std::uint8_t torus_engine::next_class(const packet& pk, std::uint32_t o) const {
   const xfer& x = msgs_[pk.msg].x;
   if (x.tree != 0) return 0;
-  const std::uint32_t n = neighbour(f_, tile_id{pk.at}, o)->value();
+  // Ports 0..3 are E, W, S, N (a ring's +1 and -1 are E and W), as torus_class takes them;
+  // the class graph of dependencies() reads the same rule.
   const std::uint32_t cols = f_.cols;
-  const std::uint32_t c = n % cols;
-  const std::uint32_t r = n / cols;
-  const std::uint32_t sc = x.src % cols;
-  const std::uint32_t sr = x.src / cols;
-  switch (o) {
-    case 0:  // east, ring +1
-      return c < sc ? 1 : 0;
-    case 1:  // west, ring -1
-      return c > sc ? 1 : 0;
-    case 2:  // south
-      return r < sr ? 1 : 0;
-    default:  // north
-      return r > sr ? 1 : 0;
-  }
+  const mesh_place here{pk.at % cols, pk.at / cols};
+  const mesh_place src{x.src % cols, x.src / cols};
+  return torus_class(o, here, src, cols, f_.rows) ? 1 : 0;
 }
 
 void torus_engine::complete(std::uint32_t msg, cycle_t now) {

@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "tessera/common/range.hpp"
+#include "tessera/net/channel_graph.hpp"
 #include "tessera/net/energy.hpp"
 #include "tessera/net/engine.hpp"
 #include "tessera/net/event_queue.hpp"
@@ -122,8 +123,17 @@ class torus_engine final : public engine {
 
   // Installs forwarding entries. Throws input_error naming the entry when a port has
   // no link, a tile is off the fabric, or some route to an entry's destination
-  // would loop instead of arriving.
-  void set_forwarding(const std::vector<forwarding_entry>& entries);
+  // would loop instead of arriving; and, unless told to skip it (check-routes, which
+  // prints the graph itself), when the routes' channel dependency graph
+  // (dependencies()) has a cycle, naming one: such tables can deadlock.
+  enum class deadlock_check : std::uint8_t { refuse, skip };
+  void set_forwarding(const std::vector<forwarding_entry>& entries,
+                      deadlock_check check = deadlock_check::refuse);
+
+  // The channel dependency graph of the unicast routes (dimension order, or the forwarding
+  // entries where there are some) over the buffers' dateline classes
+  // (route_dependencies.hpp: store_forward_dependencies).
+  [[nodiscard]] channel_graph dependencies() const;
 
   // Installs multicast tree tables (replacing any). Throws input_error naming the
   // entry when a port has no link, a tile is off the fabric, a tree is 0, or a table
