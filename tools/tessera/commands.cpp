@@ -23,7 +23,7 @@ struct command_entry {
   command_line (*declare)();
 };
 
-const std::array<command_entry, 10> commands{{
+const std::array<command_entry, 11> commands{{
     {"analyze",
      "static analysis of a collective's schedule on a fabric: steps, per-round link loads, "
      "Bokhari slot charts and the papers' closed-form costs",
@@ -42,6 +42,10 @@ const std::array<command_entry, 10> commands{{
      cmd_reproduce, reproduce_command_line},
     {"trees", "the spanning trees of a torus broadcast, checked and drawn", cmd_trees,
      trees_command_line},
+    {"check-routes",
+     "the channel dependency graph of a fabric's routing (VCs, dateline classes, forwarding "
+     "tables): acyclic, or one cycle of channels that can deadlock",
+     cmd_check_routes, check_routes_command_line},
     {"models", "the models, their timing engines and every --param with its default", cmd_models,
      models_command_line},
     {"crosscheck", "one workload on two models, compared message by message", cmd_crosscheck,
