@@ -1,5 +1,6 @@
-// libFuzzer target: the --routes reader, and the forwarding table installed on a 4x4
-// torus (which checks ports and loops).
+// libFuzzer target: the --routes reader, the forwarding table installed on a 4x4 torus
+// (which checks ports, loops and deadlock), and its channel dependency graph searched for
+// a cycle as check-routes searches it.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -15,6 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const auto j = tessera::parse_json_text(text, "--routes");
     const auto entries = tessera::cli::routes_from_json(j, f);
+    tessera::net::torus_engine checked{f, tessera::net::torus_params{}};
+    checked.set_forwarding(entries, tessera::net::torus_engine::deadlock_check::skip);
+    (void)checked.dependencies().find_cycle();
     tessera::net::torus_engine e{f, tessera::net::torus_params{}};
     e.set_forwarding(entries);
     std::vector<std::uint32_t> path;
