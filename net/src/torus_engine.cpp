@@ -138,10 +138,14 @@ void torus_engine::set_forwarding(const std::vector<forwarding_entry>& entries,
 }
 
 channel_graph torus_engine::dependencies() const {
+  // The destinations the forwarding entries name; towards the others every tile takes
+  // dimension order.
+  std::vector<bool> tabled(forward_.empty() ? 0 : f_.tiles(), false);
+  for (const auto& [key, port] : forward_)
+    tabled[key % f_.tiles()] = true;
   return store_forward_dependencies(
-      f_, p_.buffers, [this](std::uint32_t s, std::uint32_t d, std::vector<std::uint32_t>& links) {
-        route(s, d, links);
-      });
+      f_, p_.buffers, [this](std::uint32_t at, std::uint32_t d) { return next_port(at, d); },
+      [&tabled](std::uint32_t d) { return !tabled.empty() && tabled[d]; });
 }
 
 void torus_engine::set_trees(const std::vector<tree_entry>& entries) {

@@ -315,7 +315,7 @@ CASES = [
     (2, "--switching wormhole does not run on hypercube:3", "check-routes --fabric hypercube:3 --switching wormhole"),
     (2, "--switching ideal has no routes to check", "check-routes --fabric ring:4 --switching ideal"),
     (2, "--switching 'frob' is not an engine", "check-routes --fabric ring:4 --switching frob"),
-    (2, "routes of mesh:64x64 are too many to check", "check-routes --fabric mesh:64x64"),
+    (2, "routes of mesh:256x256 are too many to check", "check-routes --fabric mesh:256x256"),
     (2, "routing odd-even on torus:4x4 is not modelled",
      "check-routes --fabric torus:4x4 --switching wormhole --param routing=odd-even"),
     (2, "o1turn needs vcs >= 2", "check-routes --fabric mesh:4x4 --param routing=o1turn"),

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -90,6 +92,108 @@ void check_closed(const channel_graph& g, const std::vector<channel>& cycle) {
     CHECK(endpoints(g.fab(), link_id{a.link}).to == link_source(g.fab(), link_id{b.link}));
     CHECK(g.depends(a, b));
   }
+}
+
+// The same graphs built the slow way, source by source, as the engines route one packet:
+// each pair's route (every path an adaptive routing allows, found by a walk over the
+// states (tile, port in) of that pair alone), each hop's VCs from the packet's own source
+// (torus_class) rather than from the walk's state.
+using pair_route = std::function<void(std::uint32_t, std::uint32_t, std::vector<std::uint32_t>&)>;
+
+vc_range class_range(bool split, bool upper, std::uint32_t vcs) {
+  if (!split) return {0, vcs};
+  return upper ? vc_range{vcs / 2, vcs} : vc_range{0, vcs / 2};
+}
+
+mesh_place at(const fabric& f, std::uint32_t t) {
+  return {t % f.cols, t / f.cols};
+}
+
+channel_graph pairwise_wormhole(const fabric& f, mesh_routing r, std::uint32_t vcs) {
+  channel_graph g{f, vcs};
+  const bool o1 = r == mesh_routing::o1turn;
+  for (std::uint32_t s = 0; s < f.tiles(); ++s) {
+    for (std::uint32_t d = 0; d < f.tiles(); ++d) {
+      if (s == d) continue;
+      for (const bool yx : o1 ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+        struct hop {
+          std::uint32_t tile, link;
+          bool has_link, cls;
+        };
+        std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+        std::vector<hop> stack{{s, 0, false, false}};
+        while (!stack.empty()) {
+          const hop h = stack.back();
+          stack.pop_back();
+          if (h.tile == d) continue;
+          std::vector<std::uint32_t> ports;
+          if (f.kind == fabric_kind::torus) {
+            ports.push_back(torus_allowed(r, at(f, h.tile), at(f, d), f.cols, f.rows).only());
+          } else {
+            const mesh_choice c = allowed(r, at(f, h.tile), at(f, d), at(f, s), yx);
+            for (const std::uint32_t port : {c.col_port, c.row_port})
+              if (port != mesh_port::local) ports.push_back(port);
+          }
+          for (const std::uint32_t port : ports) {
+            const bool cls = f.kind == fabric_kind::torus &&
+                             torus_class(port, at(f, h.tile), at(f, s), f.cols, f.rows);
+            const bool split = f.kind == fabric_kind::torus ? vcs >= 2 : o1;
+            const bool upper = f.kind == fabric_kind::torus ? cls : yx;
+            const link_id out = make_link(f, tile_id{h.tile}, port);
+            if (h.has_link) {
+              const bool held = f.kind == fabric_kind::torus ? h.cls : yx;
+              g.add(link_id{h.link}, class_range(split, held, vcs), out,
+                    class_range(split, upper, vcs));
+            }
+            const std::uint32_t next = neighbour(f, tile_id{h.tile}, port)->value();
+            if (seen.insert({next, port}).second) stack.push_back({next, out.value(), true, cls});
+          }
+        }
+      }
+    }
+  }
+  return g;
+}
+
+channel_graph pairwise_store_forward(const fabric& f, const pair_route& route) {
+  channel_graph g{f, 2};
+  std::vector<std::uint32_t> links;
+  for (std::uint32_t s = 0; s < f.tiles(); ++s) {
+    for (std::uint32_t d = 0; d < f.tiles(); ++d) {
+      if (s == d) continue;
+      links.clear();
+      route(s, d, links);
+      const auto cls = [&](std::uint32_t l) {
+        const std::uint32_t c =
+            torus_class(link_port(f, link_id{l}), at(f, link_source(f, link_id{l}).value()),
+                        at(f, s), f.cols, f.rows);
+        return vc_range{c, c + 1};
+      };
+      for (std::size_t i = 1; i < links.size(); ++i)
+        g.add(link_id{links[i - 1]}, cls(links[i - 1]), link_id{links[i]}, cls(links[i]));
+    }
+  }
+  return g;
+}
+
+// Same channels, and every dependency of one is a dependency of the other.
+void check_same(const channel_graph& a, const channel_graph& b) {
+  const fabric& f = a.fab();
+  REQUIRE(a.vcs() == b.vcs());
+  CHECK(a.dependencies() == b.dependencies());
+  std::uint64_t both = 0;
+  for (std::uint32_t l = 0; l < f.link_slots(); ++l) {
+    if (!link_exists(f, link_id{l})) continue;
+    const tile_id to = endpoints(f, link_id{l}).to;
+    for (std::uint32_t port = 0; port < f.ports(); ++port) {
+      if (!neighbour(f, to, port)) continue;
+      const std::uint32_t m = make_link(f, to, port).value();
+      for (std::uint32_t v = 0; v < a.vcs(); ++v)
+        for (std::uint32_t w = 0; w < a.vcs(); ++w)
+          both += a.depends({l, v}, {m, w}) && b.depends({l, v}, {m, w}) ? 1U : 0U;
+    }
+  }
+  CHECK(both == a.dependencies());
 }
 
 }  // namespace
@@ -300,8 +404,8 @@ TEST_CASE("check-routes: the EDST tree tables are acyclic", "[cdg]") {
         for (const auto& up : t.towards_root) {
           torus_engine towards{f, torus_params{}};
           towards.set_forwarding(up, torus_engine::deadlock_check::skip);
-          const channel_graph own = store_forward_dependencies(
-              f, 4, [&](std::uint32_t src, std::uint32_t dst, std::vector<std::uint32_t>& l) {
+          const channel_graph own =
+              pairwise_store_forward(f, [&](std::uint32_t src, std::uint32_t dst, auto& l) {
                 if (dst == root) towards.route(src, dst, l);
               });
           CHECK(own.find_cycle().empty());
@@ -345,6 +449,71 @@ TEST_CASE("check-routes: e-cube on the hypercube is acyclic, bits in increasing 
   }
 }
 
+TEST_CASE("check-routes: walking a destination's routes together finds each pair's", "[cdg]") {
+  // The graphs walk every source towards a destination at once, a head's class taken from
+  // the walk's state; the reference above walks pair by pair with the class read off the
+  // source. They must be the same graph.
+  const std::vector<fabric> meshes{fabric::mesh(4, 4), fabric::mesh(3, 5), fabric::mesh(2, 6)};
+  for (const fabric& f : meshes) {
+    for (std::size_t r = 0; r < mesh_routing_names.size(); ++r) {
+      const auto routing = static_cast<mesh_routing>(r);
+      INFO("mesh " << f.rows << "x" << f.cols << " " << mesh_routing_names[r]);
+      check_same(wormhole_dependencies(f, routing, 2), pairwise_wormhole(f, routing, 2));
+    }
+  }
+  const std::vector<fabric> tori{fabric::torus(4, 4), fabric::torus(5, 3), fabric::torus(2, 6),
+                                 fabric::torus(6, 7)};
+  for (const fabric& f : tori) {
+    for (const mesh_routing r : {mesh_routing::xy, mesh_routing::yx}) {
+      for (const std::uint32_t vcs : {1U, 2U, 4U}) {
+        INFO("torus " << f.rows << "x" << f.cols << " vcs " << vcs);
+        check_same(wormhole_dependencies(f, r, vcs), pairwise_wormhole(f, r, vcs));
+      }
+    }
+  }
+  // Store-and-forward: dimension order on tori, rings and a mesh, then random forwarding
+  // tables (entries that loop are refused and left out).
+  std::vector<fabric> sf = tori;
+  sf.push_back(fabric::ring(7));
+  sf.push_back(fabric::ring(8));
+  sf.push_back(fabric::mesh(3, 4));
+  std::mt19937 rng{38};
+  for (const fabric& f : sf) {
+    INFO(kind_name(f.kind) << " " << f.rows << "x" << f.cols);
+    torus_engine e{f, torus_params{}};
+    const auto dimension_order = [&](std::uint32_t s, std::uint32_t d, auto& l) {
+      for_each_hop(f, tile_id{s}, tile_id{d}, [&](link_id x) { l.push_back(x.value()); });
+    };
+    check_same(e.dependencies(), pairwise_store_forward(f, dimension_order));
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<forwarding_entry> table;
+      for (int k = 0; k < 6; ++k) {
+        const std::uint32_t t = static_cast<std::uint32_t>(rng() % f.tiles());
+        const std::uint32_t d = static_cast<std::uint32_t>(rng() % f.tiles());
+        const std::uint32_t port = static_cast<std::uint32_t>(rng() % f.ports());
+        if (t == d || !neighbour(f, tile_id{t}, port)) continue;
+        std::vector<forwarding_entry> more = table;
+        more.push_back({t, d, port});
+        torus_engine probe{f, torus_params{}};
+        try {
+          probe.set_forwarding(more, torus_engine::deadlock_check::skip);
+        } catch (const input_error&) {
+          continue;  // it loops
+        }
+        table = std::move(more);
+      }
+      torus_engine tabled{f, torus_params{}};
+      tabled.set_forwarding(table, torus_engine::deadlock_check::skip);
+      check_same(tabled.dependencies(),
+                 pairwise_store_forward(
+                     f, [&](std::uint32_t s, std::uint32_t d, auto& l) { tabled.route(s, d, l); }));
+    }
+  }
+}
+
 TEST_CASE("check-routes: a fabric too large to check is refused, not slow", "[cdg]") {
-  CHECK_THROWS_AS(wormhole_dependencies(fabric::mesh(256, 256), mesh_routing::xy, 1), input_error);
+  CHECK_THROWS_WITH(wormhole_dependencies(fabric::mesh(256, 256), mesh_routing::xy, 1),
+                    Catch::Contains("mesh:256x256 are too many to check"));
+  CHECK_THROWS_AS(circuit_dependencies(fabric::hypercube(16), circuit_blocking::hold_wait),
+                  input_error);
 }

@@ -79,8 +79,11 @@ struct mesh_choice {
 
 // The allowed outputs at `here` of a head from src to dst; `yx_class` is the packet's
 // o1turn class (odd-numbered at its source), ignored by the other routings.
-[[nodiscard]] constexpr mesh_choice allowed(mesh_routing r, mesh_place here, mesh_place dst,
-                                            mesh_place src, bool yx_class) {
+// `in_source_column`: the head is still in its source's column (here.col == src.col), all
+// that odd-even reads of the source.
+[[nodiscard]] constexpr mesh_choice allowed_in_column(mesh_routing r, mesh_place here,
+                                                      mesh_place dst, bool in_source_column,
+                                                      bool yx_class) {
   const std::uint32_t cp = dst.col > here.col   ? mesh_port::east
                            : dst.col < here.col ? mesh_port::west
                                                 : mesh_port::local;
@@ -110,7 +113,7 @@ struct mesh_choice {
     case mesh_routing::odd_even: {
       const bool odd = (here.col & 1U) != 0;
       if (cp == mesh_port::east) {
-        const bool turn = odd || here.col == src.col;
+        const bool turn = odd || in_source_column;
         const bool on = (dst.col & 1U) != 0 || dst.col - here.col != 1;
         return {on ? cp : none, turn ? rp : none};
       }
@@ -118,6 +121,11 @@ struct mesh_choice {
     }
   }
   return {cp, none};
+}
+
+[[nodiscard]] constexpr mesh_choice allowed(mesh_routing r, mesh_place here, mesh_place dst,
+                                            mesh_place src, bool yx_class) {
+  return allowed_in_column(r, here, dst, here.col == src.col, yx_class);
 }
 
 // The output a head asks for among the allowed ones: with two, the one with more

@@ -1,8 +1,10 @@
 // The channel dependency graph (channel_graph.hpp) of each engine's routing, built from the
 // same routing functions the engines run: every source-destination pair, every path an
-// adaptive routing allows, every VC a head may take. `tessera check-routes` prints what
-// these find; torus_engine::set_forwarding refuses forwarding tables whose graph has a
-// cycle.
+// adaptive routing allows, every VC a head may take. The routes towards one destination
+// are walked together, each state a head can be in (tile, the port it came in by, its
+// class) once, so a graph costs about tiles^2 states, not tiles^2 times the route length. `tessera
+// check-routes` prints what these find; torus_engine::set_forwarding refuses forwarding tables
+// whose graph has a cycle.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +21,9 @@
 
 namespace tessera::net {
 
-// Route steps (a hop of one pair's route, or a state of an adaptive walk) a graph may take
-// to build; a fabric whose routes need more is refused (input_error), not slow.
+// Route steps (a state of a destination's walk, or a hop of one source's route under a
+// forwarding table) a graph may take to build; a fabric whose routes need more is refused
+// (input_error), not slow: a mesh or torus of up to 128 x 128 tiles is checked.
 inline constexpr std::uint64_t max_route_steps = std::uint64_t{1} << 30;
 
 // The wormhole router (flit_engine, tsr_mesh_router): channel = (link, VC), vcs of them.
@@ -32,18 +35,21 @@ inline constexpr std::uint64_t max_route_steps = std::uint64_t{1} << 30;
 // O1TURN on a torus, O1TURN with one VC) and for a fabric too large to check.
 channel_graph wormhole_dependencies(const fabric& f, mesh_routing r, std::uint32_t vcs);
 
-// A unicast route from src to dst as the directed links (tile * ports + port) it crosses.
-using route_fn =
-    std::function<void(std::uint32_t src, std::uint32_t dst, std::vector<std::uint32_t>& links)>;
+// The output port a unicast packet at tile `at` takes towards `dst`.
+using next_port_fn = std::function<std::uint32_t(std::uint32_t at, std::uint32_t dst)>;
+// Whether a forwarding table names `dst`: routes towards it may leave dimension order.
+using tabled_fn = std::function<bool(std::uint32_t dst)>;
 
 // Store-and-forward ports (torus_engine): channel = (link, dateline class of the buffer the
 // packet takes in the input the link leads to), two classes with finite buffers. A packet
 // holds its buffer until the next one takes it whole. With unlimited buffers (buffers 0) a
-// packet never waits for a buffer: no dependency. Routes come from `route` (dimension order
-// or forwarding tables), classes from torus_class (mesh_routing.hpp), as the engine takes
-// them. Throws input_error for a fabric too large to check.
+// packet never waits for a buffer: no dependency. Routes come from `next` (dimension order,
+// or forwarding tables towards the destinations `tabled` names), classes from torus_class
+// (mesh_routing.hpp), as the engine takes them; a route towards a tabled destination is
+// walked source by source (its class reads the source's place). Throws input_error for a
+// fabric too large to check.
 channel_graph store_forward_dependencies(const fabric& f, std::uint32_t buffers,
-                                         const route_fn& route);
+                                         const next_port_fn& next, const tabled_fn& tabled);
 
 // Adds a multicast tree table's dependencies (torus_engine::set_trees): a packet of tree k
 // stored at a tile after crossing the tree's link into it waits for a class-0 buffer behind
