@@ -109,4 +109,60 @@ module tsr_fifo #(
   end
 `endif
 
+`ifdef FORMAL
+  // A pointer n entries after ptr, 0 <= n <= Depth, wrapped (no division: the solver
+  // would bit-blast a 32-bit one).
+  function automatic logic [PtrWidth-1:0] f_wrap(logic [PtrWidth-1:0] ptr,
+                                                 logic [UsageWidth-1:0] n);
+    logic [UsageWidth:0] sum;
+    sum = (UsageWidth + 1)'(ptr) + (UsageWidth + 1)'(n);
+    f_wrap = PtrWidth'(32'(sum) >= Depth ? 32'(sum) - Depth : 32'(sum));
+  endfunction
+
+  // For the proofs by induction (rtl_models/formal/tsr_fifo_formal.sv, docs/rtl.md "Formal
+  // properties"); only Yosys -formal reads this. Invariants of every reachable state,
+  // which an induction step cannot derive from the ports: the usage and the pointers
+  // agree, and a word offered and not taken is the front.
+  always_comb begin
+    if (rst_ni) begin
+      UsageInRange_A: assert (usage_q <= FullUsage && rd_ptr_q <= LastPtr);
+      PtrsAgree_A: assert (wr_ptr_q == f_wrap(rd_ptr_q, usage_q));
+      OfferedIsFront_A: assert (!offered_q || offered_data_q == mem_q[rd_ptr_q]);
+    end
+  end
+
+  // One tracked word, whichever pushed word the solver picks (f_pick): it must leave
+  // unchanged after exactly the f_ahead_q words pushed before it and still stored, so
+  // every word leaves once, intact and in order.
+  logic                  f_pick, f_track_q;
+  logic [UsageWidth-1:0] f_ahead_q;
+  logic [Width-1:0]      f_data_q;
+  logic [PtrWidth-1:0]   f_slot;
+  assign f_pick = $anyseq;
+  assign f_slot = f_wrap(rd_ptr_q, f_ahead_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_track_q <= 1'b0;
+    end else if (!f_track_q) begin
+      if (push && f_pick) begin
+        f_track_q <= 1'b1;
+        f_ahead_q <= usage_q - UsageWidth'(pop);
+        f_data_q  <= data_i;
+      end
+    end else if (pop) begin
+      if (f_ahead_q == '0) f_track_q <= 1'b0;
+      else f_ahead_q <= f_ahead_q - 1'b1;
+    end
+  end
+
+  always_comb begin
+    if (rst_ni && f_track_q) begin
+      TrackedStored_A: assert (f_ahead_q < usage_q && mem_q[f_slot] == f_data_q);
+      TrackedInOrder_A: assert (!(pop && f_ahead_q == '0) || data_o == f_data_q);
+      TrackedLeavesFull_C: cover (pop && f_ahead_q == '0 && 32'(usage_q) == Depth);
+    end
+  end
+`endif
+
 endmodule
