@@ -7,14 +7,17 @@ Usage: formal.py OUT [NAME...] [--solver z3] [--yosys PATH] [--smtbmc PATH] [--l
 Each harness rtl_models/formal/<module>_formal.sv declares, in `// formal:` comment
 lines, the RTL it reads and its checks:
   // formal: rtl tsr_fifo [more modules]
-  // formal: property NAME k=K [Param=Value ...] asserts=A_A,B_A -- what it says
+  // formal: property NAME k=K [Param=Value ...] asserts=A_A,B_A [assumes=C_A,...]
+  //   -- what it says
   // formal: cover NAME t=T [Param=Value ...] -- what must be reachable
   // formal: negative NAME k=K [Param=Value ...] asserts=A_A -- a broken variant that must fail
 (a line starting `//   ` continues the one before). A property keeps only the named
 assertions (the harness's and the RTL's `*_A` labels; the others are removed) and is
 proven when both the base case (yosys-smtbmc -t K: no failure in the first K cycles from
 reset) and the induction step (yosys-smtbmc -i -t K: K cycles that satisfy the
-assertions are always followed by one that does) pass. A cover check passes when every
+assertions are always followed by one that does) pass. `assumes=` turns the named
+assertions (the RTL's checks of its inputs) into assumptions, the environment's guarantees,
+for every kind of check. A cover check passes when every
 cover statement of the harness and its RTL is reached within T cycles (yosys-smtbmc -c).
 
 NAME selects a property, cover or negative check by its name, or all those of a module
@@ -42,6 +45,49 @@ HARNESSES = os.path.join(ROOT, "rtl_models", "formal")
 ACTION = re.compile(r"\belse\s+\$(error|fatal|warning|info)\s*\(")
 
 
+# Nor does it parse a concurrent assertion's clocking event or `disable iff`: `assert
+# property (@(posedge clk) disable iff (C) E)` becomes `assert property ((C) || (E))`,
+# checked in every step as yosys-smtbmc checks any assertion.
+CONCURRENT = re.compile(r"\bassert\s+property\s*\(")
+CLOCKING = re.compile(r"\s*@\s*\(\s*(posedge|negedge)\s+\w+\s*\)\s*")
+DISABLE = re.compile(r"disable\s+iff\s*\(")
+
+
+def matching(text, j):
+    """The index just past the parenthesis closing the one open before text[j]."""
+    depth = 1
+    while depth:
+        c = text[j]
+        if c == '"':
+            j = text.index('"', j + 1)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        j += 1
+    return j
+
+
+def plain_concurrent(text):
+    out, i = [], 0
+    while True:
+        m = CONCURRENT.search(text, i)
+        if not m:
+            out.append(text[i:])
+            return "".join(out)
+        end = matching(text, m.end())
+        body = text[m.end():end - 1]
+        c = CLOCKING.match(body)
+        if c:
+            body = body[c.end():]
+        d = DISABLE.match(body)
+        if d:
+            close = matching(body, d.end())
+            body = f"({body[d.end():close - 1]}) || ({body[close:].strip()})"
+        out.append(text[i:m.start()] + "assert property (" + body + ")")
+        i = end
+
+
 def strip_actions(text):
     out, i = [], 0
     while True:
@@ -50,17 +96,7 @@ def strip_actions(text):
             out.append(text[i:])
             return "".join(out)
         out.append(text[i:m.start()])
-        j, depth = m.end(), 1
-        while depth:
-            c = text[j]
-            if c == '"':
-                j = text.index('"', j + 1)
-            elif c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-            j += 1
-        i = j  # the statement's ';' stays
+        i = matching(text, m.end())  # the statement's ';' stays
 
 
 def parse_harness(path):
@@ -80,13 +116,16 @@ def parse_harness(path):
             continue
         kind, name = words[0], words[1]
         check = {"name": name, "kind": kind, "module": module, "harness": path,
-                 "parameters": {}, "asserts": [], "what": what.strip(), "depth": None}
+                 "parameters": {}, "asserts": [], "assumes": [], "what": what.strip(),
+                 "depth": None}
         for w in words[2:]:
             key, _, value = w.partition("=")
             if key in ("k", "t"):
                 check["depth"] = int(value)
             elif key == "asserts":
                 check["asserts"] = value.split(",")
+            elif key == "assumes":
+                check["assumes"] = value.split(",")
             else:
                 check["parameters"][key] = value
         if kind not in ("property", "cover", "negative") or check["depth"] is None:
@@ -116,7 +155,7 @@ def build_model(check, work, yosys):
     for f in files:
         dst = os.path.join(src, os.path.basename(f))
         with open(f) as i, open(dst, "w") as o:
-            o.write(strip_actions(i.read()))
+            o.write(plain_concurrent(strip_actions(i.read())))
         copies.append(dst)
     top = os.path.basename(check["harness"])[:-3]
     script = ["read_verilog -formal -sv " + " ".join(copies + [check["harness"]])]
@@ -124,6 +163,12 @@ def build_model(check, work, yosys):
         sets = " ".join(f"-set {k} {v}" for k, v in check["parameters"].items())
         script.append(f"chparam {sets} {top}")
     script += [f"prep -top {top}", "flatten", "opt_clean"]
+    if check["assumes"]:
+        # The RTL's checks of its inputs, taken as what the environment guarantees.
+        sel = " ".join(f"n:{a} n:*.{a} %u" for a in check["assumes"])
+        sel += " %u" * (len(check["assumes"]) - 1)
+        script.append(f"select -assert-min {len(check['assumes'])} t:$assert {sel} %i")
+        script.append(f"chformal -assert -assert2assume t:$assert {sel} %i")
     if check["kind"] == "cover":
         script.append("chformal -assert -remove")
     else:
@@ -173,7 +218,7 @@ def run_check(check, out, tools):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     result = {k: check[k] for k in ("name", "kind", "module", "parameters", "asserts",
-                                    "what", "depth")}
+                                    "assumes", "what", "depth")}
     result["harness"] = os.path.relpath(check["harness"], ROOT)
     result.update({"status": "failed", "base_seconds": None, "step_seconds": None,
                    "vcd": None, "failed": []})
