@@ -396,4 +396,68 @@ module tsr_cube_node #(
     else $error("tsr_cube_node %0d: elements on local inputs %b at once", id_i, local_elem);
 `endif
 
+`ifdef FORMAL
+  // For the proofs by induction (rtl_models/formal/tsr_cube_node_formal.sv, docs/rtl.md
+  // "Formal properties"); only Yosys -formal reads this. The inputs' checks above are the
+  // environment's guarantees there. A circuit is an input joined to an output: each
+  // joined input holds its output, each reserved output is held by one joined input (so
+  // no two circuits share a link), and an output stays with its circuit, header and all,
+  // until the tail crosses it, and is free the cycle after.
+  logic [Outs-1:0]    f_kept_q, f_freed_q;
+  logic [InWidth-1:0] f_owner_q [Outs];
+  logic [HdrBits-1:0] f_hdr_q   [Outs];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_kept_q  <= '0;
+      f_freed_q <= '0;
+    end else begin
+      for (int unsigned o = 0; o < Outs; o++) begin
+        f_kept_q[o]  <= busy_q[o] && !tail_out[o];
+        f_freed_q[o] <= tail_out[o];
+        f_owner_q[o] <= owner_q[o];
+        f_hdr_q[o]   <= hold_q[o];
+      end
+    end
+  end
+
+  // Per input or output, the cycles each rule is broken in (a labelled assertion in a loop
+  // would name one cell per iteration).
+  logic [Ins-1:0]  f_unheld, f_joined_waits, f_shared;
+  logic [Outs-1:0] f_unowned, f_busy_grant, f_lost, f_kept_busy, f_regrant;
+  always_comb begin
+    f_shared = '0;
+    for (int unsigned p = 0; p < Ins; p++) begin
+      f_unheld[p] = conn_q[p] && !(32'(sel_q[p]) < Outs && busy_q[sel_q[p]]
+                                   && 32'(owner_q[sel_q[p]]) == p);
+      f_joined_waits[p] = wait_q[p] && conn_q[p];
+      for (int unsigned q = p + 1; q < Ins; q++) begin
+        if (conn_q[p] && conn_q[q] && sel_q[p] == sel_q[q]) f_shared[p] = 1'b1;
+      end
+    end
+    for (int unsigned o = 0; o < Outs; o++) begin
+      f_unowned[o] = busy_q[o] && !(32'(owner_q[o]) < Ins && conn_q[owner_q[o]]
+                                    && 32'(sel_q[owner_q[o]]) == o);
+      f_busy_grant[o] = grant[o] && busy_q[o];
+      f_lost[o]       = f_kept_q[o] && !(busy_q[o] && owner_q[o] == f_owner_q[o]
+                                         && hold_q[o] == f_hdr_q[o]);
+      f_kept_busy[o]  = f_freed_q[o] && busy_q[o];
+      f_regrant[o]    = f_freed_q[o] && grant[o];
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      CircuitHoldsOutput_A: assert (f_unheld == '0);
+      WaitingNotJoined_A: assert (f_joined_waits == '0);
+      NoSharedLink_A: assert (f_shared == '0);
+      OneCircuitPerOutput_A: assert (f_unowned == '0);
+      GrantOnlyFree_A: assert (f_busy_grant == '0);
+      HeldUntilTail_A: assert (f_lost == '0);
+      FreeAfterTail_A: assert (f_kept_busy == '0);
+      ReleasedEject_C: cover (f_regrant[Eject]);
+      ReleasedLink_C: cover (f_regrant[0]);
+    end
+  end
+`endif
+
 endmodule
