@@ -2,7 +2,8 @@
 
 // What every Verilator testbench's main shares: its exit codes, whole-string number
 // parsing for its options, the options every testbench takes (--timeout, --seed,
-// --trace, --help) and the refusal of --trace in a build without FST tracing.
+// --trace, --help), the refusal of --trace in a build without FST tracing, and the seed
+// and replay command a run ends with.
 #include <charconv>
 #include <cstdint>
 #include <initializer_list>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace tessera::tb {
 
@@ -69,6 +71,11 @@ inline bool trace_unavailable([[maybe_unused]] std::string_view tb,
 #endif
 }
 
+namespace detail {
+// The testbench's name and seed, once its command line was read and it is to run.
+inline std::optional<std::pair<std::string, std::uint64_t>> ran;
+}  // namespace detail
+
 // The options every testbench takes. A testbench's own options struct derives from it.
 struct common_options {
   std::optional<std::uint64_t> timeout;  // cycles; empty: the testbench's default
@@ -125,7 +132,46 @@ std::optional<int> parse_command_line(int argc, char* argv[], const testbench_in
     return exit_usage;
   }
   if (trace_unavailable(tb.name, common.trace_path)) return exit_usage;
+  detail::ran = {std::string(tb.name), common.seed};
   return std::nullopt;
+}
+
+// A testbench's main returns through this: once its command line was read and it ran
+// (exit 0 or 1), it prints "<name>: seed S" on stdout, the seed of every random choice
+// it made, and on a failure "<name>: replay: <the same command> --seed S" on stderr, so
+// a failing random run can be run again exactly. Bad arguments (exit 2) and --help print
+// nothing more.
+//   static int testbench(int argc, char* argv[]) { ... parse_command_line ... }
+//   int main(int argc, char* argv[]) { return finish(argc, argv, testbench(argc, argv)); }
+inline int finish(int argc, char* argv[], int rc) {
+  if (!detail::ran || (rc != exit_pass && rc != exit_fail)) return rc;
+  const auto& [name, seed] = *detail::ran;
+  std::cout << name << ": seed " << seed << std::endl;
+  if (rc == exit_fail) {
+    std::string cmd = argv[0];
+    for (int i = 1; i < argc; ++i) {
+      const std::string_view a = argv[i];
+      if (a == "--seed" && i + 1 < argc) {
+        ++i;  // the seed goes last
+        continue;
+      }
+      // Quoted for a POSIX shell when it holds anything but plain characters.
+      const bool plain = !a.empty() && a.find_first_not_of(
+                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                           "0123456789-_=.,:/+@%") == std::string_view::npos;
+      cmd += ' ';
+      if (plain) {
+        cmd += a;
+      } else {
+        cmd += '\'';
+        for (const char c : a)
+          cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        cmd += '\'';
+      }
+    }
+    std::cerr << name << ": replay: " << cmd << " --seed " << seed << std::endl;
+  }
+  return rc;
 }
 
 }  // namespace tessera::tb

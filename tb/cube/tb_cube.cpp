@@ -198,7 +198,7 @@ constexpr const char* usage =
     "  --xi-draw 1 each message draws its own xi in 0..X and xi_held in 0..its xi, on its\n"
     "              tile's xi inputs while it is requested (random)\n";
 
-int main(int argc, char* argv[]) {
+static int testbench(int argc, char* argv[]) {
   options o;
   const testbench_info info{"tb_cube", usage, "500000"};
   if (const auto stop = parse_command_line(
@@ -686,4 +686,8 @@ int main(int argc, char* argv[]) {
   std::cout << ", " << goldens.size() << " hand-derived counts, latest tail at cycle " << latest
             << ": " << (ok ? "PASS" : "FAIL") << '\n';
   return ok ? exit_pass : exit_fail;
+}
+
+int main(int argc, char* argv[]) {
+  return finish(argc, argv, testbench(argc, argv));
 }

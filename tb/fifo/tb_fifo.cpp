@@ -172,7 +172,7 @@ constexpr const char* usage =
     "both sides; every word must arrive once, in order. With --no-stall the cycle count\n"
     "must be exact (depth 1 moves a word every two cycles, deeper FIFOs one a cycle).\n";
 
-int main(int argc, char* argv[]) {
+static int testbench(int argc, char* argv[]) {
   options opts;
   const testbench_info info{
       "tb_fifo", usage, "1000 + 50 x the cycles without back-pressure", {"--no-stall"}};
@@ -234,4 +234,8 @@ int main(int argc, char* argv[]) {
   std::cout << "tb_fifo: PASS " << run << " cycles=" << *finished_at
             << (stalls ? " minimum=" : " expected=") << minimum_cycles << '\n';
   return exit_pass;
+}
+
+int main(int argc, char* argv[]) {
+  return finish(argc, argv, testbench(argc, argv));
 }

@@ -385,7 +385,7 @@ constexpr const char* usage =
     "The watchdog reports a deadlock when nothing is delivered or written for\n"
     "64 (beta + 256 tau) cycles while packets are owed.\n";
 
-int main(int argc, char* argv[]) {
+static int testbench(int argc, char* argv[]) {
   options o;
   const testbench_info info{"tb_torus", usage, "200000 after the last message posted at 0"};
   if (const auto stop = parse_command_line(
@@ -410,4 +410,8 @@ int main(int argc, char* argv[]) {
     std::cerr << "tb_torus: " << e.what() << '\n';
     return exit_fail;
   }
+}
+
+int main(int argc, char* argv[]) {
+  return finish(argc, argv, testbench(argc, argv));
 }
