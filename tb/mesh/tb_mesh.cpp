@@ -8,7 +8,8 @@
 // (1), --vcs V (1), --depth B (4, the usable flits per VC FIFO), --alpha.
 //
 //   tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|uniform
-//           [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC] [--alpha A] [--flits F] [--packets P]
+//           |file [--stimulus FILE.json] [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC] [--alpha A]
+//           [--flits F] [--packets P]
 //           [--src T] [--seed S] [--count N] [--window W] [--idle X] [--stall X] [--timeout C]
 //           [--router-delay R] [--inject-gap G] [--vcs V] [--depth B] [--routing NAME]
 //           [--pipeline P] [--credit-delay D]
@@ -57,6 +58,9 @@
 //   uniform:     the speed measurement: every tile of the mesh offers a packet of F
 //                flits to a random other tile with probability --rate per cycle, for
 //                --cycles cycles; prints the simulated cycles per second.
+//   file:        the messages of --stimulus FILE.json (docs/rtl.md, "Add your own golden
+//                test"), each delivered exactly once, intact; a message with "want" must
+//                take exactly that many cycles, a golden count its author derived.
 // Exit 0 on pass, 1 on a failed check, a deadlock or a timeout (naming the input VCs and
 // what each waits for), 2 on bad arguments.
 #include <algorithm>
@@ -66,6 +70,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -75,6 +80,8 @@
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "../reference/flit_reference.hpp"
+#include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/rtl_tops/mesh_check.hpp"
 #include "tessera/rtl_tops/mesh_ni.hpp"
 #include "tessera/rtl_tops/mesh_top.hpp"
@@ -93,7 +100,7 @@ constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
 
 constexpr const char* usage =
     "usage: tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|\n"
-    "                          uniform\n"
+    "                          uniform|file [--stimulus FILE.json]\n"
     "               [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC | --torus RxC] [--alpha A]\n"
     "               [--flits F] [--packets P]\n"
     "               [--src T] [--count N] [--window W] [--idle X] [--stall X]\n"
@@ -115,6 +122,10 @@ constexpr const char* usage =
     "are derived in tb_mesh.cpp's header from\n"
     "docs/wormhole.md; --scenario agree compares every message with\n"
     "tb/reference/flit_reference.hpp.\n"
+    "--scenario file posts the messages of --stimulus FILE.json, {\"messages\": [{\"src\",\n"
+    "\"dst\", \"flits\", \"packet_flits\" (0), \"at\" (0), \"want\" (cycles from the NI\n"
+    "taking it to its delivery, optional), \"what\" (a name)}, ...]} (docs/rtl.md, \"Add\n"
+    "your own golden test\").\n"
     "The watchdog reports a deadlock when no flit moves and no message is taken for\n"
     "2000 cycles while messages are owed.\n";
 
@@ -133,6 +144,7 @@ struct options : common_options {
   double stall = 0.3;
   double rate = 0.01;
   std::uint64_t cycles = 100000;
+  std::string stimulus;  // --scenario file's messages
 };
 
 constexpr std::uint64_t default_timeout = 400000;
@@ -190,6 +202,8 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
       return std::string(a) + " must be RxC within " + std::to_string(mesh_max_side) + "x" +
              std::to_string(mesh_max_side) + ", not '" + std::string(v) + "'";
     o.shape.wrap = a == "--torus";
+  } else if (a == "--stimulus") {
+    o.stimulus = v;
   } else if (a == "--idle" || a == "--stall" || a == "--rate") {
     double& x = a == "--idle" ? o.idle : a == "--stall" ? o.stall : o.rate;
     if (!fraction(v, x))
@@ -233,6 +247,8 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
 // What the options say together, once all are read.
 std::string consistent(const options& o) {
   if (o.flits * o.packets > 0xffffU) return "--flits times --packets must fit 16 bits";
+  if ((o.scenario == "file") != !o.stimulus.empty())
+    return "--scenario file and --stimulus FILE.json go together";
   if (o.src >= o.shape.tiles())
     return "--src " + std::to_string(o.src) + " is not a tile of the " +
            std::to_string(o.shape.rows) + "x" + std::to_string(o.shape.cols) + " mesh";
@@ -638,6 +654,72 @@ int uniform(const options& o) {
   return traffic.taken() > 0 && traffic.delivered() > 0 ? exit_pass : exit_fail;
 }
 
+// One message of a --stimulus file.
+struct file_message {
+  unsigned src = 0, dst = 0, flits = 0, packet_flits = 0;
+  std::uint64_t at = 0;
+  std::optional<std::uint64_t> want;
+  std::string what;
+};
+
+// The messages of a --stimulus file, in posting order (a tile's NI takes its messages in
+// that order), each named by its "what" or its place in the file. input_error names the
+// file and what is wrong.
+std::vector<file_message> read_stimulus(const std::string& path, unsigned tiles) {
+  using tessera::input_error;
+  const nlohmann::json j = tessera::read_json_file("--stimulus", path, 1U << 22);
+  if (!j.is_object() || !j.contains("messages") || !j["messages"].is_array() ||
+      j["messages"].empty() || j.size() != 1)
+    throw input_error("--stimulus " + path +
+                      ": wants one object with one key, \"messages\": a non-empty array");
+  if (j["messages"].size() > 100000)
+    throw input_error("--stimulus " + path + ": more than 100000 messages");
+  std::vector<file_message> out;
+  for (std::size_t i = 0; i < j["messages"].size(); ++i) {
+    const nlohmann::json& m = j["messages"][i];
+    const std::string where = "--stimulus " + path + ": message " + std::to_string(i);
+    if (!m.is_object()) throw input_error(where + " is not an object");
+    // A whole number in lo..hi; without the key, `fallback` (nothing: it is required).
+    const auto count = [&](const char* key, std::uint64_t lo, std::uint64_t hi,
+                           std::optional<std::uint64_t> fallback) -> std::uint64_t {
+      if (!m.contains(key)) {
+        if (!fallback) throw input_error(where + " has no \"" + key + "\"");
+        return *fallback;
+      }
+      const nlohmann::json& v = m[key];
+      if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+        throw input_error(where + ": \"" + key + "\" " + tessera::json_brief(v) +
+                          " is not a whole number in " + std::to_string(lo) + ".." +
+                          std::to_string(hi));
+      return v.get<std::uint64_t>();
+    };
+    for (const auto& [key, value] : m.items()) {
+      if (key != "src" && key != "dst" && key != "flits" && key != "packet_flits" && key != "at" &&
+          key != "want" && key != "what")
+        throw input_error(where + ": unknown key \"" + tessera::shown(key) + "\"");
+    }
+    file_message f;
+    f.src = static_cast<unsigned>(count("src", 0, tiles - 1, std::nullopt));
+    f.dst = static_cast<unsigned>(count("dst", 0, tiles - 1, std::nullopt));
+    f.flits = static_cast<unsigned>(count("flits", 1, 4096, std::nullopt));
+    f.packet_flits = static_cast<unsigned>(count("packet_flits", 0, 4096, 0));
+    f.at = count("at", 0, std::uint64_t{1} << 40, 0);
+    if (m.contains("want")) f.want = count("want", 0, std::uint64_t{1} << 40, std::nullopt);
+    if (m.contains("what")) {
+      if (!m["what"].is_string()) throw input_error(where + ": \"what\" is not a string");
+      f.what = m["what"].get<std::string>();
+    }
+    if (f.what.empty()) {
+      f.what =
+          std::to_string(i) + " (" + std::to_string(f.src) + "->" + std::to_string(f.dst) + ")";
+    }
+    out.push_back(f);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const file_message& a, const file_message& b) { return a.at < b.at; });
+  return out;
+}
+
 template <class Dut>
 int run(const options& given) {
   if (const std::string e = fits<Dut>(given); !e.empty()) {
@@ -654,7 +736,8 @@ int run(const options& given) {
   // reference hold for every routing (share, the fixed-share reference, for xy and yx).
   const std::string_view sc = given.scenario;
   const unsigned routing = given.set.routing;
-  const bool any_routing = sc == "hops" || sc == "random" || sc == "agree" || sc == "uniform";
+  const bool any_routing =
+      sc == "hops" || sc == "random" || sc == "agree" || sc == "uniform" || sc == "file";
   if (routing != 0 && !any_routing && !(routing == 1 && sc == "share")) {
     std::cerr << "tb_mesh: --routing " << routing_names.at(routing)
               << ": the golden counts of --scenario " << sc
@@ -662,7 +745,8 @@ int run(const options& given) {
                  "routing, share xy and yx)\n";
     return exit_usage;
   }
-  const bool no_golden = sc == "agree" || sc == "random" || sc == "uniform";
+  // (A stimulus file's goldens are its author's, for the settings the author gives.)
+  const bool no_golden = sc == "agree" || sc == "random" || sc == "uniform" || sc == "file";
   if ((given.set.pipeline != 1 || given.set.credit_delay != 1) && !no_golden) {
     std::cerr << "tb_mesh: the golden counts of --scenario " << sc
               << " are derived for --pipeline 1 --credit-delay 1 (agree, random and uniform "
@@ -847,6 +931,18 @@ int run(const options& given) {
     checks.push_back({4, s4, a + 2 * F + 3, "4->5 (ejection VC 0 first)"});
     checks.push_back({6, s6, a + 2 * F + 4, "6->5 (ejection VC 1 at 5)"});
     checks.push_back({1, s1, a + 4 * F - 9, "1->5 (waits for a free VC)"});
+  } else if (o.scenario == "file") {
+    std::vector<file_message> msgs;
+    try {
+      msgs = read_stimulus(o.stimulus, sh.tiles());
+    } catch (const tessera::input_error& e) {
+      std::cerr << "tb_mesh: " << e.what() << '\n';
+      return exit_usage;
+    }
+    for (const file_message& m : msgs) {
+      const unsigned s = b.post(m.src, m.dst, m.flits, m.packet_flits, m.at);
+      if (m.want) checks.push_back({m.src, s, *m.want, m.what});
+    }
   } else if (o.scenario == "random") {
     std::mt19937_64 rng(o.seed);
     for (unsigned n = 0; n < o.count; ++n) {
@@ -880,7 +976,7 @@ int run(const options& given) {
 
 }  // namespace
 
-int main(int argc, char* argv[]) {
+static int testbench(int argc, char* argv[]) {
   options o;
   const std::string timeout = std::to_string(default_timeout);
   const testbench_info info{"tb_mesh", usage, timeout};
@@ -895,4 +991,8 @@ int main(int argc, char* argv[]) {
   if (o.model == "4x4_vc4") return run<mesh_top_4x4_vc4>(o);
   if (o.model == "8x8_vc4") return run<mesh_top_8x8_vc4>(o);
   return run<mesh_top_8x8>(o);
+}
+
+int main(int argc, char* argv[]) {
+  return finish(argc, argv, testbench(argc, argv));
 }
