@@ -80,6 +80,8 @@
 #include "../common/sim_control.hpp"
 #include "../common/tb_main.hpp"
 #include "../reference/flit_reference.hpp"
+#include "mesh_options.hpp"
+#include "stimulus.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
 #include "tessera/rtl_tops/mesh_check.hpp"
@@ -89,171 +91,15 @@
 namespace {
 
 using namespace tessera::tb;
+using namespace tessera::tb::mesh;
 using namespace tessera::rtl_tops;
 
-// tsr_pkg's MeshRoute* codes in order, as the flit reference's routing enum orders them.
-constexpr std::array<std::string_view, 7> routing_names{
-    "xy", "yx", "o1turn", "west-first", "north-last", "negative-first", "odd-even"};
 namespace ref = tessera::net::reference;
 
 constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
 
-constexpr const char* usage =
-    "usage: tb_mesh --scenario hops|contention|arbitration|vc_share|vc_alloc|random|agree|share|\n"
-    "                          uniform|file [--stimulus FILE.json]\n"
-    "               [--model 8x8|4x4_vc4|8x8_vc4] [--mesh RxC | --torus RxC] [--alpha A]\n"
-    "               [--flits F] [--packets P]\n"
-    "               [--src T] [--count N] [--window W] [--idle X] [--stall X]\n"
-    "               [--router-delay R] [--inject-gap G] [--vcs V] [--depth B]\n"
-    "               [--pipeline P] [--credit-delay D]\n"
-    "               [--routing NAME] [--packet-flits K] [--rate X] [--cycles N] [common options]\n"
-    "Drives the Verilated wormhole mesh (rtl_models/rtl/tsr_mesh_top.sv) on an R x C mesh\n"
-    "(default 4x4) in the top-left corner of the model, or an R x C torus (--torus, on the\n"
-    "VC models, with --vcs 2+ and --routing xy or yx: wraparound links, dateline VC classes;\n"
-    "scenarios hops, random, agree and uniform):\n"
-    "  --model 8x8      Vtsr_mesh_8x8, 8 x 8, 1 VC, BufferDepth 8 (the default)\n"
-    "  --model 4x4_vc4  Vtsr_mesh_4x4_vc4, 4 x 4, 4 VCs, BufferDepth 8, assertions, --trace\n"
-    "  --model 8x8_vc4  Vtsr_mesh_8x8_vc4, 8 x 8, 4 VCs, BufferDepth 8\n"
-    "Run-time settings: --router-delay (default 1), --pipeline (1), --credit-delay (1),\n"
-    "--inject-gap (1), --vcs (1), --depth (4,\n"
-    "flits per VC FIFO), --alpha (0), --routing (xy, the default; yx, o1turn with 2+ VCs, "
-    "west-first,\n"
-    "north-last, negative-first, odd-even: docs/wormhole.md, Routing). Golden counts "
-    "are derived in tb_mesh.cpp's header from\n"
-    "docs/wormhole.md; --scenario agree compares every message with\n"
-    "tb/reference/flit_reference.hpp.\n"
-    "--scenario file posts the messages of --stimulus FILE.json, {\"messages\": [{\"src\",\n"
-    "\"dst\", \"flits\", \"packet_flits\" (0), \"at\" (0), \"want\" (cycles from the NI\n"
-    "taking it to its delivery, optional), \"what\" (a name)}, ...]} (docs/rtl.md, \"Add\n"
-    "your own golden test\").\n"
-    "The watchdog reports a deadlock when no flit moves and no message is taken for\n"
-    "2000 cycles while messages are owed.\n";
-
-struct options : common_options {
-  std::string scenario = "hops";
-  std::string model = "8x8";
-  mesh_shape shape;
-  mesh_settings set;
-  unsigned flits = 8;
-  unsigned packets = 1;
-  unsigned packet_flits = 0;
-  unsigned src = 0;
-  unsigned count = 600;
-  std::uint64_t window = 2000;
-  double idle = 0.3;
-  double stall = 0.3;
-  double rate = 0.01;
-  std::uint64_t cycles = 100000;
-  std::string stimulus;  // --scenario file's messages
-};
-
-constexpr std::uint64_t default_timeout = 400000;
 // No flit moved and no message taken for this long, with messages owed: a deadlock.
 constexpr std::uint64_t stall_limit = 2000;
-
-bool fraction(std::string_view s, double& v) {
-  try {
-    std::size_t used = 0;
-    v = std::stod(std::string(s), &used);
-    return used == s.size() && v >= 0.0 && v < 1.0;
-  } catch (...) {
-    return false;
-  }
-}
-
-bool shape_of(std::string_view s, mesh_shape& shape) {
-  const auto x = s.find('x');
-  std::uint64_t r = 0;
-  std::uint64_t c = 0;
-  if (x == std::string_view::npos || !parse_number(s.substr(0, x), r) ||
-      !parse_number(s.substr(x + 1), c) || r < 1 || c < 1 || r > mesh_max_side || c > mesh_max_side)
-    return false;
-  shape = mesh_shape{static_cast<unsigned>(r), static_cast<unsigned>(c)};
-  return true;
-}
-
-std::string in_range(std::string_view name, std::uint64_t n, std::uint64_t lo, std::uint64_t hi,
-                     unsigned& out) {
-  if (n < lo || n > hi)
-    return std::string(name) + " " + std::to_string(n) + " is out of range " + std::to_string(lo) +
-           ".." + std::to_string(hi);
-  out = static_cast<unsigned>(n);
-  return {};
-}
-
-std::string own_option(options& o, std::string_view a, std::string_view v) {
-  std::uint64_t n = 0;
-  const bool num = parse_number(v, n);
-  if (a == "--scenario") {
-    o.scenario = v;
-  } else if (a == "--model") {
-    if (v != "8x8" && v != "4x4_vc4" && v != "8x8_vc4")
-      return "--model must be 8x8, 4x4_vc4 or 8x8_vc4, not '" + std::string(v) + "'";
-    o.model = v;
-  } else if (a == "--routing") {
-    const auto at = std::find(routing_names.begin(), routing_names.end(), v);
-    if (at == routing_names.end())
-      return "--routing must be xy, yx, o1turn, west-first, north-last, negative-first or "
-             "odd-even, not '" +
-             std::string(v) + "'";
-    o.set.routing = static_cast<unsigned>(at - routing_names.begin());
-  } else if (a == "--mesh" || a == "--torus") {
-    if (!shape_of(v, o.shape))
-      return std::string(a) + " must be RxC within " + std::to_string(mesh_max_side) + "x" +
-             std::to_string(mesh_max_side) + ", not '" + std::string(v) + "'";
-    o.shape.wrap = a == "--torus";
-  } else if (a == "--stimulus") {
-    o.stimulus = v;
-  } else if (a == "--idle" || a == "--stall" || a == "--rate") {
-    double& x = a == "--idle" ? o.idle : a == "--stall" ? o.stall : o.rate;
-    if (!fraction(v, x))
-      return std::string(a) + " must be a fraction in [0, 1), not '" + std::string(v) + "'";
-  } else if (!num) {
-    return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
-  } else if (a == "--alpha") {
-    return in_range(a, n, 0, 10000, o.set.alpha);
-  } else if (a == "--router-delay") {
-    return in_range(a, n, 0, mesh_8x8.max_router_delay, o.set.router_delay);
-  } else if (a == "--pipeline") {
-    return in_range(a, n, 1, mesh_max_pipeline, o.set.pipeline);
-  } else if (a == "--credit-delay") {
-    return in_range(a, n, mesh_8x8.min_credit_delay, mesh_max_credit_delay, o.set.credit_delay);
-  } else if (a == "--inject-gap") {
-    return in_range(a, n, 1, 1024, o.set.inject_gap);
-  } else if (a == "--vcs") {
-    return in_range(a, n, 1, mesh_max_vcs, o.set.vcs);
-  } else if (a == "--depth") {
-    return in_range(a, n, 1, 1024, o.set.depth);
-  } else if (a == "--flits") {
-    return in_range(a, n, 1, 4096, o.flits);
-  } else if (a == "--packets") {
-    return in_range(a, n, 1, 16, o.packets);
-  } else if (a == "--packet-flits") {
-    return in_range(a, n, 0, 4096, o.packet_flits);
-  } else if (a == "--src") {
-    return in_range(a, n, 0, mesh_max_side * mesh_max_side - 1, o.src);
-  } else if (a == "--count") {
-    return in_range(a, n, 1, 100000, o.count);
-  } else if (a == "--window") {
-    o.window = n;
-  } else if (a == "--cycles") {
-    o.cycles = n;
-  } else {
-    return "unknown option " + std::string(a);
-  }
-  return {};
-}
-
-// What the options say together, once all are read.
-std::string consistent(const options& o) {
-  if (o.flits * o.packets > 0xffffU) return "--flits times --packets must fit 16 bits";
-  if ((o.scenario == "file") != !o.stimulus.empty())
-    return "--scenario file and --stimulus FILE.json go together";
-  if (o.src >= o.shape.tiles())
-    return "--src " + std::to_string(o.src) + " is not a tile of the " +
-           std::to_string(o.shape.rows) + "x" + std::to_string(o.shape.cols) + " mesh";
-  return {};
-}
 
 // The settings the chosen model can take, or an error naming the one it cannot.
 template <class Dut>
@@ -652,72 +498,6 @@ int uniform(const options& o) {
             << traffic.taken() << " taken, " << traffic.delivered() << " delivered\n";
   if (outcome.result != verdict::pass) return print_verdict("tb_mesh", outcome);
   return traffic.taken() > 0 && traffic.delivered() > 0 ? exit_pass : exit_fail;
-}
-
-// One message of a --stimulus file.
-struct file_message {
-  unsigned src = 0, dst = 0, flits = 0, packet_flits = 0;
-  std::uint64_t at = 0;
-  std::optional<std::uint64_t> want;
-  std::string what;
-};
-
-// The messages of a --stimulus file, in posting order (a tile's NI takes its messages in
-// that order), each named by its "what" or its place in the file. input_error names the
-// file and what is wrong.
-std::vector<file_message> read_stimulus(const std::string& path, unsigned tiles) {
-  using tessera::input_error;
-  const nlohmann::json j = tessera::read_json_file("--stimulus", path, 1U << 22);
-  if (!j.is_object() || !j.contains("messages") || !j["messages"].is_array() ||
-      j["messages"].empty() || j.size() != 1)
-    throw input_error("--stimulus " + path +
-                      ": wants one object with one key, \"messages\": a non-empty array");
-  if (j["messages"].size() > 100000)
-    throw input_error("--stimulus " + path + ": more than 100000 messages");
-  std::vector<file_message> out;
-  for (std::size_t i = 0; i < j["messages"].size(); ++i) {
-    const nlohmann::json& m = j["messages"][i];
-    const std::string where = "--stimulus " + path + ": message " + std::to_string(i);
-    if (!m.is_object()) throw input_error(where + " is not an object");
-    // A whole number in lo..hi; without the key, `fallback` (nothing: it is required).
-    const auto count = [&](const char* key, std::uint64_t lo, std::uint64_t hi,
-                           std::optional<std::uint64_t> fallback) -> std::uint64_t {
-      if (!m.contains(key)) {
-        if (!fallback) throw input_error(where + " has no \"" + key + "\"");
-        return *fallback;
-      }
-      const nlohmann::json& v = m[key];
-      if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
-        throw input_error(where + ": \"" + key + "\" " + tessera::json_brief(v) +
-                          " is not a whole number in " + std::to_string(lo) + ".." +
-                          std::to_string(hi));
-      return v.get<std::uint64_t>();
-    };
-    for (const auto& [key, value] : m.items()) {
-      if (key != "src" && key != "dst" && key != "flits" && key != "packet_flits" && key != "at" &&
-          key != "want" && key != "what")
-        throw input_error(where + ": unknown key \"" + tessera::shown(key) + "\"");
-    }
-    file_message f;
-    f.src = static_cast<unsigned>(count("src", 0, tiles - 1, std::nullopt));
-    f.dst = static_cast<unsigned>(count("dst", 0, tiles - 1, std::nullopt));
-    f.flits = static_cast<unsigned>(count("flits", 1, 4096, std::nullopt));
-    f.packet_flits = static_cast<unsigned>(count("packet_flits", 0, 4096, 0));
-    f.at = count("at", 0, std::uint64_t{1} << 40, 0);
-    if (m.contains("want")) f.want = count("want", 0, std::uint64_t{1} << 40, std::nullopt);
-    if (m.contains("what")) {
-      if (!m["what"].is_string()) throw input_error(where + ": \"what\" is not a string");
-      f.what = m["what"].get<std::string>();
-    }
-    if (f.what.empty()) {
-      f.what =
-          std::to_string(i) + " (" + std::to_string(f.src) + "->" + std::to_string(f.dst) + ")";
-    }
-    out.push_back(f);
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const file_message& a, const file_message& b) { return a.at < b.at; });
-  return out;
 }
 
 template <class Dut>
