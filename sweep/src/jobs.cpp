@@ -9,6 +9,7 @@
 
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/common/shell.hpp"
 #include "tessera/sweep/sweep.hpp"
 
 namespace tessera::sweep {
@@ -68,17 +69,6 @@ std::string self_path() {
   std::array<char, 4096> buf{};
   const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
   return n > 0 ? std::string(buf.data(), static_cast<std::size_t>(n)) : std::string("tessera");
-}
-
-std::string sh_word(const std::string& w) {
-  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789-_./:=,+@%") == std::string::npos) {
-    return w;
-  }
-  std::string out = "'";
-  for (const char c : w)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 std::string job_list(const std::string& self, const std::string& spec_file, std::size_t runs) {

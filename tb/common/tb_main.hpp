@@ -13,6 +13,8 @@
 #include <string_view>
 #include <utility>
 
+#include "tessera/common/shell.hpp"
+
 namespace tessera::tb {
 
 inline constexpr int exit_pass = 0;   // every check held
@@ -148,26 +150,14 @@ inline int finish(int argc, char* argv[], int rc) {
   const auto& [name, seed] = *detail::ran;
   std::cout << name << ": seed " << seed << std::endl;
   if (rc == exit_fail) {
-    std::string cmd = argv[0];
+    std::string cmd = sh_word(argv[0]);
     for (int i = 1; i < argc; ++i) {
       const std::string_view a = argv[i];
       if (a == "--seed" && i + 1 < argc) {
         ++i;  // the seed goes last
         continue;
       }
-      // Quoted for a POSIX shell when it holds anything but plain characters.
-      const bool plain = !a.empty() && a.find_first_not_of(
-                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                           "0123456789-_=.,:/+@%") == std::string_view::npos;
-      cmd += ' ';
-      if (plain) {
-        cmd += a;
-      } else {
-        cmd += '\'';
-        for (const char c : a)
-          cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        cmd += '\'';
-      }
+      cmd += ' ' + sh_word(a);
     }
     std::cerr << name << ": replay: " << cmd << " --seed " << seed << std::endl;
   }

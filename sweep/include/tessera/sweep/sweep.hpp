@@ -90,8 +90,6 @@ std::string job_file(const std::string& dir, std::size_t i);
 std::string job_dir(const std::string& spec_file);
 // This program's path, for the emitted commands.
 std::string self_path();
-// A word for a POSIX shell, quoted when it needs to be.
-std::string sh_word(const std::string& w);
 // One command a run, for GNU parallel; the Slurm job-array script.
 std::string job_list(const std::string& self, const std::string& spec_file, std::size_t runs);
 std::string slurm_script(const std::string& self, const std::string& spec_file,
