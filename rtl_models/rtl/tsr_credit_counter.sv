@@ -83,6 +83,20 @@ module tsr_credit_counter #(
                     over);
     end
   end
+
+`ifndef FORMAL
+  // User cover points (docs/rtl.md "Coverage"), per channel: every credit in use (the
+  // sender held back), and the last one back (all credits home again).
+  for (genvar c = 0; c < Channels; c++) begin : gen_cover_channel
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        NoCredit_C: cover (!avail_o[c] && limit_i != '0);
+        AllBack_C: cover (used_q[c*CntWidth+:CntWidth] == CntWidth'(1) && !take_i[c] &&
+                          give_i[c*GiveWidth+:GiveWidth] == GiveWidth'(1));
+      end
+    end
+  end
+`endif
 `endif
 
 endmodule

@@ -394,6 +394,26 @@ module tsr_cube_node #(
   OneLocalStream_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                                      $onehot0(local_elem))
     else $error("tsr_cube_node %0d: elements on local inputs %b at once", id_i, local_elem);
+
+`ifndef FORMAL
+  // User cover points (docs/rtl.md "Coverage"), per output: a header that asks for it
+  // while a circuit holds it (blocked: it waits, holding its own links), two headers
+  // asking for it at once while it is free (the arbitration decides), and a circuit
+  // released by its tail.
+  for (genvar go = 0; go < Outs; go++) begin : gen_cover_out
+    logic [Ins-1:0] asks;
+    always_comb begin
+      for (int unsigned i = 0; i < Ins; i++) asks[i] = req[i] && 32'(req_out[i]) == go;
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        Blocked_C: cover (asks != '0 && busy_q[go]);
+        Contended_C: cover (!$onehot0(asks) && !busy_q[go]);
+        Released_C: cover (tail_out[go]);
+      end
+    end
+  end
+`endif
 `endif
 
 `ifdef FORMAL

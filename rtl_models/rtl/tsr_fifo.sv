@@ -107,6 +107,17 @@ module tsr_fifo #(
   always_ff @(posedge clk_i) begin
     if (valid_o && !ready_i) offered_data_q <= data_o;
   end
+
+`ifndef FORMAL
+  // User cover points (docs/rtl.md "Coverage"), counted where the model is built with
+  // --coverage-user: every slot in use, and a front word held back by its reader.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      Full_C: cover (usage_q == FullUsage);
+      HeldBack_C: cover (valid_o && !ready_i);
+    end
+  end
+`endif
 `endif
 
 `ifdef FORMAL

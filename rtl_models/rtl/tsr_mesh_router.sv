@@ -607,6 +607,67 @@ module tsr_mesh_router #(
         else $error("tsr_mesh_router: input VCs %b bound to no output VC", bound_q & ~holds);
     end
   end
+
+`ifndef FORMAL
+  // ---- User cover points (docs/rtl.md "Coverage") -------------------------------------
+  // Per output: a due head that cannot ask for it (no free VC with a slot in its class),
+  // two of its VCs with a flit to send at once (the flit arbiter chooses), and on a link
+  // of a torus a head that leaves in the upper dateline class after arriving in the lower.
+  // Per output VC: taken by a head, freed by a tail, and held with its next flit waiting
+  // for a slot behind it (back-pressure). Per input port: a VC FIFO at depth_i.
+  logic [Ports-1:0] cover_blocked;
+  always_comb begin
+    cover_blocked = '0;
+    for (int unsigned o = 0; o < Ports; o++) begin
+      for (int unsigned i = 0; i < InVcs; i++) begin
+        if (head_req[i] && route[i] == 3'(o) && !hdr_req[o*InVcs+i]) cover_blocked[o] = 1'b1;
+      end
+    end
+  end
+
+  for (genvar o = 0; o < Ports; o++) begin : gen_cover_out
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        HeadBlocked_C: cover (cover_blocked[o]);
+        VcsCompete_C: cover (!$onehot0(vc_req[o]));
+      end
+    end
+    if (o < Links) begin : gen_link
+      always_ff @(posedge clk_i) begin
+        if (rst_ni) begin
+          ClassUp_C: cover (wrap && hdr_take[o] && cls[hdr_idx[o]] &&
+                            32'(hdr_idx[o]) % VCs < 32'(vcs_i) / 2);
+        end
+      end
+    end
+    for (genvar v = 0; v < VCs; v++) begin : gen_vc
+      localparam int unsigned Ov = o * VCs + v;
+      logic sent;  // a flit crosses on this VC
+      assign sent = send[o] && send_vc[o] == VcIdxWidth'(v);
+      always_ff @(posedge clk_i) begin
+        if (rst_ni) begin
+          VcTaken_C: cover (sent && out_head[o] && !out_tail[o]);
+          VcFreed_C: cover (sent && out_tail[o] && !out_head[o]);
+          NoSlot_C: cover (held_q[Ov] && filled[holder_q[Ov*InIdxWidth+:InIdxWidth]] &&
+                           ripe[holder_q[Ov*InIdxWidth+:InIdxWidth]] && !vc_slot[Ov]);
+        end
+      end
+    end
+  end
+
+  for (genvar p = 0; p < Ports; p++) begin : gen_cover_in
+    logic full;  // a VC FIFO of this input at depth_i
+    always_comb begin
+      full = 1'b0;
+      for (int unsigned v = 0; v < VCs; v++) begin
+        if (32'(usage[(p*VCs+v)*CntWidth+:CntWidth]) == 32'(depth_i)) full = 1'b1;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) InputFull_C: cover (full);
+    end
+  end
+`endif
 `endif
 
 endmodule

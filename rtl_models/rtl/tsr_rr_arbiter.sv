@@ -75,6 +75,19 @@ module tsr_rr_arbiter #(
       end
     end
   end
+
+`ifndef FORMAL
+  // User cover points (docs/rtl.md "Coverage"): each requester granted, and the grant
+  // rotated past a lower requester (the pointer, not the index, chose).
+  for (genvar i = 0; i < N; i++) begin : gen_cover_req
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) Granted_C: cover (valid_o && take_i && idx_o == IdxWidth'(i));
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) Rotated_C: cover (valid_o && take_i && (req_i & ~({N{1'b1}} << idx_o)) != '0);
+  end
+`endif
 `endif
 
 endmodule

@@ -339,6 +339,43 @@ module tsr_torus_node #(
         else $error("tsr_torus_node: beta and tau must be at least 1");
     end
   end
+
+`ifndef FORMAL
+  // User cover points (docs/rtl.md "Coverage"). Per output: a packet that wants it while
+  // it is busy with another (held back), and on a link a packet that takes dateline class
+  // 1 there after class 0 (a link input's class-0 buffer, or the local input). Per input:
+  // a packet sent to two outputs at once (a tree's fork), and an input waiting.
+  for (genvar go = 0; go < Ports; go++) begin : gen_cover_out
+    logic wanted;  // some input wants this output
+    always_comb begin
+      wanted = 1'b0;
+      for (int i = 0; i < Ports; i++) wanted = wanted || want[i][go];
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) HeldBack_C: cover (wanted && busy[go]);
+    end
+    if (go < Links) begin : gen_link
+      always_ff @(posedge clk_i) begin
+        if (rst_ni) begin
+          ClassUp_C: cover (grant[go] && grant_cls[go] &&
+                            (32'(grant_in[go]) == Local || 32'(gen_out[go].grant_slot) < Class0));
+        end
+      end
+    end
+  end
+  for (genvar gi = 0; gi < Ports; gi++) begin : gen_cover_in
+    logic [Ports-1:0] granted;  // the outputs that take a packet of this input now
+    always_comb begin
+      for (int o = 0; o < Ports; o++) granted[o] = grant[o] && 32'(grant_in[o]) == gi;
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        Fork_C: cover (!$onehot0(granted));
+        Waits_C: cover (wait_o[gi]);
+      end
+    end
+  end
+`endif
 `endif
 
 endmodule
