@@ -3,7 +3,8 @@
 // Clock, reset, cycle count and the optional FST waveform for a Verilated model driven
 // directly (a model with clk_i and rst_ni pins). One cycle is two time units: the
 // testbench sets inputs with the clock low and calls settle(), samples outputs, then
-// edge() makes the rising and the falling edge. run_loop.hpp runs the cycles.
+// edge() makes the rising and the falling edge. run_loop.hpp runs the cycles. In a
+// coverage build the run's counts are written when the sim_control goes (coverage.hpp).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include <verilated_fst_c.h>
 #endif
 
+#include "tessera/rtl_tops/coverage.hpp"
 #include "tessera/rtl_tops/pins.hpp"
 
 namespace tessera::tb {
@@ -86,6 +88,7 @@ class sim_control {
 #if TESSERA_RTL_TRACE_FST
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
+  rtl_tops::coverage_dump coverage_{context_};  // before the model goes
 };
 
 }  // namespace tessera::tb

@@ -769,8 +769,13 @@ static int testbench(int argc, char* argv[]) {
     return exit_usage;
   }
   if (o.model == "4x4_vc4") return run<mesh_top_4x4_vc4>(o);
+#if TESSERA_RTL_MESH_8X8
   if (o.model == "8x8_vc4") return run<mesh_top_8x8_vc4>(o);
   return run<mesh_top_8x8>(o);
+#else
+  std::cerr << "tb_mesh: this build has no " << o.model << " model (TESSERA_RTL_ONLY)\n";
+  return exit_usage;
+#endif
 }
 
 int main(int argc, char* argv[]) {

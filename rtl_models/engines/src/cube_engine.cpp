@@ -45,6 +45,7 @@
 #include "fabric_engines.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/coverage.hpp"
 #include "tessera/rtl_tops/cube_check.hpp"
 #include "tessera/rtl_tops/cube_ni.hpp"
 #include "tessera/rtl_tops/cube_top.hpp"
@@ -390,6 +391,7 @@ class rtl_cube_engine final : public clocked_bridge {
   unsigned dims_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
+  rtl_tops::coverage_dump coverage_{*ctx_};          // written before the model goes
   rtl_tops::cube_driver drv_;                        // the tiles' messages into the NIs
   rtl_tops::cube_monitor mon_;                       // the ejection ports
   rtl_tops::cube_check check_;                       // the messages taken, until out whole

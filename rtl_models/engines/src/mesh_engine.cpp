@@ -26,6 +26,7 @@
 #include "fabric_engines.hpp"
 #include "tessera/common/errors.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/coverage.hpp"
 #include "tessera/rtl_tops/mesh_check.hpp"
 #include "tessera/rtl_tops/mesh_ni.hpp"
 #include "tessera/rtl_tops/mesh_top.hpp"
@@ -375,6 +376,7 @@ class rtl_mesh_engine final : public clocked_bridge {
   std::uint64_t packet_flits_{0};
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
+  rtl_tops::coverage_dump coverage_{*ctx_};          // written before the model goes
   rtl_tops::mesh_driver<model_t> drv_;               // the tiles' messages into the NIs
   rtl_tops::mesh_monitor<model_t> mon_;              // the ejected flits
   rtl_tops::mesh_check check_;                       // what comes out of the RTL

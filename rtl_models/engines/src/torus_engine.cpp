@@ -43,6 +43,7 @@
 #include "tessera/models/registry.hpp"
 #include "tessera/rtl_engines/rtl_model.hpp"
 #include "tessera/rtl_engines/tlm2rtl.hpp"
+#include "tessera/rtl_tops/coverage.hpp"
 #include "tessera/rtl_tops/torus_check.hpp"
 #include "tessera/rtl_tops/torus_ni.hpp"
 #include "tessera/rtl_tops/torus_top.hpp"
@@ -341,6 +342,7 @@ class rtl_torus_engine final : public clocked_bridge {
   net::torus_params p_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<model_t> model_;
+  rtl_tops::coverage_dump coverage_{*ctx_};          // written before the model goes
   rtl_tops::torus_driver<Top> drv_;                  // the tiles' messages into the NIs
   rtl_tops::torus_monitor<Top> mon_;                 // arrivals and ejection ports
   rtl_tops::torus_check check_;                      // the packets in the RTL

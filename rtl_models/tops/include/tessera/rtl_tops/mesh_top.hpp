@@ -15,8 +15,15 @@
 #include <type_traits>
 
 #include <Vtsr_mesh_4x4_vc4.h>
+// A development or coverage build may verilate the 4 x 4 alone (TESSERA_RTL_ONLY,
+// rtl_models/rtl/CMakeLists.txt); its users then say the 8 x 8 models are not built.
+#if __has_include(<Vtsr_mesh_8x8.h>) && __has_include(<Vtsr_mesh_8x8_vc4.h>)
 #include <Vtsr_mesh_8x8.h>
 #include <Vtsr_mesh_8x8_vc4.h>
+#define TESSERA_RTL_MESH_8X8 1
+#else
+#define TESSERA_RTL_MESH_8X8 0
+#endif
 #include <verilated.h>
 
 #include "tessera/rtl_tops/limits.hpp"
@@ -78,9 +85,11 @@ struct mesh_top {
                 sizeof(Model::data_i) * 8 < mesh_flit_bits * Limits.rows * Limits.cols + 32);
 };
 
-using mesh_top_8x8 = mesh_top<Vtsr_mesh_8x8, mesh_8x8>;
 using mesh_top_4x4_vc4 = mesh_top<Vtsr_mesh_4x4_vc4, mesh_4x4_vc4>;
+#if TESSERA_RTL_MESH_8X8
+using mesh_top_8x8 = mesh_top<Vtsr_mesh_8x8, mesh_8x8>;
 using mesh_top_8x8_vc4 = mesh_top<Vtsr_mesh_8x8_vc4, mesh_8x8_vc4>;
+#endif
 
 // The run-time inputs of tsr_mesh_top, loaded during reset.
 struct mesh_settings {
