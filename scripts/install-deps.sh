@@ -24,6 +24,8 @@ packages=(
   # The formal proofs (scripts/formal.sh, docs/rtl.md): yosys-smtbmc's solver (Debian's boolector 1.5
   # answers "unknown" to what yosys-smtbmc sends).
   z3
+  # The coverage report (scripts/coverage.sh, docs/rtl.md): genhtml for its HTML pages.
+  lcov
 )
 
 # The bare-metal tile image (docs/baremetal.md): cross compiler, picolibc and its
