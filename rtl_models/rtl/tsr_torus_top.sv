@@ -73,6 +73,8 @@ module tsr_torus_top #(
   // The neighbour of tile `tile` in direction `dir` (TorusEast..TorusNorth), numbered
   // as runtime/routing.hpp does. A function of the direction, not a localparam array:
   // Yosys 0.23 reads no assignment patterns.
+  // Evaluated at elaboration only: no coverage points (docs/rtl.md "Coverage").
+  /* verilator coverage_off */
   function automatic int unsigned neighbour(int unsigned tile, int unsigned dir);
     case (dir)
       tsr_pkg::TorusEast:  neighbour = (tile / Cols) * Cols + (tile % Cols + 1) % Cols;
@@ -81,6 +83,7 @@ module tsr_torus_top #(
       default:             neighbour = ((tile / Cols + Rows - 1) % Rows) * Cols + tile % Cols;
     endcase
   endfunction
+  /* verilator coverage_on */
 
   // Per tile: its node's outputs (links and ejection port) and the credits its inputs
   // give back, read by the neighbours; laid out as the node's ports.
