@@ -37,7 +37,7 @@ const char* const usage =
     "taking it to its delivery, optional), \"what\" (a name)}, ...]} (docs/rtl.md, \"Add\n"
     "your own golden test\").\n"
     "The watchdog reports a deadlock when no flit moves and no message is taken for\n"
-    "2000 cycles while messages are owed.\n";
+    "2000 cycles (plus alpha, inject_gap and a hop's delays) while messages are owed.\n";
 
 namespace {
 
@@ -103,7 +103,7 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
   } else if (!num) {
     return "bad value for " + std::string(a) + ": '" + std::string(v) + "'";
   } else if (a == "--alpha") {
-    return in_range(a, n, 0, 10000, o.set.alpha);
+    return in_range(a, n, 0, mesh_8x8.max_alpha, o.set.alpha);
   } else if (a == "--router-delay") {
     return in_range(a, n, 0, mesh_8x8.max_router_delay, o.set.router_delay);
   } else if (a == "--pipeline") {
@@ -111,17 +111,17 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
   } else if (a == "--credit-delay") {
     return in_range(a, n, mesh_8x8.min_credit_delay, mesh_max_credit_delay, o.set.credit_delay);
   } else if (a == "--inject-gap") {
-    return in_range(a, n, 1, 1024, o.set.inject_gap);
+    return in_range(a, n, 1, mesh_8x8.max_inject_gap, o.set.inject_gap);
   } else if (a == "--vcs") {
     return in_range(a, n, 1, mesh_max_vcs, o.set.vcs);
   } else if (a == "--depth") {
     return in_range(a, n, 1, 1024, o.set.depth);
   } else if (a == "--flits") {
-    return in_range(a, n, 1, 4096, o.flits);
+    return in_range(a, n, 1, mesh_8x8.max_flits, o.flits);
   } else if (a == "--packets") {
     return in_range(a, n, 1, 16, o.packets);
   } else if (a == "--packet-flits") {
-    return in_range(a, n, 0, 4096, o.packet_flits);
+    return in_range(a, n, 0, mesh_8x8.max_flits, o.packet_flits);
   } else if (a == "--src") {
     return in_range(a, n, 0, mesh_max_side * mesh_max_side - 1, o.src);
   } else if (a == "--count") {
@@ -138,6 +138,12 @@ std::string own_option(options& o, std::string_view a, std::string_view v) {
 
 std::string consistent(const options& o) {
   if (o.flits * o.packets > 0xffffU) return "--flits times --packets must fit 16 bits";
+  // The random messages of agree and share (1..--flits flits each), bounded in all: the
+  // checks and the reference keep every flit's record.
+  if ((o.scenario == "agree" || o.scenario == "share") &&
+      std::uint64_t{o.count} * o.flits > max_total_flits)
+    return "--count " + std::to_string(o.count) + " messages of up to " + std::to_string(o.flits) +
+           " flits may be more than " + std::to_string(max_total_flits) + " flits in all";
   if ((o.scenario == "file") != !o.stimulus.empty())
     return "--scenario file and --stimulus FILE.json go together";
   if (o.src >= o.shape.tiles())

@@ -21,6 +21,9 @@ constexpr std::array<std::string_view, 7> routing_names{
 
 extern const char* const usage;
 
+// The most flits --scenario agree and share may post in all (--count times --flits).
+inline constexpr std::uint64_t max_total_flits = std::uint64_t{1} << 21;
+
 struct options : common_options {
   std::string scenario = "hops";
   std::string model = "8x8";

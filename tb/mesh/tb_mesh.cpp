@@ -98,8 +98,13 @@ namespace ref = tessera::net::reference;
 
 constexpr const char* port_name[mesh_ports] = {"E", "W", "S", "N", "local"};
 
-// No flit moved and no message taken for this long, with messages owed: a deadlock.
-constexpr std::uint64_t stall_limit = 2000;
+// No flit moved and no message taken for this long, with messages owed: a deadlock. A
+// live network is quiet at most for a message's start-up (alpha), the gap between two
+// flits of one NI and a hop's delays, so those come on top.
+std::uint64_t stall_limit(const mesh_settings& s) {
+  return 2000 + std::uint64_t{s.alpha} + s.inject_gap + s.router_delay + s.pipeline +
+         s.credit_delay;
+}
 
 // The settings the chosen model can take, or an error naming the one it cannot.
 template <class Dut>
@@ -174,8 +179,8 @@ class bench {
   bool run() {
     apply(*model_, o_.set);
     sim_.reset();  // the monitor made the tiles ready in cycle 0 too (registered in reset)
-    const run_outcome outcome =
-        run_loop(sim_, *this, {o_.timeout.value_or(default_timeout), stall_limit, clocking::rise});
+    const run_outcome outcome = run_loop(
+        sim_, *this, {o_.timeout.value_or(default_timeout), stall_limit(o_.set), clocking::rise});
     for (const std::string& e : {drv_.error(), check_.failure()})
       if (!e.empty()) std::cerr << "tb_mesh: " << e << '\n';
     print_verdict("tb_mesh", outcome);
