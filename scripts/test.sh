@@ -13,7 +13,10 @@ echo "== build (build/) =="
 # The host test binaries (unit, firmware, analytic, net, the CLI's host cases) are built
 # and run in build-san/ only, under the sanitizers (TESSERA_HOST_TESTS, tests/CMakeLists.txt);
 # the CLI's front end at -O1 (TESSERA_FRONT_END_OPT, CMakeLists.txt).
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_HOST_TESTS=OFF -DTESSERA_FRONT_END_OPT=-O1
+# The 4 x 4 tops and the FIFOs with Verilator's coverage, for the coverage.rtl test
+# (docs/rtl.md, "Coverage"); the cube's coverage build is left to scripts/coverage.sh.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_HOST_TESTS=OFF -DTESSERA_FRONT_END_OPT=-O1 \
+  -DTESSERA_RTL_COVERAGE=ON -DTESSERA_RTL_COVERAGE_TOPS="fifo;mesh;torus"
 cmake --build build -j "$jobs"
 
 # The tile image's code and RAM use (docs/baremetal.md); says "skipped" without the

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -25,7 +26,10 @@ coverage_dump::~coverage_dump() {
   // command (and of ctest -j) from writing over each other.
   static std::atomic<unsigned> serial{0};
   const char* dir = std::getenv("TESSERA_RTL_COVERAGE_DIR");
-  if (dir != nullptr && *dir != '\0') {
+  const bool wanted = dir != nullptr && *dir != '\0';
+  std::error_code failed;  // a folder that cannot be made: nothing written
+  if (wanted) std::filesystem::create_directories(dir, failed);
+  if (wanted && !failed) {
     const auto ns = std::chrono::steady_clock::now().time_since_epoch().count();
     const std::string name = std::to_string(::getpid()) + "-" + std::to_string(ns) + "-" +
                              std::to_string(serial++) + ".dat";
