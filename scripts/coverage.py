@@ -359,15 +359,13 @@ def main():
     for entry in modules.values():
         for kind in ("line", "toggle", "user"):
             entry[kind]["waived_points"] = len(entry[kind]["waived"])
-        for kind in ("toggle",):
-            entry[kind]["waived"] = group_bits(entry[kind]["waived"])
-            entry[kind]["unwaived"] = group_bits(entry[kind]["unwaived"])
+        toggle = entry["toggle"]
+        toggle["waived"], toggle["unwaived"] = (group_bits(toggle["waived"]),
+                                                group_bits(toggle["unwaived"]))
 
     summary = {"tops": tops, "tests": len(per_test), "tests_failed": failed_run,
                "build_seconds": round(t_build, 1), "run_seconds": round(t_run, 1),
-               "goals": GOALS, "modules": modules, "shortfalls": shortfalls,
-               "rank": rank,
-               }
+               "goals": GOALS, "modules": modules, "shortfalls": shortfalls, "rank": rank}
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
 
@@ -381,8 +379,7 @@ def main():
             cols.append((cell + (f" w{waived}" if waived else "")).rjust(width))
         print(f"{name:24} {cols[0]} {cols[1]} {cols[2]}  {e['goals']}")
     print(f"{len(per_test)} tests wrote counts{' (some FAILED)' if failed_run else ''}, "
-          f"build {t_build:.0f} s, "
-          f"run {t_run:.0f} s; {out}/summary.json, {info}")
+          f"build {t_build:.0f} s, run {t_run:.0f} s; {out}/summary.json, {info}")
     if rank is not None:
         print(f"rank: {len(rank)} of {len(per_test)} tests keep the coverage ({out}/rank.txt):")
         for r in rank:
