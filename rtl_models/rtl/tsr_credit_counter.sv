@@ -70,12 +70,15 @@ module tsr_credit_counter #(
   // More credits in use than the channel has: a send without a credit; or a count
   // wrapped below zero: more credits returned than taken. An immediate assertion at the
   // clock edge: no per-evaluation sampling in a Verilated model.
+  // Apart from that, the receiver's side: more credits returned in a cycle than the channel
+  // has in use (a credit for a flit never sent).
   /* verilator coverage_off */  // checks only: no toggle points
-  logic [Channels-1:0] over;
+  logic [Channels-1:0] over, unowed;
   /* verilator coverage_on */
   always_comb begin
     for (int unsigned c = 0; c < Channels; c++) begin
-      over[c] = 32'(used_q[c*CntWidth+:CntWidth]) > 32'(limit_i);
+      over[c]   = 32'(used_q[c*CntWidth+:CntWidth]) > 32'(limit_i);
+      unowed[c] = 32'(give_i[c*GiveWidth+:GiveWidth]) > 32'(used_q[c*CntWidth+:CntWidth]);
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -83,6 +86,8 @@ module tsr_credit_counter #(
       CreditsBounded_A: assert (over == '0)
         else $error("%m: more credits in use than the %0d of a channel, channels %b", limit_i,
                     over);
+      CreditReturned_A: assert (unowed == '0)
+        else $error("%m: more credits returned than in use, channels %b", unowed);
     end
   end
 

@@ -192,6 +192,12 @@ module tsr_mesh_router #(
   assign body_delay = 4'(pipeline_i - 5'd1);
   assign head_delay = router_delay_i + 8'(body_delay);
 
+`ifndef SYNTHESIS
+  /* verilator coverage_off */  // checks only: no toggle points
+  logic [Ports-1:0] chk_vc_unused, chk_overflow;  // per input port: a rule broken
+  /* verilator coverage_on */
+`endif
+
   for (genvar p = 0; p < Ports; p++) begin : gen_in_port
     logic                valid;  // a flit arrives, into the FIFO of VC vc
     logic [FlitBits-1:0] flit;
@@ -303,19 +309,25 @@ module tsr_mesh_router #(
 
 `ifndef SYNTHESIS
     // Per port, so that the local port's checks alone depend on the NI's inputs: a flit
-    // on a VC outside vcs_i, or into a full FIFO (the sender ignored its credits).
-    // Immediate assertions at the clock edge, here and below: a concurrent assertion
-    // makes a Verilated model copy its signals at every evaluation.
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (rst_ni) begin
-        VcInUse_A: assert (!(valid && 32'(vc) >= 32'(vcs_i)))
-          else $error("tsr_mesh_router: flit on VC %0d, outside vcs_i, at input %0d", vc, p);
-        NoOverflow_A: assert ((push & ~slot[p*VCs+:VCs]) == '0)
-          else $error("tsr_mesh_router: flit pushed into a full FIFO at input %0d", p);
-      end
-    end
+    // on a VC outside vcs_i, or into a full FIFO (the sender ignored its credits). Checked
+    // below, one assertion for all ports (Yosys names an assertion once, not per index).
+    assign chk_vc_unused[p] = valid && 32'(vc) >= 32'(vcs_i);
+    assign chk_overflow[p]  = (push & ~slot[p*VCs+:VCs]) != '0;
 `endif
   end
+
+`ifndef SYNTHESIS
+  // Immediate assertions at the clock edge, here and below: a concurrent assertion makes a
+  // Verilated model copy its signals at every evaluation.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      VcInUse_A: assert (chk_vc_unused == '0)
+        else $error("tsr_mesh_router: flit on a VC outside vcs_i at inputs %b", chk_vc_unused);
+      NoOverflow_A: assert (chk_overflow == '0)
+        else $error("tsr_mesh_router: flit pushed into a full FIFO at inputs %b", chk_overflow);
+    end
+  end
+`endif
 
   assign credit_o = credit_due;
 
@@ -581,30 +593,39 @@ module tsr_mesh_router #(
   end
 
 `ifndef SYNTHESIS
-  // (Not synthesized, so the block's own variable is fine here.)
+  // Which input VCs the held output VCs name (chk_holds), and the output VCs whose holder
+  // is not bound or holds another too (chk_bad_holder): one assertion each over the
+  // vectors, as Yosys reads an assertion named once, not once per loop index.
+  /* verilator coverage_off */  // checks only: no toggle points
+  logic [InVcs-1:0]     chk_holds;
+  logic [Ports*VCs-1:0] chk_bad_holder;
+  /* verilator coverage_on */
+  always_comb begin
+    chk_holds      = '0;
+    chk_bad_holder = '0;
+    for (int unsigned ov = 0; ov < Ports * VCs; ov++) begin
+      if (held_q[ov]) begin
+        if (!bound_q[holder_q[ov*InIdxWidth+:InIdxWidth]] ||
+            chk_holds[holder_q[ov*InIdxWidth+:InIdxWidth]]) begin
+          chk_bad_holder[ov] = 1'b1;
+        end
+        chk_holds[holder_q[ov*InIdxWidth+:InIdxWidth]] = 1'b1;
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (rst_ni) begin : check
-      automatic logic [InVcs-1:0] holds = '0;
+    if (rst_ni) begin
       // A body flit at the front of a VC that holds no output: a packet without a head.
       HeadFirst_A: assert ((filled & ~bound_q & ~heads) == '0)
         else $error("tsr_mesh_router: body flit without a head at input VCs %b",
                     filled & ~bound_q & ~heads);
-      for (int unsigned o = 0; o < Ports; o++) begin
-        for (int unsigned v = 0; v < VCs; v++) begin
-          if (held_q[o*VCs+v]) begin
-            // An output VC is held by a bound input VC, and no input VC holds two.
-            BoundHoldsOne_A: assert (bound_q[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]] &&
-                                     !holds[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]])
-              else $error("tsr_mesh_router: output %0d VC %0d held by input VC %0d, which is %s",
-                          o, v, holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth],
-                          bound_q[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]]
-                              ? "holding another" : "not bound");
-            holds[holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]] = 1'b1;
-          end
-        end
-      end
-      BoundHeld_A: assert (holds == bound_q)
-        else $error("tsr_mesh_router: input VCs %b bound to no output VC", bound_q & ~holds);
+      // An output VC is held by a bound input VC, and no input VC holds two.
+      BoundHoldsOne_A: assert (chk_bad_holder == '0)
+        else $error("tsr_mesh_router: output VCs %b held by an input VC %s", chk_bad_holder,
+                    "not bound or holding another");
+      BoundHeld_A: assert (chk_holds == bound_q)
+        else $error("tsr_mesh_router: input VCs %b bound to no output VC", bound_q & ~chk_holds);
     end
   end
 
