@@ -19,9 +19,15 @@ assertions are always followed by one that does) pass. `assumes=` turns the name
 assertions (the RTL's checks of its inputs) into assumptions, the environment's guarantees,
 for every kind of check. A cover check passes when every
 cover statement of the harness and its RTL is reached within T cycles (yosys-smtbmc -c).
+Options of a line: `engine=sat` proves the property with Yosys's own `sat -tempinduct`
+(a SAT solver on the bit-blasted model; base case from reset and induction step, for
+lengths 1..K) instead of yosys-smtbmc, for models the SMT solvers do not finish;
+`solver=S` runs the check's yosys-smtbmc with solver S instead of --solver's; `heavy`
+marks a check of minutes, run only when named.
 
 NAME selects a property, cover or negative check by its name, or all those of a module
-(tsr_fifo); without NAME every property and cover runs, negatives only when named.
+(tsr_fifo); without NAME every property and cover runs, negatives and heavy checks only
+when named.
 Writes OUT/<name>/ (the Yosys script and log, the SMT-LIB model, the solver logs, and a
 VCD counterexample for a failure) and OUT/summary.json; prints one line per check; exit 1
 when any check fails (a negative check fails as it should: status "failed", expected).
@@ -115,9 +121,11 @@ def parse_harness(path):
             rtl += words[1:]
             continue
         kind, name = words[0], words[1]
+        heavy = "heavy" in words[2:]
+        words = [w for w in words if w != "heavy"]
         check = {"name": name, "kind": kind, "module": module, "harness": path,
                  "parameters": {}, "asserts": [], "assumes": [], "what": what.strip(),
-                 "depth": None}
+                 "depth": None, "engine": "smtbmc", "heavy": heavy}
         for w in words[2:]:
             key, _, value = w.partition("=")
             if key in ("k", "t"):
@@ -126,10 +134,18 @@ def parse_harness(path):
                 check["asserts"] = value.split(",")
             elif key == "assumes":
                 check["assumes"] = value.split(",")
+            elif key == "solver":
+                check["solver"] = value
+            elif key == "engine":
+                if value not in ("smtbmc", "sat"):
+                    sys.exit(f"{path}: {name}: engine must be smtbmc or sat, not {value}")
+                check["engine"] = value
             else:
                 check["parameters"][key] = value
         if kind not in ("property", "cover", "negative") or check["depth"] is None:
             sys.exit(f"{path}: bad formal line: {line}")
+        if kind == "cover" and check["engine"] == "sat":
+            sys.exit(f"{path}: {name}: a cover check runs with yosys-smtbmc")
         if kind != "cover" and not check["asserts"]:
             sys.exit(f"{path}: {name} names no assertion")
         checks.append(check)
@@ -177,8 +193,15 @@ def build_model(check, work, yosys):
         script.append(f"select -assert-min {len(check['asserts'])} t:$assert {keep}{unions} %i")
         script.append(f"chformal -assert -remove t:$assert {keep}{unions} %d")
         script.append("chformal -cover -remove")
-    script += ["memory_nordff", "memory_map", "opt -fast", "async2sync", "dffunmap",
-               "write_smt2 -wires " + os.path.join(work, "model.smt2")]
+    script += ["memory_nordff", "memory_map", "opt -fast", "async2sync"]
+    if check["engine"] == "sat":
+        # Yosys's own k-induction (a SAT solver on the bit-blasted model): the base case
+        # from the initial state (the harness's reset) and the induction step for lengths
+        # 1..K, stopping at the first length whose step holds.
+        script += ["opt -full", "sat -tempinduct -prove-asserts -set-assumes -maxsteps "
+                   f"{check['depth']} -dump_vcd " + os.path.join(work, "cex.vcd")]
+    else:
+        script += ["dffunmap", "write_smt2 -wires " + os.path.join(work, "model.smt2")]
     ys = os.path.join(work, "model.ys")
     with open(ys, "w") as f:
         f.write("\n".join(script) + "\n")
@@ -213,6 +236,28 @@ def smtbmc(args, work, tag, smtbmc_bin, solver):
     return passed, secs, failed, (vcd if os.path.exists(vcd) else None)
 
 
+def sat_result(result, work, secs):
+    """The outcome of Yosys's `sat -tempinduct` from its log: proven at some length up to
+    the depth, or the base case failed (a counterexample from reset), or no induction step
+    held up to the depth. Yosys's sat does not say which assertion failed."""
+    text = open(os.path.join(work, "yosys.log")).read() if os.path.exists(
+        os.path.join(work, "yosys.log")) else ""
+    vcd = os.path.join(work, "cex.vcd")
+    result["sat_seconds"] = round(secs, 2)  # one process: base cases and steps together
+    lengths = re.findall(r"\*\* Trying induction with length (\d+) \*\*", text)
+    if "Induction step proven: SUCCESS!" in text:
+        result.update({"status": "proven", "proven_at": int(lengths[-1])})
+        return result
+    if not lengths:
+        errs = [l for l in text.splitlines() if "ERROR" in l] or ["no induction ran"]
+        result["error"] = "yosys: " + " | ".join(errs)
+        return result
+    base_failed = "model found for base case" in text
+    result.update({"failed_in": "base" if base_failed else "step",
+                   "vcd": vcd if os.path.exists(vcd) else None})
+    return result
+
+
 def run_check(check, out, tools):
     work = os.path.join(out, check["name"])
     shutil.rmtree(work, ignore_errors=True)
@@ -222,15 +267,18 @@ def run_check(check, out, tools):
     result["harness"] = os.path.relpath(check["harness"], ROOT)
     result.update({"status": "failed", "base_seconds": None, "step_seconds": None,
                    "vcd": None, "failed": []})
+    result["engine"] = check["engine"]
     ok, ysecs, msg = build_model(check, work, tools["yosys"])
     result["yosys_seconds"] = round(ysecs, 2)
+    if check["engine"] == "sat":
+        return sat_result(result, work, ysecs)
     if not ok:
         result["error"] = msg
         return result
     k = str(check["depth"])
     if check["kind"] == "cover":
         passed, secs, failed, vcd = smtbmc(["-c", "-t", k], work, "cover", tools["smtbmc"],
-                                           tools["solver"])
+                                           check.get("solver", tools["solver"]))
         result.update({"base_seconds": round(secs, 2), "vcd": vcd, "failed": failed,
                        "status": "reached" if passed else "failed"})
         return result
@@ -280,21 +328,25 @@ def main(argv):
     if out is None:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
-    for t in ("yosys", "smtbmc", "solver"):
-        if not shutil.which(tools[t]):
-            print(f"formal: {tools[t]} not found (bash scripts/install-deps.sh installs it)",
-                  file=sys.stderr)
-            return 2
     if names:
         chosen = [c for c in checks if c["name"] in names or c["module"] in names]
-        # A module name selects its properties and covers; a negative only by name.
-        chosen = [c for c in chosen if c["kind"] != "negative" or c["name"] in names]
+        # A module name selects its properties and covers; a negative or a heavy property
+        # only by name.
+        chosen = [c for c in chosen
+                  if (c["kind"] != "negative" and not c["heavy"]) or c["name"] in names]
         unknown = [n for n in names if not any(n in (c["name"], c["module"]) for c in checks)]
         if unknown:
             print("formal: no such check: " + ", ".join(unknown), file=sys.stderr)
             return 2
     else:
-        chosen = [c for c in checks if c["kind"] != "negative"]
+        chosen = [c for c in checks if c["kind"] != "negative" and not c["heavy"]]
+    needed = [tools["yosys"], tools["smtbmc"], tools["solver"]]
+    needed += sorted({c["solver"] for c in chosen if "solver" in c})
+    for tool in needed:
+        if not shutil.which(tool):
+            print(f"formal: {tool} not found (bash scripts/install-deps.sh installs it)",
+                  file=sys.stderr)
+            return 2
     os.makedirs(out, exist_ok=True)
     results, bad = [], 0
     for check in chosen:
@@ -307,10 +359,17 @@ def main(argv):
         times = f"base {r['base_seconds']} s" if r["base_seconds"] is not None else ""
         if r["step_seconds"] is not None:
             times += f", step {r['step_seconds']} s"
+        if r.get("sat_seconds") is not None:
+            times = f"sat {r['sat_seconds']} s"
+            if r.get("proven_at"):
+                times += f", proven at length {r['proven_at']}"
         depth = ("t" if check["kind"] == "cover" else "k") + f"={r['depth']}"
         line = f"{r['status']:8} {r['name']:36} {r['module']} {params} {depth} {times}"
         if r.get("failed_in"):
-            line += f" (fails in the {r['failed_in']} case: {', '.join(r['failed']) or '?'})"
+            which = ", ".join(r["failed"]) or (
+                "Yosys sat names no assertion, see the counterexample"
+                if r["engine"] == "sat" else "?")
+            line += f" (fails in the {r['failed_in']} case: {which})"
         if r.get("error"):
             line += " " + r["error"]
         print(line.rstrip(), flush=True)

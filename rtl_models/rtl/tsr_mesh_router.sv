@@ -197,6 +197,10 @@ module tsr_mesh_router #(
   logic [Ports-1:0] chk_vc_unused, chk_overflow;  // per input port: a rule broken
   /* verilator coverage_on */
 `endif
+`ifdef FORMAL
+  logic [InVcs-1:0] f_push, f_front_tail;  // per input VC: a flit pushed; the front a tail
+  logic [Ports-1:0] f_push_head, f_push_tail;  // per input port: the arriving flit's kind
+`endif
 
   for (genvar p = 0; p < Ports; p++) begin : gen_in_port
     logic                valid;  // a flit arrives, into the FIFO of VC vc
@@ -313,6 +317,9 @@ module tsr_mesh_router #(
     // below, one assertion for all ports (Yosys names an assertion once, not per index).
     assign chk_vc_unused[p] = valid && 32'(vc) >= 32'(vcs_i);
     assign chk_overflow[p]  = (push & ~slot[p*VCs+:VCs]) != '0;
+`endif
+`ifdef FORMAL
+    assign f_push[p*VCs+:VCs] = push;
 `endif
   end
 
@@ -695,6 +702,107 @@ module tsr_mesh_router #(
     end
   end
 `endif
+`endif
+
+`ifdef FORMAL
+  // ---- For the proofs by induction (rtl_models/formal/tsr_mesh_router_formal.sv) -------
+  // Only Yosys -formal reads this (docs/rtl.md "Formal properties"). The input streams'
+  // rule, which the router's environment guarantees and the proofs assume: on each input
+  // VC a head comes first, then body flits until a tail (a one-flit packet is both). The
+  // router's properties: every output VC carries whole worms (a head only onto a free VC,
+  // body flits and the tail only onto the VC their head took) and keeps its input VC
+  // until the tail crosses; no input VC feeds two outputs at once and none sends from an
+  // empty FIFO (no flit duplicated or made up); the ejection sends only when the tile is
+  // ready. With one-flit FIFOs (BufferDepth 1), the invariants that carry the induction:
+  // an input VC is bound exactly when the flits that left it end inside a packet, as told
+  // by its front flit (a body flit or tail: bound; a head: not) or, with the FIFO empty,
+  // by the stream that came in.
+  logic [InVcs-1:0]     f_open_d, f_open_q;          // per input VC: inside a packet
+  logic [Ports*VCs-1:0] f_out_open_d, f_out_open_q;  // per output VC: the same, sent
+  logic [InVcs-1:0]     f_protocol, f_worm;          // per input VC: a rule broken
+  logic [Ports*VCs-1:0] f_out_worm, f_kept;          // per output VC: a rule broken
+  logic [Ports-1:0]     f_dup;                       // per output: feeds from a VC another does
+
+  // The control words of the arriving flits and of the fronts (Yosys 0.23 reads a struct's
+  // fields on a variable of the module, not of a generate block).
+  tsr_pkg::mesh_ctl_t  f_ctl;
+  logic [FlitBits-1:0] f_flit;
+  always_comb begin
+    for (int unsigned p = 0; p < Ports; p++) begin
+      f_flit         = p == Local ? inject_flit_i : link_flit_i[(p%Links)*FlitBits+:FlitBits];
+      f_ctl          = f_flit[DataWidth+:CtlBits];
+      f_push_head[p] = f_ctl.head;
+      f_push_tail[p] = f_ctl.tail;
+    end
+    for (int unsigned i = 0; i < InVcs; i++) begin
+      f_ctl           = front[i][DataWidth+:CtlBits];
+      f_front_tail[i] = f_ctl.tail;
+    end
+  end
+
+  always_comb begin
+    f_open_d     = f_open_q;
+    f_out_open_d = f_out_open_q;
+    f_protocol   = '0;
+    f_worm       = '0;
+    f_out_worm   = '0;
+    f_kept       = '0;
+    f_dup        = '0;
+    for (int unsigned i = 0; i < InVcs; i++) begin
+      if (f_push[i]) begin
+        f_protocol[i] = f_push_head[i/VCs] == f_open_q[i];
+        f_open_d[i]   = !f_push_tail[i/VCs];
+      end
+      if (BufferDepth == 1) begin
+        f_worm[i] = filled[i] ? bound_q[i] == heads[i] || f_open_q[i] == f_front_tail[i]
+                              : bound_q[i] != f_open_q[i];
+      end
+    end
+    for (int unsigned o = 0; o < Ports; o++) begin
+      for (int unsigned v = 0; v < VCs; v++) begin
+        if (held_q[o*VCs+v] && 32'(holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]) >= InVcs) begin
+          f_worm[0] = 1'b1;
+        end
+        if (f_out_open_q[o*VCs+v] != held_q[o*VCs+v]) f_out_worm[o*VCs+v] = 1'b1;
+        if (send[o] && send_vc[o] == VcIdxWidth'(v)) begin
+          if (out_head[o] == f_out_open_q[o*VCs+v]) f_out_worm[o*VCs+v] = 1'b1;
+          if (!out_head[o] && send_in[o] != holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]) begin
+            f_out_worm[o*VCs+v] = 1'b1;
+          end
+          f_out_open_d[o*VCs+v] = !out_tail[o];
+        end else if (held_q[o*VCs+v] &&
+                     (!held_d[o*VCs+v] || holder_d[(o*VCs+v)*InIdxWidth+:InIdxWidth] !=
+                                          holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth])) begin
+          f_kept[o*VCs+v] = 1'b1;  // released or handed over without its tail crossing
+        end
+      end
+      for (int unsigned q = 0; q < Ports; q++) begin
+        if (q != o && send[o] && send[q] && send_in[o] == send_in[q]) f_dup[o] = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_open_q     <= '0;
+      f_out_open_q <= '0;
+    end else begin
+      f_open_q     <= f_open_d;
+      f_out_open_q <= f_out_open_d;
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      PushProtocol_A: assert (f_protocol == '0);  // the environment's rule
+      WormState_A: assert (f_worm == '0);
+      OutputWorm_A: assert (f_out_worm == '0);
+      WormKeepsOutput_A: assert (f_kept == '0);
+      OnePop_A: assert (f_dup == '0);
+      PopFilled_A: assert ((pop & ~filled) == '0);
+      EjectReady_A: assert (!send[Local] || eject_ready_i);
+    end
+  end
 `endif
 
 endmodule
