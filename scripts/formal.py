@@ -144,8 +144,9 @@ def parse_harness(path):
                 check["parameters"][key] = value
         if kind not in ("property", "cover", "negative") or check["depth"] is None:
             sys.exit(f"{path}: bad formal line: {line}")
-        if kind == "cover" and check["engine"] == "sat":
-            sys.exit(f"{path}: {name}: a cover check runs with yosys-smtbmc")
+        if kind != "property" and check["engine"] == "sat":
+            # Yosys's sat reaches no cover and names no failed assertion.
+            sys.exit(f"{path}: {name}: a {kind} check runs with yosys-smtbmc")
         if kind != "cover" and not check["asserts"]:
             sys.exit(f"{path}: {name} names no assertion")
         checks.append(check)
@@ -236,25 +237,22 @@ def smtbmc(args, work, tag, smtbmc_bin, solver):
     return passed, secs, failed, (vcd if os.path.exists(vcd) else None)
 
 
-def sat_result(result, work, secs):
+def sat_result(result, work, secs, error):
     """The outcome of Yosys's `sat -tempinduct` from its log: proven at some length up to
     the depth, or the base case failed (a counterexample from reset), or no induction step
     held up to the depth. Yosys's sat does not say which assertion failed."""
-    text = open(os.path.join(work, "yosys.log")).read() if os.path.exists(
-        os.path.join(work, "yosys.log")) else ""
+    log = os.path.join(work, "yosys.log")
+    text = open(log).read() if os.path.exists(log) else ""
     vcd = os.path.join(work, "cex.vcd")
     result["sat_seconds"] = round(secs, 2)  # one process: base cases and steps together
     lengths = re.findall(r"\*\* Trying induction with length (\d+) \*\*", text)
     if "Induction step proven: SUCCESS!" in text:
         result.update({"status": "proven", "proven_at": int(lengths[-1])})
-        return result
-    if not lengths:
-        errs = [l for l in text.splitlines() if "ERROR" in l] or ["no induction ran"]
-        result["error"] = "yosys: " + " | ".join(errs)
-        return result
-    base_failed = "model found for base case" in text
-    result.update({"failed_in": "base" if base_failed else "step",
-                   "vcd": vcd if os.path.exists(vcd) else None})
+    elif not lengths:
+        result["error"] = error or "yosys: no induction ran"
+    else:
+        result.update({"failed_in": "base" if "model found for base case" in text else "step",
+                       "vcd": vcd if os.path.exists(vcd) else None})
     return result
 
 
@@ -271,7 +269,7 @@ def run_check(check, out, tools):
     ok, ysecs, msg = build_model(check, work, tools["yosys"])
     result["yosys_seconds"] = round(ysecs, 2)
     if check["engine"] == "sat":
-        return sat_result(result, work, ysecs)
+        return sat_result(result, work, ysecs, msg)
     if not ok:
         result["error"] = msg
         return result

@@ -720,7 +720,7 @@ module tsr_mesh_router #(
   logic [InVcs-1:0]     f_open_d, f_open_q;          // per input VC: inside a packet
   logic [Ports*VCs-1:0] f_out_open_d, f_out_open_q;  // per output VC: the same, sent
   logic [InVcs-1:0]     f_protocol, f_worm;          // per input VC: a rule broken
-  logic [Ports*VCs-1:0] f_out_worm, f_kept;          // per output VC: a rule broken
+  logic [Ports*VCs-1:0] f_out_worm, f_kept, f_stray; // per output VC: a rule broken
   logic [Ports-1:0]     f_dup;                       // per output: feeds from a VC another does
 
   // The control words of the arriving flits and of the fronts (Yosys 0.23 reads a struct's
@@ -747,6 +747,7 @@ module tsr_mesh_router #(
     f_worm       = '0;
     f_out_worm   = '0;
     f_kept       = '0;
+    f_stray      = '0;
     f_dup        = '0;
     for (int unsigned i = 0; i < InVcs; i++) begin
       if (f_push[i]) begin
@@ -760,9 +761,9 @@ module tsr_mesh_router #(
     end
     for (int unsigned o = 0; o < Ports; o++) begin
       for (int unsigned v = 0; v < VCs; v++) begin
-        if (held_q[o*VCs+v] && 32'(holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]) >= InVcs) begin
-          f_worm[0] = 1'b1;
-        end
+        // A held output VC names an input VC that exists.
+        f_stray[o*VCs+v] =
+            held_q[o*VCs+v] && 32'(holder_q[(o*VCs+v)*InIdxWidth+:InIdxWidth]) >= InVcs;
         if (f_out_open_q[o*VCs+v] != held_q[o*VCs+v]) f_out_worm[o*VCs+v] = 1'b1;
         if (send[o] && send_vc[o] == VcIdxWidth'(v)) begin
           if (out_head[o] == f_out_open_q[o*VCs+v]) f_out_worm[o*VCs+v] = 1'b1;
@@ -795,7 +796,7 @@ module tsr_mesh_router #(
   always_comb begin
     if (rst_ni) begin
       PushProtocol_A: assert (f_protocol == '0);  // the environment's rule
-      WormState_A: assert (f_worm == '0);
+      WormState_A: assert (f_worm == '0 && f_stray == '0);
       OutputWorm_A: assert (f_out_worm == '0);
       WormKeepsOutput_A: assert (f_kept == '0);
       OnePop_A: assert (f_dup == '0);
