@@ -18,6 +18,9 @@ module tsr_torus_ni #(
   parameter int unsigned MaxBytes = 64,
   /// Buffers of the node's local input (the node's Buffers): the NI's credits.
   parameter int unsigned Buffers = 4,
+  /// Entries of the node's forwarding table (the node's Trees): a multicast message
+  /// names one of them.
+  parameter int unsigned Trees = 4,
   /// Width of a credit count; derived, do not override.
   localparam int unsigned CreditWidth = tsr_pkg::cnt_width(Buffers)
 ) (
@@ -126,9 +129,11 @@ module tsr_torus_ni #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       MsgInRange_A: assert (!(take && (msg_i.len == '0 || 32'(msg_i.packet_bytes) > MaxBytes ||
-                                       (msg_i.packet_bytes == '0 && 32'(msg_i.len) > MaxBytes))))
-        else $error("tsr_torus_ni: tile %0d: message of %0d bytes in packets of %0d, MaxBytes %0d",
-                    tile_i, msg_i.len, msg_i.packet_bytes, MaxBytes);
+                                       (msg_i.packet_bytes == '0 && 32'(msg_i.len) > MaxBytes) ||
+                                       (msg_i.multicast && 32'(msg_i.tree) >= Trees))))
+        else $error("tsr_torus_ni: tile %0d: %0d bytes in packets of %0d (MaxBytes %0d), %s %0d of %0d",
+                    tile_i, msg_i.len, msg_i.packet_bytes, MaxBytes,
+                    msg_i.multicast ? "tree" : "unicast, tree field", msg_i.tree, Trees);
     end
   end
 `endif

@@ -121,7 +121,7 @@ module tsr_torus_top #(
     end
 
     // The local input's buffers all serve dateline class 0.
-    tsr_torus_ni #(.MaxBytes(MaxBytes), .Buffers(Buffers)) i_ni (
+    tsr_torus_ni #(.MaxBytes(MaxBytes), .Buffers(Buffers), .Trees(Trees)) i_ni (
       .clk_i,
       .rst_ni,
       .tile_i          (16'(gt)),
