@@ -12,7 +12,8 @@ lines, the RTL it reads and its checks:
   // formal: cover NAME t=T [Param=Value ...] -- what must be reachable
   // formal: negative NAME k=K [Param=Value ...] asserts=A_A -- a broken variant that must fail
 (a line starting `//   ` continues the one before). A property keeps only the named
-assertions (the harness's and the RTL's `*_A` labels; the others are removed) and is
+assertions (the harness's and the RTL's `*_A` labels, each wherever it is, or as
+INSTANCE.LABEL only under the harness's instance INSTANCE; the others are removed) and is
 proven when both the base case (yosys-smtbmc -t K: no failure in the first K cycles from
 reset) and the induction step (yosys-smtbmc -i -t K: K cycles that satisfy the
 assertions are always followed by one that does) pass. `assumes=` turns the named
@@ -162,6 +163,15 @@ def all_checks():
     return checks
 
 
+def by_name(label):
+    """A Yosys selection of the assertions a check names: LABEL anywhere in the design, or
+    INSTANCE.LABEL only under the harness's instance (or generate block) INSTANCE."""
+    inst, _, name = label.rpartition(".")
+    if inst:
+        return f"n:{inst}*.{name}"
+    return f"n:{name} n:*.{name} %u"
+
+
 def build_model(check, work, yosys):
     """Writes work/model.smt2 for one check; returns (ok, seconds, message)."""
     src = os.path.join(work, "rtl")
@@ -182,16 +192,18 @@ def build_model(check, work, yosys):
     script += [f"prep -top {top}", "flatten", "opt_clean"]
     if check["assumes"]:
         # The RTL's checks of its inputs, taken as what the environment guarantees.
-        sel = " ".join(f"n:{a} n:*.{a} %u" for a in check["assumes"])
+        for a in check["assumes"]:
+            script.append(f"select -assert-min 1 t:$assert {by_name(a)} %i")
+        sel = " ".join(by_name(a) for a in check["assumes"])
         sel += " %u" * (len(check["assumes"]) - 1)
-        script.append(f"select -assert-min {len(check['assumes'])} t:$assert {sel} %i")
         script.append(f"chformal -assert -assert2assume t:$assert {sel} %i")
     if check["kind"] == "cover":
         script.append("chformal -assert -remove")
     else:
-        keep = " ".join(f"n:{a} n:*.{a} %u" for a in check["asserts"])
+        for a in check["asserts"]:
+            script.append(f"select -assert-min 1 t:$assert {by_name(a)} %i")
+        keep = " ".join(by_name(a) for a in check["asserts"])
         unions = " %u" * (len(check["asserts"]) - 1)
-        script.append(f"select -assert-min {len(check['asserts'])} t:$assert {keep}{unions} %i")
         script.append(f"chformal -assert -remove t:$assert {keep}{unions} %d")
         script.append("chformal -cover -remove")
     script += ["memory_nordff", "memory_map", "opt -fast", "async2sync"]

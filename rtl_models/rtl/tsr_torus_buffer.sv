@@ -37,6 +37,8 @@
 // code would be most of the model's build (payload bytes show on the links).
 /*verilator tracing_off*/
 module tsr_torus_buffer #(
+  /// Torus rows, at least 2 (the proofs' routes of the stored packets; docs/rtl.md).
+  parameter int unsigned Rows = 4,
   /// Torus columns, at least 2 (a tile's column is its id modulo Cols).
   parameter int unsigned Cols = 4,
   /// The input port: TorusEast..TorusNorth (a link) or TorusLocal.
@@ -97,6 +99,14 @@ module tsr_torus_buffer #(
   output logic                                                 owes_o,
   output tsr_pkg::torus_hdr_t                                  owes_hdr_o,
   output logic [tsr_pkg::TorusPorts-1:0]                       owes_ports_o
+`ifdef FORMAL
+  ,
+  // For the proofs (below): per class k the sender's buffers in use here (f_out_o[16 k
+  // +: 16]), a link's payload bytes still to come, per output the buffers owed to it.
+  output logic [31:0]                                          f_out_o,
+  output logic [15:0]                                          f_left_o,
+  output logic [tsr_pkg::TorusPorts*Buffers-1:0]               f_owed_o
+`endif
 );
 
   // Not inlined: as a C++ class of its own, this cell's names are its own, where inlined
@@ -106,6 +116,9 @@ module tsr_torus_buffer #(
 
   if (Buffers < 2 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_param_check
     $fatal(1, "tsr_torus_buffer: Buffers must be at least 2 and MaxBytes 1..65535");
+  end
+  if (Rows < 2 || Cols < 2) begin : gen_shape_check
+    $fatal(1, "tsr_torus_buffer: Rows and Cols must be at least 2");
   end
   if (Port > tsr_pkg::TorusLocal) begin : gen_port_check
     $fatal(1, "tsr_torus_buffer: Port must be TorusEast..TorusLocal");
@@ -146,6 +159,11 @@ module tsr_torus_buffer #(
   logic [Links*Buffers-1:0]   ncls_q;
   logic [Buffers*Buffers-1:0] newer_q;
   /*verilator tracing_off*/
+`ifdef FORMAL
+  // A link input's buffer filling and its bytes arrived, for the proofs (below).
+  logic [SlotWidth-1:0]       f_fill_slot;
+  logic [ByteWidth-1:0]       f_count;
+`endif
 
   // ---- The write side: signals ------------------------------------------------------
   // A header (a link input) or a packet (the local input) takes buffer alloc_slot
@@ -253,6 +271,10 @@ module tsr_torus_buffer #(
     assign arrive_o      = arrive_q;
     assign arrive_hdr_o  = arrive_hdr_q;
     assign complete_slot = fill_q;
+`ifdef FORMAL
+    assign f_fill_slot = fill_q;
+    assign f_count     = count_q;
+`endif
 
     assign view_full  = full_q;
     assign view_pend  = pend_q;
@@ -323,6 +345,10 @@ module tsr_torus_buffer #(
     logic [Buffers*MaxBytes*8-1:0] mem_q;
 
     assign hdr_fill     = '0;
+`ifdef FORMAL
+    assign f_fill_slot = '0;
+    assign f_count     = '0;
+`endif
     assign arrive_o     = inj_valid_i && route_i[tsr_pkg::TorusLocal];
     assign arrive_hdr_o = inj_hdr_i;
 
@@ -487,12 +513,23 @@ module tsr_torus_buffer #(
 
 `ifndef SYNTHESIS
   // A header with no free buffer (credits should rule it out), a length outside
-  // 1..MaxBytes, a link's header and byte in one cycle. Immediate assertions, clocked
-  // like the registers (asynchronous reset), so rst_ni is used one way only.
+  // 1..MaxBytes, a link's header and byte in one cycle, an output finishing a packet this
+  // input does not owe it (not stored whole here, or sent to that output before).
+  // Immediate assertions, clocked like the registers (asynchronous reset), so rst_ni is
+  // used one way only.
   logic        offered;
   logic [15:0] offered_len;
+  /* verilator coverage_off */  // checks only: no toggle points
+  logic [Ports-1:0] unowed_done;
+  /* verilator coverage_on */
   assign offered     = IsLink ? link_i.hdr_valid : inj_valid_i;
   assign offered_len = IsLink ? link_i.hdr.len : inj_hdr_i.len;
+  always_comb begin
+    for (int o = 0; o < Ports; o++) begin
+      unowed_done[o] = done_i[o] && (((pend_q[o*Buffers+:Buffers] & full_q) >>
+                                      rd_slot_i[o*SlotWidth+:SlotWidth]) & Buffers'(1)) == '0;
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       HeaderHasRoom_A: assert (!(alloc && no_room))
@@ -501,6 +538,177 @@ module tsr_torus_buffer #(
         else $error("%m: packet length %0d outside 1..MaxBytes", offered_len);
       HeaderBeforeBytes_A: assert (!(IsLink && link_i.hdr_valid && link_i.byte_valid))
         else $error("%m: header and byte in one cycle");
+      DoneOwed_A: assert (unowed_done == '0)
+        else $error("%m: outputs %b finish a packet this input does not owe them", unowed_done);
+    end
+  end
+`endif
+
+`ifdef FORMAL
+  // ---- For the proofs by induction (rtl_models/formal/tsr_torus_buffer_formal.sv) ------
+  // Only Yosys -formal reads this (docs/rtl.md "Formal properties"). The sender's side,
+  // which the proofs assume: a link carries a header, then its len bytes, then the next
+  // header (LinkProtocol_A); the sender, the neighbour's node (a link input) or the
+  // network interface (the local input), counts per dateline class the buffers it has
+  // filled here and not had back as credits, and sends a packet only while one of the
+  // packet's class is free (SenderCredits_A), the class taken as the sender's route puts
+  // it (tsr_torus_route at the neighbour's place). The properties: a header always finds
+  // a free buffer of its class (HeaderHasRoom_A), the sender's count per class equals the
+  // buffers of the class in use (CreditsAgree_A: no credit lost, made up or returned to
+  // the wrong class); each output's pick is one buffer, the oldest of those that may go
+  // to it (PickOldest_A), so a stream's packets (a source-destination pair, a tree) leave
+  // in the order they came (OrderKept_A); a stored packet keeps the classes its header
+  // routes to (ClassKept_A). The invariants that carry the induction: one buffer
+  // filling, with its bytes counted, and every header stored of 1..MaxBytes bytes
+  // (FillState_A); a full buffer owes an output, an owed one is full (FullOwes_A); the
+  // age order is a total order over the buffers in use (AgeOrder_A).
+  logic [15:0]         f_left_d, f_left_q;  // a link input: bytes still to come on the link
+  logic [31:0]         f_out_d, f_out_q;    // per class k (bits 16 k +: 16): the sender's
+  logic [31:0]         f_used, f_limit;     // buffers in use here; those in use; its limit
+  logic                f_offer, f_cls;      // a packet offered now; its class as sent
+  logic [15:0]         f_up_row, f_up_col;  // the sender's place (a link input)
+  logic [Links-1:0]    f_up_cls;
+  logic [Buffers*Links-1:0] f_cls_of;       // per buffer: the classes its header routes to
+  logic                f_fill, f_full_owes, f_age, f_cls_kept;
+  logic [Ports-1:0]    f_oldest, f_order, f_one;
+  tsr_pkg::torus_hdr_t f_h, f_g;
+
+  assign f_up_row = Port == tsr_pkg::TorusSouth ? 16'((32'(row_i) + 1) % Rows)
+                  : Port == tsr_pkg::TorusNorth ? 16'((32'(row_i) + Rows - 1) % Rows) : row_i;
+  assign f_up_col = Port == tsr_pkg::TorusEast ? 16'((32'(col_i) + 1) % Cols)
+                  : Port == tsr_pkg::TorusWest ? 16'((32'(col_i) + Cols - 1) % Cols) : col_i;
+  tsr_torus_route #(.Rows(Rows), .Cols(Cols), .Trees(1)) f_up_route (
+    .row_i (f_up_row), .col_i (f_up_col), .fwd_i ('0), .hdr_i (link_i.hdr), .ports_o (),
+    .classes_o (f_up_cls)
+  );
+  // Per buffer in use: its header's length is outside 1..MaxBytes (len is the header's
+  // last field).
+  logic [Buffers-1:0] f_len_bad;
+  for (genvar gs = 0; gs < Buffers; gs++) begin : gen_f_route
+    assign f_len_bad[gs] = used_q[gs] && (hdr_q[gs][15:0] == '0 || 32'(hdr_q[gs][15:0]) > MaxBytes);
+    tsr_torus_route #(.Rows(Rows), .Cols(Cols), .Trees(1)) f_route (
+      .row_i, .col_i, .fwd_i ('0), .hdr_i (hdr_q[gs]), .ports_o (),
+      .classes_o (f_cls_of[gs*Links+:Links])
+    );
+  end
+
+  assign f_out_o    = f_out_q;
+  assign f_left_o   = f_left_q;
+  assign f_owed_o   = pend_q & ((Ports*Buffers)'(EachField) * full_q);
+  assign f_offer    = IsLink ? link_i.hdr_valid : inj_valid_i;
+  assign f_cls      = IsLink && f_up_cls[Port^1];
+  assign f_limit = {16'(Buffers - Class0), 16'(Class0)};
+  always_comb begin
+    f_left_d = f_left_q;
+    if (IsLink && link_i.hdr_valid) f_left_d = link_i.hdr.len;
+    else if (IsLink && link_i.byte_valid) f_left_d = f_left_q - 1'b1;
+    for (int k = 0; k < 2; k++) begin
+      f_out_d[k*16+:16] = f_out_q[k*16+:16] + 16'(f_offer && 32'(f_cls) == k) -
+                          16'(credit_o[k*CreditWidth+:CreditWidth]);
+      f_used[k*16+:16]  = '0;
+    end
+    for (int t = 0; t < Buffers; t++) begin
+      if (used_q[t] && 32'(t) < Class0) f_used[0+:16] = f_used[0+:16] + 1'b1;
+      if (used_q[t] && 32'(t) >= Class0) f_used[16+:16] = f_used[16+:16] + 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_left_q <= '0;
+      f_out_q  <= '0;
+    end else begin
+      f_left_q <= f_left_d;
+      f_out_q  <= f_out_d;
+    end
+  end
+
+  always_comb begin
+    f_fill = (full_q & ~used_q) != '0;
+    if (IsLink && f_left_q != '0) begin
+      f_fill = f_fill || (used_q & ~full_q) != Buffers'(1) << f_fill_slot ||
+               32'(f_fill_slot) >= Buffers || 32'(f_count) + 32'(f_left_q) != 32'(hdr_fill.len) ||
+               32'(hdr_fill.len) > MaxBytes;
+    end else begin
+      f_fill = f_fill || used_q != full_q;
+    end
+    f_full_owes = 1'b0;
+    f_cls_kept  = 1'b0;
+    for (int t = 0; t < Buffers; t++) begin
+      logic owed;
+      if (f_len_bad[t]) f_fill = 1'b1;
+      owed = 1'b0;
+      for (int o = 0; o < Ports; o++) begin
+        owed = owed || pend_q[o*Buffers+t];
+        if (pend_q[o*Buffers+t] && !full_q[t]) f_full_owes = 1'b1;
+      end
+      if (full_q[t] && !owed) f_full_owes = 1'b1;
+      for (int l = 0; l < Links; l++) begin
+        if (full_q[t] && ncls_q[l*Buffers+t] != f_cls_of[t*Links+l]) f_cls_kept = 1'b1;
+      end
+    end
+    f_age = 1'b0;
+    for (int t = 0; t < Buffers; t++) begin
+      for (int u = 0; u < Buffers; u++) begin
+        if (used_q[t] && used_q[u]) begin
+          if (t == u && newer_q[t*Buffers+u]) f_age = 1'b1;
+          if (t != u && newer_q[t*Buffers+u] == newer_q[u*Buffers+t]) f_age = 1'b1;
+          for (int v = 0; v < Buffers; v++) begin
+            if (used_q[v] && newer_q[t*Buffers+u] && newer_q[u*Buffers+v] &&
+                !newer_q[t*Buffers+v]) f_age = 1'b1;
+          end
+        end
+      end
+    end
+  end
+
+  // Per output: the buffers that may go to it (as the pick sees them); the pick one of
+  // them, the oldest, and there when any may go; no older packet of the pick's stream
+  // owed to the output.
+  always_comb begin
+    f_oldest = '0;
+    f_order  = '0;
+    f_one    = '0;
+    for (int o = 0; o < Ports; o++) begin
+      logic [Buffers-1:0] may, pick;
+      for (int t = 0; t < Buffers; t++) begin
+        may[t] = view_pend[o*Buffers+t] && view_full[t] &&
+                 (o >= Links || room_i[2*o+32'(view_ncls[o*Buffers+t])]);
+      end
+      pick     = pick_o[o*Buffers+:Buffers];
+      f_one[o] = !$onehot0(pick) || (pick & ~may) != '0 || want_o[o] != (may != '0);
+      if (o < Links && want_cls_o[o] != ((pick & view_ncls[o*Buffers+:Buffers]) != '0)) begin
+        f_one[o] = 1'b1;
+      end
+      for (int t = 0; t < Buffers; t++) begin
+        for (int u = 0; u < Buffers; u++) begin
+          if (pick[t] && may[u] && u != t && !view_newer[t*Buffers+u]) f_oldest[o] = 1'b1;
+          f_h = hdr_o[t*HdrBits+:HdrBits];
+          f_g = hdr_o[u*HdrBits+:HdrBits];
+          if (pick[t] && u != t && view_full[u] && view_pend[o*Buffers+u] &&
+              view_newer[u*Buffers+t] && f_h.multicast == f_g.multicast &&
+              (f_h.multicast ? f_h.tree == f_g.tree
+                             : f_h.src == f_g.src && f_h.dst == f_g.dst)) begin
+            f_order[o] = 1'b1;
+          end
+        end
+      end
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      LinkProtocol_A: assert (!(IsLink && link_i.hdr_valid && f_left_q != '0) &&
+                              !(IsLink && link_i.byte_valid && f_left_q == '0));
+      SenderCredits_A: assert (!(f_offer &&
+                                 f_out_q[32'(f_cls)*16+:16] >= f_limit[32'(f_cls)*16+:16]));
+      CreditsAgree_A: assert (f_out_q == f_used);
+      FillState_A: assert (!f_fill);
+      FullOwes_A: assert (!f_full_owes);
+      AgeOrder_A: assert (!f_age);
+      ClassKept_A: assert (!f_cls_kept);
+      PickOldest_A: assert (f_one == '0 && f_oldest == '0);
+      OrderKept_A: assert (f_order == '0);
     end
   end
 `endif

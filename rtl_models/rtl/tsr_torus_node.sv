@@ -89,6 +89,14 @@ module tsr_torus_node #(
   input  logic                                                  tbl_we_i,
   input  logic [3:0]                                            tbl_tree_i,
   input  logic [tsr_pkg::TorusPorts-1:0]                        tbl_mask_i
+`ifdef FORMAL
+  ,
+  // For the proofs (tsr_torus_node_formal.sv): the credits in use per dateline class k and
+  // link output l (f_used_o[(k * TorusLinks + l) * CreditWidth +: CreditWidth]), and per
+  // link output the payload bytes of its hop still to send.
+  output logic [2*tsr_pkg::TorusLinks*CreditWidth-1:0]          f_used_o,
+  output logic [tsr_pkg::TorusLinks*16-1:0]                     f_left_o
+`endif
 );
 
   if (Buffers < 2 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_buffer_check
@@ -136,6 +144,12 @@ module tsr_torus_node #(
   logic [Ports*8-1:0]           rd_data   [Ports];
   logic [Ports-1:0]             done      [Ports];
   logic [Ports-1:0]             owes;
+`ifdef FORMAL
+  // Per input i, output o and buffer s (bit (i * Ports + o) * Buffers + s): owed to o.
+  logic [Ports*Ports*Buffers-1:0] f_owed;
+  logic [Ports*16-1:0]            f_left;
+  assign f_left_o = f_left[Links*16-1:0];
+`endif
   // Per output: the serializer's buffer and byte, for the payload reads.
   logic [Ports*SlotWidth-1:0]   rd_slot;
   logic [Ports*ByteWidth-1:0]   rd_byte;
@@ -175,7 +189,7 @@ module tsr_torus_node #(
     );
 
     tsr_torus_buffer #(
-      .Cols(Cols), .Port(gi), .Buffers(Buffers), .MaxBytes(MaxBytes)
+      .Rows(Rows), .Cols(Cols), .Port(gi), .Buffers(Buffers), .MaxBytes(MaxBytes)
     ) i_buffer (
       .clk_i,
       .rst_ni,
@@ -203,6 +217,12 @@ module tsr_torus_node #(
       .owes_o       (owes[gi]),
       .owes_hdr_o   (wait_hdr_o[gi*HdrBits+:HdrBits]),
       .owes_ports_o (wait_ports_o[gi*Ports+:Ports])
+`ifdef FORMAL
+      ,
+      .f_out_o      (),
+      .f_left_o     (),
+      .f_owed_o     (f_owed[gi*Ports*Buffers+:Ports*Buffers])
+`endif
     );
   end
 
@@ -273,6 +293,10 @@ module tsr_torus_node #(
       .data_i       (rd_data[src[go]][go*8+:8]),
       .last_o       (last[go]),
       .link_o       (out_o[go*LinkBits+:LinkBits])
+`ifdef FORMAL
+      ,
+      .f_left_o     (f_left[go*16+:16])
+`endif
     );
     assign rd_slot[go*SlotWidth+:SlotWidth] = slot[go];
     assign rd_byte[go*ByteWidth+:ByteWidth] = rd_byte_o;
@@ -304,7 +328,12 @@ module tsr_torus_node #(
       .take_i  (take),
       .give_i  (give),
       .avail_o (avail),
-      .used_o  ()  // the load matters to the mesh route select only
+      // The load matters to the mesh route select only; the proofs read it.
+`ifdef FORMAL
+      .used_o  (f_used_o[gk*Links*CreditWidth+:Links*CreditWidth])
+`else
+      .used_o  ()
+`endif
     );
   end
 
@@ -329,6 +358,21 @@ module tsr_torus_node #(
       wait_o[i] = owes[i] && !served;
     end
   end
+
+`ifdef FORMAL
+  // Only Yosys -formal reads this (docs/rtl.md "Formal properties"): an output busy with a
+  // packet sends one its input still owes it (the inductive invariant behind the buffers'
+  // DoneOwed_A in the node's proof).
+  logic [Ports-1:0] f_unowed;
+  always_comb begin
+    for (int o = 0; o < Ports; o++) begin
+      f_unowed[o] = busy[o] && !f_owed[(32'(src[o])*Ports + o)*Buffers + 32'(slot[o])];
+    end
+  end
+  always_comb begin
+    if (rst_ni) SendingOwed_A: assert (f_unowed == '0);
+  end
+`endif
 
 `ifndef SYNTHESIS
   // Immediate assertions, clocked like the registers (asynchronous reset), so rst_ni

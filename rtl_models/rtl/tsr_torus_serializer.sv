@@ -43,6 +43,11 @@ module tsr_torus_serializer #(
   output logic                  last_o,
   // What crosses the output this cycle.
   output tsr_pkg::torus_link_t  link_o
+`ifdef FORMAL
+  ,
+  // For the proofs (tsr_torus_node_formal.sv): payload bytes of the packet still to send.
+  output logic [15:0]           f_left_o
+`endif
 );
 
   if (Inputs < 1 || Buffers < 1 || MaxBytes < 1 || MaxBytes > 65535) begin : gen_param_check
@@ -120,6 +125,20 @@ module tsr_torus_serializer #(
       len_q  <= len_d;
     end
   end
+
+`ifdef FORMAL
+  // Only Yosys -formal reads this (docs/rtl.md "Formal properties"): a packet being sent
+  // has 1..MaxBytes bytes, some still to go, and waits no longer than a hop's first wait
+  // or the wait between two bytes (the inductive invariant of the node's proof).
+  assign f_left_o = busy_q ? len_q - 16'(byte_q) : '0;
+  always_comb begin
+    if (rst_ni) begin
+      SerialState_A: assert (!busy_q || len_q != '0 && 32'(len_q) <= MaxBytes &&
+                             32'(byte_q) < 32'(len_q) &&
+                             (wait_q <= first_wait_i || wait_q <= next_wait_i));
+    end
+  end
+`endif
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
