@@ -34,6 +34,8 @@ packages=(
 # build skips the bare-metal part and says so.
 baremetal_packages=(
   gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc picolibc-arm-none-eabi qemu-system-arm
+  # A tile under GDB (docs/tiles.md, "Debugging a tile"; tests/iss/gdb_session.py).
+  gdb-multiarch
 )
 
 missing_of() {

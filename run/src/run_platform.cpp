@@ -338,6 +338,8 @@ class platform_collective {
     if (r_.tiles == "cortex-m4") {
       iss::iss_options io;
       io.firmware = r_.firmware;
+      io.gdb_tile = r_.gdb_tile;
+      io.gdb_port = r_.gdb_port;
       io.cpu_khz = opt.cpu.cpu_mhz * 1000;
       // The fabric clock: given, or the machine's (its cycle time), or 1 GHz.
       io.fabric_khz = opt.cpu.fabric_mhz > 0 ? opt.cpu.fabric_mhz * 1000

@@ -60,13 +60,16 @@ packets (the step is the packet's number at its source).)");
   const std::set<std::string> one_run{"trace",   "timeline",       "trace-tiles",  "trace-window",
                                       "heatmap", "heatmap-metric", "heatmap-steps"};
   std::set<std::string> left_out = one_run;
-  left_out.insert({"model", "tiles", "json", "transfers"});
+  left_out.insert({"model", "tiles", "json", "transfers", "gdb"});
   declare_run_options(c, left_out, false);
   for (const std::string& name : one_run) {
     c.refuse(name, "--" + name +
                        " does not go with crosscheck (it compares two runs; trace or draw one "
                        "model's run with tessera run)");
   }
+  c.refuse("gdb",
+           "--gdb does not go with crosscheck (its two runs are child processes; debug a tile in "
+           "one model's run with tessera run)");
   c.refuse("transfers",
            "--transfers does not go with crosscheck (it compares every message already; list "
            "one model's transfers with tessera run --transfers)");

@@ -34,7 +34,7 @@ command_line run_command_line() {
                                 --traffic K [--rate R] [--packet-flits F | --packet-sizes F:W,...]
                                 [--injection bernoulli|on-off] ...)
                    [--model alphabeta|tlm|rtl] [--switching S] [--machine M]
-                   [--tiles native|cortex-m4] [--firmware FILE.elf]
+                   [--tiles native|cortex-m4] [--firmware FILE.elf] [--gdb TILE[:PORT]]
                    [--param key=value ...] [--root R] [--bytes M]
                    [--protocol raw|forced|unforced|reliable] [--prepost] [--send-ahead]
                    [--pair-sync] [--fault F ...] [--fault-file FILE]
@@ -547,6 +547,22 @@ run_request parse_request(const args& a) {
     if (f->empty())
       throw input_error("--firmware needs a file name (without --firmware: this build's image)");
     r.firmware = *f;
+  }
+  if (const auto g = a.get("gdb")) {
+    if (r.tiles != "cortex-m4")
+      throw input_error("--gdb goes with --tiles cortex-m4 (a native tile has no core to debug)");
+    const auto colon = g->find(':');
+    const std::string tile = g->substr(0, colon);
+    const std::uint64_t t = parse_count("gdb", tile, 65535);
+    if (t >= r.c.f.tiles()) {
+      throw input_error("--gdb: tile " + tile + " is not on the fabric (tiles 0.." +
+                        std::to_string(r.c.f.tiles() - 1) + ")");
+    }
+    r.gdb_tile = static_cast<std::uint32_t>(t);
+    if (colon != std::string::npos) {
+      // Port 0: any free port, named on stderr as the run starts.
+      r.gdb_port = static_cast<std::uint16_t>(parse_count("gdb", g->substr(colon + 1), 65535));
+    }
   }
   r.prepost = a.flag("prepost");
   r.send_ahead = a.flag("send-ahead");

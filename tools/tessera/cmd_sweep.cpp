@@ -99,13 +99,16 @@ are. --trace, --timeline and --heatmap are one run's: use them with tessera run.
   const std::set<std::string> one_run{"trace",   "timeline",       "trace-tiles",  "trace-window",
                                       "heatmap", "heatmap-metric", "heatmap-steps"};
   std::set<std::string> left_out = one_run;
-  left_out.insert({"json", "transfers"});
+  left_out.insert({"json", "transfers", "gdb"});
   declare_run_options(c, left_out, false);
   for (const std::string& name : one_run) {
     c.refuse(name, "--" + name +
                        " does not go with sweep (each run would overwrite the one file; trace a "
                        "run of the sweep with tessera run)");
   }
+  c.refuse("gdb",
+           "--gdb does not go with sweep (every run would wait for a debugger; debug a run of "
+           "the sweep with tessera run)");
   c.refuse("transfers",
            "--transfers does not go with sweep (a row holds a run's scalar results, not its "
            "transfers; list them with tessera run --transfers)");

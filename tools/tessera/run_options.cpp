@@ -71,6 +71,11 @@ constexpr std::array table{
     run_option{"firmware", "FILE", false, collective, true, false, model_group,
                "--tiles cortex-m4: the tile image to run (default: this build's "
                "tessera_tile.elf)"},
+    run_option{"gdb", "TILE[:PORT]", false, collective, true, false, model_group,
+               "--tiles cortex-m4: a GDB server on TILE's core at 127.0.0.1:PORT (default "
+               "3333; 0 takes a free port, named on stderr); the run waits for the debugger before "
+               "the tile's first instruction and "
+               "the whole simulation stops while the tile does (docs/tiles.md)"},
     run_option{
         "routes", "FILE", false, any, true, false, model_group,
         R"(tlm store-forward: explicit forwarding entries, JSON {"routes": [{"tile", "dst", "port"}]} (port E, W, S, N, +1, -1); tiles without an entry keep dimension order)"},

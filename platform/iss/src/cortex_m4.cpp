@@ -2,6 +2,7 @@
 
 #include <unicorn/unicorn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -131,6 +132,23 @@ std::uint16_t cortex_m4::halfword(std::uint32_t addr) {
 // restarts it, which corrupts the registers).
 void cortex_m4::on_code(uc_struct* uc, std::uint64_t addr, std::uint32_t, void* self) {
   auto& c = *static_cast<cortex_m4*>(self);
+  if (c.step_ && c.count_ >= 1 && !in_it_block(uc)) {
+    c.stop_debug_ = true;
+    uc_emu_stop(uc);
+    return;
+  }
+  if (!c.breakpoints_.empty()) {
+    const bool resuming = c.past_break_ && c.count_ == 0;
+    c.past_break_ = false;
+    if (!resuming && !in_it_block(uc) &&
+        std::find(c.breakpoints_.begin(), c.breakpoints_.end(), static_cast<std::uint32_t>(addr)) !=
+            c.breakpoints_.end()) {
+      c.stop_debug_ = true;
+      c.past_break_ = true;  // the next run() starts here and executes it
+      uc_emu_stop(uc);
+      return;
+    }
+  }
   if (addr == c.image_.nic_command) {
     if (c.past_command_) {
       c.past_command_ = false;
@@ -210,6 +228,7 @@ core_stop cortex_m4::run(std::uint64_t budget) {
   count_ = 0;
   stop_budget_ = false;
   stop_command_ = false;
+  stop_debug_ = false;
   invalid_.clear();
   const std::uint32_t start = pc();
   const uc_err e = uc_emu_start(uc_, start | 1U, 0xFFFF'FFFFULL, 0, 0);
@@ -217,6 +236,10 @@ core_stop cortex_m4::run(std::uint64_t budget) {
   s.instructions = count_;
   retired_ += count_;
   s.pc = pc();
+  if (stop_debug_) {
+    s.why = stop_reason::debug;
+    return s;
+  }
   if (stop_command_) {
     s.why = stop_reason::command;
     past_command_ = true;  // the next run() enters the function
@@ -246,6 +269,73 @@ core_stop cortex_m4::run(std::uint64_t budget) {
     s.fault = std::string("the core stopped: ") + uc_strerror(e);
   }
   return s;
+}
+
+// ---- The debugger's view (debug_target) --------------------------------------------
+
+std::uint32_t cortex_m4::read_register(unsigned n) {
+  std::uint32_t v = 0;
+  if (n <= 12) {
+    uc_reg_read(uc_, UC_ARM_REG_R0 + static_cast<int>(n), &v);
+  } else if (n <= 15) {
+    constexpr int named[] = {UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC};
+    uc_reg_read(uc_, named[n - 13], &v);
+    if (n == 15) v &= ~1U;
+  } else if (n == 16) {
+    uc_reg_read(uc_, UC_ARM_REG_XPSR, &v);
+    v |= 1U << 24U;  // the Thumb bit: an M-profile core is always in Thumb state
+  }
+  return v;
+}
+
+void cortex_m4::write_register(unsigned n, std::uint32_t value) {
+  if (n <= 12) {
+    uc_reg_write(uc_, UC_ARM_REG_R0 + static_cast<int>(n), &value);
+  } else if (n <= 15) {
+    constexpr int named[] = {UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC};
+    if (n == 15) value &= ~1U;
+    uc_reg_write(uc_, named[n - 13], &value);
+    if (n == 15) past_break_ = false;  // a new place: a breakpoint there stops
+  } else if (n == 16) {
+    uc_reg_write(uc_, UC_ARM_REG_XPSR, &value);
+  }
+}
+
+namespace {
+
+// Whether [addr, addr + len) lies inside [base, base + size).
+bool within(std::uint32_t addr, std::size_t len, std::uint32_t base, std::size_t size) {
+  return addr >= base && std::uint64_t{addr} - base + len <= size;
+}
+
+}  // namespace
+
+bool cortex_m4::read_memory(std::uint32_t addr, std::span<std::byte> out) {
+  if (out.empty()) return true;
+  // The NIC's registers are I/O whose reads have effects; the stack guard is unmapped.
+  if (std::uint64_t{addr} + out.size() > abi::nic_base && addr < abi::nic_base + abi::nic_size)
+    return false;
+  return uc_mem_read(uc_, addr, out.data(), out.size()) == UC_ERR_OK;
+}
+
+bool cortex_m4::write_memory(std::uint32_t addr, std::span<const std::byte> in) {
+  if (in.empty()) return true;
+  if (std::uint64_t{addr} + in.size() > abi::nic_base && addr < abi::nic_base + abi::nic_size)
+    return false;
+  if (within(addr, in.size(), abi::flash_base, abi::flash_size)) {
+    // Flash is read-only to the core, not to the debugger; code written there must be
+    // translated again.
+    std::memcpy(flash_.get() + (addr - abi::flash_base), in.data(), in.size());
+    uc_ctl_remove_cache(uc_, addr, addr + in.size());
+    return true;
+  }
+  return uc_mem_write(uc_, addr, in.data(), in.size()) == UC_ERR_OK;
+}
+
+void cortex_m4::set_breakpoint(std::uint32_t addr, bool on) {
+  const auto it = std::find(breakpoints_.begin(), breakpoints_.end(), addr);
+  if (on && it == breakpoints_.end()) breakpoints_.push_back(addr);
+  if (!on && it != breakpoints_.end()) breakpoints_.erase(it);
 }
 
 }  // namespace tessera::iss

@@ -1,6 +1,7 @@
 #include "tessera/iss/iss_platform.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "tessera/iss/boot.hpp"
 #include "tessera/iss/cortex_m4.hpp"
 #include "tessera/iss/elf_image.hpp"
+#include "tessera/iss/gdb_server.hpp"
 #include "tessera/iss/nic_device.hpp"
 #include "tessera/tlm/platform_run.hpp"
 
@@ -119,6 +121,11 @@ class iss_harness : public harness::harness_core {
       spans_.note(t, read_progress(p.core->ram()), now);
   }
   const iss_options& options() const { return io_; }
+  // The debugger's server, for the one tile it serves (nullptr for the others).
+  gdb_server* debugger(std::uint32_t t) const {
+    return io_.gdb_tile && *io_.gdb_tile == t ? gdb_ : nullptr;
+  }
+  void set_debugger(gdb_server* g) { gdb_ = g; }
 
   // Tile t's image reported its end (or its core faulted) at `now`; its program ended at
   // its program_end command, if it gave one.
@@ -216,6 +223,7 @@ class iss_harness : public harness::harness_core {
   std::uint32_t slot_;
   std::vector<tile_parts> parts_;
   std::vector<std::uint64_t> budget_;  // per tile; empty: no instruction budget
+  gdb_server* gdb_{nullptr};
   bool trace_{false};
   harness::span_tracker spans_;
 };
@@ -242,9 +250,16 @@ class iss_tile : public sc_core::sc_module {
     if (cycles > 0) sc_core::wait(tlmm::cycles(cycles));
   }
 
+  // The core stopped for the debugger: GDB looks and resumes it, continuing or stepping.
+  static void debug_stop(gdb_server& g, cortex_m4& core, int signal) {
+    core.single_step(g.stopped(core, signal) == resume_kind::step);
+  }
+
   void run() {
     tile_parts& p = h_->parts(t_);
     std::uint64_t seen = nic_->changes();
+    gdb_server* const g = h_->debugger(t_);
+    if (g != nullptr) debug_stop(*g, *p.core, gdb_server::sigtrap);  // before the first instruction
     while (true) {
       const std::uint64_t now = tlmm::now_cycles();
       if (const std::uint64_t at = h_->resume_at(t_, now); at > now) {
@@ -254,6 +269,13 @@ class iss_tile : public sc_core::sc_module {
       const auto before = p.dev->phase();
       const core_stop s = p.core->run(h_->options().quantum);
       const auto after = p.dev->phase();
+      if (g != nullptr && g->attached()) {
+        if (s.why == stop_reason::debug) {
+          debug_stop(*g, *p.core, gdb_server::sigtrap);
+        } else if (g->interrupted()) {
+          debug_stop(*g, *p.core, gdb_server::sigint);
+        }
+      }
       // A command runs first thing in a run (the core stopped just before it): when the
       // phase changed in this run, every instruction of the run came after the change.
       // The program's time runs from its start command to its program_end; the making of
@@ -283,6 +305,7 @@ class iss_tile : public sc_core::sc_module {
         case stop_reason::idle: {
           h_->went_idle(t_, tlmm::now_cycles());
           if (p.dev->finished()) {
+            if (g != nullptr) g->exited(0);
             h_->ended(t_, tlmm::now_cycles());
             if (h_->failed()) tlmm::stop_once();
             return;
@@ -304,7 +327,14 @@ class iss_tile : public sc_core::sc_module {
           seen = nic_->changes();
           break;
         }
+        case stop_reason::debug:
+          break;
         case stop_reason::fault:
+          if (g != nullptr && g->attached()) {
+            // GDB sees the fault where it happened; the tile ends when GDB resumes it.
+            g->stopped(*p.core, gdb_server::sigsegv);
+            g->terminated(gdb_server::sigsegv);
+          }
           p.fault = s.fault;
           h_->ended(t_, tlmm::now_cycles());
           tlmm::stop_once();
@@ -401,7 +431,21 @@ tlm_models::platform_outcome run_collective(const fw::collective_params& c,
   std::unique_ptr<net::engine> engine = tlmm::make_engine(c.f, o);  // validates the parameters
   const no_huge_pages small_pages;
   iss_harness h{c, o, io, image};
+  std::unique_ptr<gdb_server> gdb;
+  if (io.gdb_tile) {
+    if (*io.gdb_tile >= c.f.tiles()) {
+      throw input_error("--gdb: tile " + std::to_string(*io.gdb_tile) +
+                        " is not on the fabric (tiles 0.." + std::to_string(c.f.tiles() - 1) + ")");
+    }
+    gdb = std::make_unique<gdb_server>(io.gdb_port);
+    std::cerr << "tessera: tile " << *io.gdb_tile << " waits for GDB on 127.0.0.1:" << gdb->port()
+              << " (target remote :" << gdb->port() << ")\n";
+    h.set_debugger(gdb.get());
+  }
   tlmm::platform_outcome out = tlmm::run_platform(h, c.f, *engine, o, iss_tiles{});
+  // The run ended with the debugged tile still running (a limit, a deadlock, another
+  // tile's fault): GDB hears that its program is gone.
+  if (gdb) gdb->exited(1);
   for (std::uint32_t t = 0; t < c.f.tiles(); ++t)
     out.cpu.push_back(h.parts(t).cpu);
   return out;

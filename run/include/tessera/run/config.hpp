@@ -83,6 +83,10 @@ struct run_config {
   // image (empty: the one this build made).
   std::string tiles{"native"};
   std::string firmware;
+  // cortex-m4: a GDB server on this tile's core, at 127.0.0.1:gdb_port (docs/tiles.md,
+  // "Debugging a tile").
+  std::optional<std::uint32_t> gdb_tile;
+  std::uint16_t gdb_port{3333};
   std::optional<std::string> switching;
   std::optional<std::string> machine;
   std::vector<std::pair<std::string, std::string>> params;  // --param key=value, in order

@@ -13,7 +13,10 @@
 //   budget   it retired at least `budget` instructions since run() began;
 //   fault    a bad memory access (unmapped, the stack guard, a write to flash), an
 //            undefined instruction or an exception the tile does not handle, with the
-//            program counter and, for accesses, the address.
+//            program counter and, for accesses, the address;
+//   debug    a breakpoint (before its instruction), or one instruction done in single-step
+//            mode (gdb_server.hpp).
+// The core is also a debug_target: GDB's view of its registers and memory.
 // Instructions are counted one by one, in a hook before each, which is also where the core
 // stops: exactly before the instruction (never inside an IT block, whose state would not
 // survive the restart).
@@ -26,6 +29,7 @@
 #include <vector>
 
 #include "tessera/iss/elf_image.hpp"
+#include "tessera/iss/gdb_server.hpp"
 
 struct uc_struct;
 
@@ -39,7 +43,7 @@ class register_bus {
   virtual void write(std::uint32_t offset, std::uint32_t value) = 0;
 };
 
-enum class stop_reason : std::uint8_t { command, idle, budget, fault };
+enum class stop_reason : std::uint8_t { command, idle, budget, fault, debug };
 
 struct core_stop {
   stop_reason why{stop_reason::budget};
@@ -48,11 +52,11 @@ struct core_stop {
   std::string fault;  // why == fault: what happened, with the address
 };
 
-class cortex_m4 {
+class cortex_m4 final : public debug_target {
  public:
   // Throws input_error when Unicorn cannot build the core.
   cortex_m4(const elf_image& image, register_bus& nic);
-  ~cortex_m4();
+  ~cortex_m4() override;
   cortex_m4(const cortex_m4&) = delete;
   cortex_m4& operator=(const cortex_m4&) = delete;
 
@@ -64,6 +68,18 @@ class cortex_m4 {
 
   [[nodiscard]] std::uint32_t pc() const;
   [[nodiscard]] std::uint64_t retired() const { return retired_; }
+
+  // The debugger's view (debug_target). Memory: flash, RAM and the system control space;
+  // the stack guard and the NIC's registers are refused. A breakpoint stops the core
+  // before its instruction, except inside an IT block (it cannot stop there); single-step
+  // mode stops after each instruction (an IT block's instructions run as one step).
+  std::uint32_t read_register(unsigned n) override;
+  void write_register(unsigned n, std::uint32_t value) override;
+  bool read_memory(std::uint32_t addr, std::span<std::byte> out) override;
+  bool write_memory(std::uint32_t addr, std::span<const std::byte> in) override;
+  void set_breakpoint(std::uint32_t addr, bool on) override;
+  void clear_breakpoints() override { breakpoints_.clear(); }
+  void single_step(bool on) { step_ = on; }
 
  private:
   static void on_code(uc_struct* uc, std::uint64_t addr, std::uint32_t size, void* self);
@@ -96,7 +112,13 @@ class cortex_m4 {
   bool stop_budget_{false};
   bool stop_command_{false};
   bool past_command_{false};  // resuming at tessera_nic_command: do not stop there again
-  std::string invalid_;       // the last invalid access
+  // The debugger's: breakpoint addresses, single-step mode, resuming at the breakpoint
+  // the core stopped at (do not stop there again), a debug stop in this run.
+  std::vector<std::uint32_t> breakpoints_;
+  bool step_{false};
+  bool past_break_{false};
+  bool stop_debug_{false};
+  std::string invalid_;  // the last invalid access
 };
 
 }  // namespace tessera::iss

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "tessera/firmware/collective.hpp"
@@ -32,6 +33,12 @@ struct iss_options {
   // included, than its budget (instruction_budget below): an image that never finishes
   // ends in bounded time whatever the cycle limit.
   bool instruction_budget{true};
+  // GDB on one tile (--gdb TILE[:PORT], docs/tiles.md "Debugging a tile"): the tile's core
+  // waits for a debugger on 127.0.0.1:gdb_port before its first instruction and stops for
+  // it at breakpoints, steps and interrupts (gdb_server.hpp); the whole simulation waits
+  // while it is stopped.
+  std::optional<std::uint32_t> gdb_tile;
+  std::uint16_t gdb_port{3333};
 };
 
 // Tile t's instruction budget for the collective: 8 times an estimate of what its
