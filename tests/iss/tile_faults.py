@@ -56,6 +56,13 @@ cases = [
             "--param", "untimed_max=200000"], 1,
      r"stopped at cycle 100000 by max_cycles with 4 of 4 tiles unfinished: tile 0 at pc "
      r"0x[0-9a-f]+ computing; tile 1 at pc"),
+    # An image of one's own that outgrows the memory plan of the collective it runs under
+    # (the ring all-gather of examples/firmware under a broadcast's plan): the executor's
+    # error names the op, and the report says whose plan it is.
+    (iss + ["--firmware", f"{bm}/ring_allgather.elf"], 1,
+     r"^tessera: tile 0: op 0 \(sendrecv, step 1\): the message does not fit the tile's "
+     r"buffer \(block 0\); the tile's memory plan is the host's for --collective bcast "
+     r"--algorithm mesh \(64-byte blocks\), which an image of one's own must fit$"),
     # Bad images.
     (iss + ["--firmware", image("too_big")], 2,
      r"is too big for the tile or not linked for it: segment at 0x0 of \d+ bytes lies outside"),

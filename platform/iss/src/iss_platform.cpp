@@ -184,6 +184,24 @@ class iss_harness : public harness::harness_core {
         return out;
       }
     }
+    // An image of one's own that outgrows the memory plan: the plan is the built-in
+    // algorithm's, which the host wrote into the boot block (docs/tiles.md, "Bring your
+    // own collective"); say so, the run's --collective and --algorithm named.
+    const std::string own = io_.firmware;
+    if (!own.empty() && own != default_firmware() && !out.failure.empty()) {
+      for (std::uint32_t t = 0; t < p_; ++t) {
+        const tile_error e = parts_[t].result.fault.code;
+        if ((e == tile_error::buffer_small || e == tile_error::store_full ||
+             e == tile_error::prepost_full) &&
+            out.failure.rfind("tile " + std::to_string(t) + ": ", 0) == 0) {
+          out.failure += "; the tile's memory plan is the host's for --collective " +
+                         std::string(fw::info(c_.coll).name) + " --algorithm " +
+                         std::string(fw::algorithm_name(c_)) + " (" + std::to_string(slot_) +
+                         "-byte blocks), which an image of one's own must fit";
+          break;
+        }
+      }
+    }
     if (!out.completed || !out.failure.empty()) {
       // A deadlock or a timeout: each unfinished core with its program counter, whether it
       // sleeps in wfi or computes, and what its runtime last said it waits for.
