@@ -273,55 +273,54 @@ core_stop cortex_m4::run(std::uint64_t budget) {
 
 // ---- The debugger's view (debug_target) --------------------------------------------
 
-std::uint32_t cortex_m4::read_register(unsigned n) {
-  std::uint32_t v = 0;
-  if (n <= 12) {
-    uc_reg_read(uc_, UC_ARM_REG_R0 + static_cast<int>(n), &v);
-  } else if (n <= 15) {
-    constexpr int named[] = {UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC};
-    uc_reg_read(uc_, named[n - 13], &v);
-    if (n == 15) v &= ~1U;
-  } else if (n == 16) {
-    uc_reg_read(uc_, UC_ARM_REG_XPSR, &v);
-    v |= 1U << 24U;  // the Thumb bit: an M-profile core is always in Thumb state
-  }
-  return v;
-}
-
-void cortex_m4::write_register(unsigned n, std::uint32_t value) {
-  if (n <= 12) {
-    uc_reg_write(uc_, UC_ARM_REG_R0 + static_cast<int>(n), &value);
-  } else if (n <= 15) {
-    constexpr int named[] = {UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC};
-    if (n == 15) value &= ~1U;
-    uc_reg_write(uc_, named[n - 13], &value);
-    if (n == 15) past_break_ = false;  // a new place: a breakpoint there stops
-  } else if (n == 16) {
-    uc_reg_write(uc_, UC_ARM_REG_XPSR, &value);
-  }
-}
-
 namespace {
+
+// GDB's register n (the target description's order) as Unicorn's: r0..r12, sp, lr, pc,
+// xpsr.
+int unicorn_register(unsigned n) {
+  constexpr int named[] = {UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_XPSR};
+  return n <= 12 ? UC_ARM_REG_R0 + static_cast<int>(n) : named[n - 13];
+}
 
 // Whether [addr, addr + len) lies inside [base, base + size).
 bool within(std::uint32_t addr, std::size_t len, std::uint32_t base, std::size_t size) {
   return addr >= base && std::uint64_t{addr} - base + len <= size;
 }
 
+// Whether [addr, addr + len) touches the NIC's registers: I/O whose reads have effects.
+bool touches_nic(std::uint32_t addr, std::size_t len) {
+  return std::uint64_t{addr} + len > abi::nic_base && addr < abi::nic_base + abi::nic_size;
+}
+
 }  // namespace
+
+std::uint32_t cortex_m4::read_register(unsigned n) {
+  std::uint32_t v = 0;
+  if (n > 16) return v;
+  uc_reg_read(uc_, unicorn_register(n), &v);
+  if (n == 15) v &= ~1U;
+  if (n == 16) v |= 1U << 24U;  // the Thumb bit: an M-profile core is always in Thumb state
+  return v;
+}
+
+void cortex_m4::write_register(unsigned n, std::uint32_t value) {
+  if (n > 16) return;
+  if (n == 15) {
+    value &= ~1U;
+    past_break_ = false;  // a new place: a breakpoint there stops
+  }
+  uc_reg_write(uc_, unicorn_register(n), &value);
+}
 
 bool cortex_m4::read_memory(std::uint32_t addr, std::span<std::byte> out) {
   if (out.empty()) return true;
-  // The NIC's registers are I/O whose reads have effects; the stack guard is unmapped.
-  if (std::uint64_t{addr} + out.size() > abi::nic_base && addr < abi::nic_base + abi::nic_size)
-    return false;
+  if (touches_nic(addr, out.size())) return false;  // the stack guard is unmapped: refused too
   return uc_mem_read(uc_, addr, out.data(), out.size()) == UC_ERR_OK;
 }
 
 bool cortex_m4::write_memory(std::uint32_t addr, std::span<const std::byte> in) {
   if (in.empty()) return true;
-  if (std::uint64_t{addr} + in.size() > abi::nic_base && addr < abi::nic_base + abi::nic_size)
-    return false;
+  if (touches_nic(addr, in.size())) return false;
   if (within(addr, in.size(), abi::flash_base, abi::flash_size)) {
     // Flash is read-only to the core, not to the debugger; code written there must be
     // translated again.

@@ -102,10 +102,12 @@ std::optional<std::uint32_t> parse_word(std::string_view s) {
          static_cast<std::uint32_t>((*b)[2]) << 16U | static_cast<std::uint32_t>((*b)[3]) << 24U;
 }
 
-std::string stop_reply(int signal) {
-  std::string r = "S";
-  r += hex_digit(static_cast<unsigned>(signal) >> 4U);
-  r += hex_digit(static_cast<unsigned>(signal));
+// A reply of one letter and a byte in two hex digits: S (a stop and its signal), W (an
+// exit and its code), X (an end by a signal).
+std::string coded(char letter, int value) {
+  std::string r{letter};
+  r += hex_digit(static_cast<unsigned>(value) >> 4U);
+  r += hex_digit(static_cast<unsigned>(value));
   return r;
 }
 
@@ -237,7 +239,7 @@ resume_kind gdb_server::stopped(debug_target& t, int signal) {
     }
   }
   if (waiting_) {
-    send_packet(stop_reply(signal));
+    send_packet(coded('S', signal));
     waiting_ = false;
   }
   std::string p;
@@ -264,10 +266,7 @@ bool gdb_server::interrupted() {
 
 void gdb_server::exited(int code) {
   if (attached() && waiting_) {
-    std::string r = "W";
-    r += hex_digit(static_cast<unsigned>(code) >> 4U);
-    r += hex_digit(static_cast<unsigned>(code));
-    send_packet(r);
+    send_packet(coded('W', code));
   }
   detached_ = true;
   close_connection();
@@ -275,10 +274,7 @@ void gdb_server::exited(int code) {
 
 void gdb_server::terminated(int signal) {
   if (attached()) {
-    std::string r = "X";
-    r += hex_digit(static_cast<unsigned>(signal) >> 4U);
-    r += hex_digit(static_cast<unsigned>(signal));
-    send_packet(r);
+    send_packet(coded('X', signal));
   }
   detached_ = true;
   close_connection();
@@ -300,7 +296,7 @@ bool gdb_server::answer(debug_target& t, const std::string& p, int signal) {
   const std::string_view v{p};
   switch (p[0]) {
     case '?':
-      send_packet(stop_reply(signal));
+      send_packet(coded('S', signal));
       return false;
     case 'g': {
       std::string r;
