@@ -10,7 +10,8 @@
 // one): a firmware developer's own collective is a class with next(), max_blocks(),
 // steps() and async_slots(), handed to tile::run() from main (examples/firmware). The
 // memory the host plans is the built-in algorithm's for the collective and algorithm of the
-// run; a program of one's own must fit it (the executor names what does not).
+// run, or, for an image that declares its own contract (tessera/firmware/contract.hpp), the
+// contract's; a program must fit it (the executor names what does not).
 #pragma once
 
 #include <cstddef>
@@ -18,6 +19,7 @@
 #include <span>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/firmware/contract.hpp"
 #include "tessera/firmware/payload.hpp"
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/executor.hpp"
@@ -32,6 +34,9 @@ extern std::byte __heap_start[];
 extern std::byte __heap_end[];
 // tile_support.cpp: every NIC command goes through it (the platform synchronises there).
 void tessera_nic_command(std::uint32_t code);
+// The image's own contract (TESSERA_CONTRACT, tessera/firmware/contract.hpp), if it
+// declares one: then its initial blocks are the contract's, not the built-in collective's.
+[[gnu::weak]] extern const tessera::fw::contract tessera_contract;
 }
 
 namespace tessera::tile {
@@ -163,7 +168,12 @@ template <typename Program>
   tile_arena m = carve(plan, l, arena);
   const std::span<abi::block_report> table = objects_in<abi::block_report>(arena, table_at);
   block_store& store = m.store;
-  if (!fw::load_initial(c, b.tile, store)) finish(b, abi::tile_state_code::too_big);
+  const fw::contract* own = &tessera_contract;
+  const bool loaded = own != nullptr
+                          ? fw::load_initial_of(fw::contract_layout{*own, c.f, c.bytes, c.type},
+                                                c.type, c.rop, b.tile, store)
+                          : fw::load_initial(c, b.tile, store);
+  if (!loaded) finish(b, abi::tile_state_code::too_big);
 
   tile_nic_t nic{tile_bus{}};
   nic.trace_ops(b.trace_ops != 0);

@@ -95,7 +95,24 @@ void print_edst(std::ostream& os, const edst_plan& e) {
   }
 }
 
+std::string collective_title(const run_config& r) {
+  if (r.own_contract) return r.contract_name + " (the image's own contract)";
+  return std::string(fw::info(r.c.coll).name) + " (" + r.algorithm + ")";
+}
+
 void put_collective(nlohmann::ordered_json& j, const run_config& r) {
+  if (r.own_contract) {
+    // An image's own contract: its name, and the blocks' size, type and reduction.
+    j["collective"] = r.contract_name;
+    j["algorithm"] = "image";
+    j["contract"] = "image";
+    j["bytes"] = r.c.bytes;
+    j["type"] = std::string(info(r.c.type).name);
+    j["op"] = std::string(reduce_op_name(r.c.rop));
+    j["protocol"] = std::string(protocol_name(r.proto));
+    j["prepost"] = r.prepost;
+    return;
+  }
   const fw::collective_info& ci = fw::info(r.c.coll);
   j["collective"] = std::string(ci.name);
   j["algorithm"] = r.algorithm;

@@ -47,6 +47,8 @@ void put_edst(nlohmann::ordered_json& j, const edst_plan& e);
 void print_edst(std::ostream& os, const edst_plan& e);
 
 // The collective part of the JSON report (collective, algorithm, root, ...).
+// "allgather (ring)", or an image's own contract by its name.
+std::string collective_title(const run_config& r);
 void put_collective(nlohmann::ordered_json& j, const run_config& r);
 // --algorithm auto: the choice and its runner-up, one line (nothing without a choice).
 void print_choice(std::ostream& os, const run_config& r);

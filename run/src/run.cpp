@@ -204,7 +204,12 @@ const models::model_info& runnable_model(std::string_view name) {
 std::unique_ptr<run_result> run(run_config config) {
   using models::model_kind;
   const models::model_info* m = &runnable_model(config.model);
-  if (config.workload == workload_kind::collective) {
+  if (config.own_contract && !models::is_platform(*m)) {
+    throw input_error("--firmware without --collective (an image's own contract) needs --model " +
+                      models::model_names({model_kind::platform}, " or ") +
+                      " and --tiles cortex-m4");
+  }
+  if (config.workload == workload_kind::collective && !config.own_contract) {
     // Every front end gets the same refusals (tessera/run/collective_check.hpp).
     check_collective(config);
     if (config.algorithm == "auto") {

@@ -312,6 +312,16 @@ class platform_collective {
     }
     fw::collective_params c = r_.c;
     tlmm::platform_options opt = s_.o;
+    if (r_.own_contract) {
+      if (r_.tiles != "cortex-m4")
+        throw input_error(
+            "--firmware without --collective (an image's own contract) runs on --tiles cortex-m4");
+      if (r_.payload_bytes)
+        throw input_error(
+            "--payload-bytes goes with a built-in --collective, not an image's own contract");
+      if (const auto k = iss::image_contract(r_.firmware))
+        r_.contract_name = iss::contract_name(*k);
+    }
     if (r_.payload_bytes) {
       const std::uint64_t p = *r_.payload_bytes;
       const std::string given = std::to_string(p);
@@ -340,6 +350,7 @@ class platform_collective {
       io.firmware = r_.firmware;
       io.gdb_tile = r_.gdb_tile;
       io.gdb_port = r_.gdb_port;
+      io.own_contract = r_.own_contract;
       io.cpu_khz = opt.cpu.cpu_mhz * 1000;
       // The fabric clock: given, or the machine's (its cycle time), or 1 GHz.
       io.fabric_khz = opt.cpu.fabric_mhz > 0 ? opt.cpu.fabric_mhz * 1000
@@ -394,8 +405,8 @@ class platform_collective {
   void write_text(std::ostream& os) const {
     const harness::run_outcome& o = po_.run;
     const double us = s_.us();
-    os << fw::info(r_.c.coll).name << " (" << r_.algorithm << ") on " << r_.fabric_spec << ", "
-       << r_.c.f.tiles() << " tiles, m = " << r_.c.bytes << " bytes, " << model_text(s_)
+    os << collective_title(r_) << " on " << r_.fabric_spec << ", " << r_.c.f.tiles()
+       << " tiles, m = " << r_.c.bytes << " bytes, " << model_text(s_)
        << (s_.m != nullptr ? " (machine " + std::string(s_.m->name) + ")" : "") << ", protocol "
        << protocol_name(r_.proto) << (r_.prepost ? " with prepost" : "") << '\n';
     print_choice(os, r_);
@@ -424,8 +435,7 @@ class platform_collective {
   [[nodiscard]] std::string failure() const { return po_.run.failure; }
   [[nodiscard]] static std::string note() { return {}; }
   [[nodiscard]] trace_data trace() const {
-    return platform_trace(r_, s_, po_,
-                          std::string(fw::info(r_.c.coll).name) + " (" + r_.algorithm + ")");
+    return platform_trace(r_, s_, po_, collective_title(r_));
   }
 
  private:

@@ -33,29 +33,29 @@ cases = [
      r"guard \(stack overflow\)"),
     # Tiles that never finish: computing forever (a timeout), asleep forever (a deadlock).
     (iss + ["--firmware", image("fault_hang"), "--param", "max_cycles=100000"], 1,
-     r"stopped at cycle 100000 by max_cycles with 4 of 4 tiles unfinished: tile 0 at pc "
-     r"0x[0-9a-f]+ computing; tile 1 at pc"),
+     r"stopped at cycle 100000 by max_cycles with 4 of 4 tiles unfinished: tile 0 before its first op at pc "
+     r"0x[0-9a-f]+ computing; tile 1 before its first op at pc"),
     (iss + ["--firmware", image("fault_sleep")], 1,
-     r"deadlock: tile 0 at pc 0x[0-9a-f]+ asleep \(wfi\); tile 1"),
+     r"deadlock: tile 0 before its first op at pc 0x[0-9a-f]+ asleep \(wfi\); tile 1"),
     # Without --param max_cycles a tile stops at its instruction budget (docs/tiles.md, "A
     # tile that never finishes"): a timeout, with the program counters. The broadcast's
     # tiles need far less than the floor of 2^20 (below), so that is the budget.
     (iss + ["--firmware", image("fault_hang")], 1,
      r"^tessera: stopped at cycle \d+ by the instruction budget \(tile \d retired \d+ "
      r"instructions, past its 1048576 for this workload; --param max_cycles sets a cycle limit "
-     r"instead, docs/tiles.md\) with 4 of 4 tiles unfinished: tile 0 at pc 0x[0-9a-f]+ computing; "
-     r"tile 1 at pc"),
+     r"instead, docs/tiles.md\) with 4 of 4 tiles unfinished: tile 0 before its first op at pc 0x[0-9a-f]+ computing; "
+     r"tile 1 before its first op at pc"),
     (iss + ["--firmware", image("fault_setup_hang")], 1,
      r"^tessera: stopped at cycle 0 by the instruction budget \(tile \d retired \d+ "
-     r"instructions, past its 1048576 .* tile 0 at pc 0x[0-9a-f]+ computing"),
+     r"instructions, past its 1048576 .* tile 0 before its first op at pc 0x[0-9a-f]+ computing"),
     # Computing forever before its program starts: untimed up to untimed_max instructions,
     # then timed, so max_cycles still stops it. Its cycles are the timed instructions'
     # alone: 100000 fabric cycles of 1 GHz at 100 MHz are 10000 instructions, so the run
     # must have gone past untimed_max and then run the 10000.
     (iss + ["--firmware", image("fault_setup_hang"), "--param", "max_cycles=100000",
             "--param", "untimed_max=200000"], 1,
-     r"stopped at cycle 100000 by max_cycles with 4 of 4 tiles unfinished: tile 0 at pc "
-     r"0x[0-9a-f]+ computing; tile 1 at pc"),
+     r"stopped at cycle 100000 by max_cycles with 4 of 4 tiles unfinished: tile 0 before its first op at pc "
+     r"0x[0-9a-f]+ computing; tile 1 before its first op at pc"),
     # An image of one's own that outgrows the memory plan of the collective it runs under
     # (the ring all-gather of examples/firmware under a broadcast's plan): the executor's
     # error names the op, and the report says whose plan it is.

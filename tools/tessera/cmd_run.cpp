@@ -80,7 +80,33 @@ std::string collective_list() {
 
 // The collective, its algorithm and its options: what each option gives, and whether
 // it applies to the collective; the domain is the run library's (collective_check.hpp).
+// A tile image's own contract (no --collective): --bytes, --type and --op give its blocks;
+// the options of a built-in collective are refused.
+void parse_own_contract(const args& a, run::run_config& r) {
+  for (const char* o : {"algorithm", "root", "shift", "packets", "pair-sync"}) {
+    if (a.has(o)) {
+      throw input_error("--" + std::string(o) +
+                        " goes with --collective; an image's own contract (--firmware without "
+                        "--collective) has none");
+    }
+  }
+  r.own_contract = true;
+  r.c.bytes = static_cast<std::uint32_t>(
+      parse_count("bytes", a.get("bytes").value_or("1024"), 1ULL << 30, 1));
+  r.c.type = elem_type::i32;
+  if (const auto t = a.get("type"); t && !parse_elem_type(*t, r.c.type))
+    throw input_error("--type '" + shown(*t) +
+                      "' is not an element type (i32, u32, i64, u64, f32, f64)");
+  if (const auto o = a.get("op"); o && !parse_reduce_op(*o, r.c.rop))
+    throw input_error("--op '" + shown(*o) +
+                      "' is not a reduction (sum, min, max, band, bor, bxor)");
+}
+
 void parse_collective(const args& a, run::run_config& r) {
+  if (!a.has("collective")) {
+    parse_own_contract(a, r);
+    return;
+  }
   const std::string coll = a.require("collective");
   if (!fw::parse_collective(coll, r.c.coll)) {
     throw input_error("--collective '" + shown(coll) +

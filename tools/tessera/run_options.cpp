@@ -296,18 +296,21 @@ workload_kind check_run_options(const args& a, std::string_view model) {
     }
     chosen = o;
   }
-  if (chosen == nullptr) {
+  // A tile image that declares its own contract is its own workload (docs/tiles.md, "A
+  // contract of one's own"): --firmware without a selector; the platform checks the image.
+  if (chosen == nullptr && !a.has("firmware")) {
     throw input_error(
-        "'tessera run' needs a workload: --collective, --schedule, --pattern or --traffic");
+        "'tessera run' needs a workload: --collective, --schedule, --pattern or --traffic (or "
+        "--firmware with an image that declares its own contract)");
   }
   workload_kind w = workload_kind::collective;
   for (const workload_kind k : kinds)
-    if (workload_option(k) == chosen->name) w = k;
-  const std::string named = "--" + std::string(chosen->name);
+    if (chosen != nullptr && workload_option(k) == chosen->name) w = k;
+  const std::string named = "--" + std::string(chosen != nullptr ? chosen->name : "firmware");
 
   const models::model_info* on = models::find_model(model);
   const bool platform = on != nullptr && models::is_platform(*on);  // tlm and rtl
-  if (chosen->platform_only && !platform)
+  if ((chosen == nullptr || chosen->platform_only) && !platform)
     throw input_error(named + " needs --model " + platform_models());
   for (const std::string& name : a.given()) {
     const run_option* o = find(name);

@@ -59,6 +59,25 @@ run_work count_work(const fw::collective_params& c, std::uint64_t ops_limit,
   return w;
 }
 
+std::string held_text(const std::vector<msg_header>& unreceived, std::uint32_t t) {
+  const msg_header* first = nullptr;
+  std::size_t more = 0;
+  for (const msg_header& h : unreceived) {
+    if (h.dst != t || h.kind != msg_kind::data) continue;
+    if (first == nullptr)
+      first = &h;
+    else
+      ++more;
+  }
+  if (first == nullptr) return {};
+  std::ostringstream os;
+  os << ", holding an unexpected message from tile " << first->src << " (step " << first->tag
+     << ", " << first->blocks << (first->blocks == 1 ? " block" : " blocks") << " from block "
+     << first->first_block << ", " << first->bytes << " bytes)";
+  if (more > 0) os << " and " << more << " more";
+  return os.str();
+}
+
 std::string wait_text(const tile_wait& w) {
   std::ostringstream os;
   switch (w.what) {
@@ -100,12 +119,17 @@ std::string fault_text(std::uint32_t t, const tile_fault& f) {
     os << " (expected block " << f.block << ", got block " << f.got << ")";
   } else if (f.code == tile_error::block_count) {
     os << " (expected " << f.block << " blocks, got " << f.got << ")";
+  } else if (f.code == tile_error::recv_too_long) {
+    os << ": tile " << f.peer << " sent " << f.got << (f.got == 1 ? " block" : " blocks") << " ("
+       << f.bytes_got << " bytes with its directory), the receive expects ";
+    if (f.block > 0) os << f.block << (f.block == 1 ? " block" : " blocks") << " (";
+    os << "room for " << f.bytes_expected << " bytes" << (f.block > 0 ? ")" : "");
   } else if (f.code == tile_error::size_mismatch) {
     os << ": tile " << f.peer << " sent " << f.bytes_got << " bytes, the receive expects "
        << f.bytes_expected;
   } else if (f.code != tile_error::nic_full && f.code != tile_error::prepost_full &&
              f.code != tile_error::nic_failed && f.code != tile_error::no_state &&
-             f.code != tile_error::no_ack) {
+             f.code != tile_error::recv_too_long && f.code != tile_error::no_ack) {
     os << " (block " << f.block << ")";
   }
   return os.str();
@@ -139,25 +163,25 @@ std::string mismatch_text(const fw::mismatch& m) {
 // wants the same fold, prefix tile t wants the fold of tile t - 1 plus one more.
 class fold_cache {
  public:
-  explicit fold_cache(const fw::collective_params& c) : c_{c} {}
+  fold_cache(elem_type type, reduce_op rop) : type_{type}, rop_{rop} {}
 
   void operator()(const fw::block_desc& b, std::uint32_t from, std::span<std::byte> out) {
     if (b.kind != fw::content::fold) {
-      fw::block_bytes(b, c_.type, c_.rop, from, out);
+      fw::block_bytes(b, type_, rop_, from, out);
       return;
     }
     entry& e = cache_[{b.elem0, b.len}];
     if (e.bytes.size() != b.len || e.limit > b.tile) {
       e.bytes.assign(b.len, std::byte{0});
-      fw::block_bytes(fw::block_desc{b.id, b.len, fw::content::contrib, 0, b.elem0}, c_.type,
-                      c_.rop, 0, e.bytes);
+      fw::block_bytes(fw::block_desc{b.id, b.len, fw::content::contrib, 0, b.elem0}, type_, rop_, 0,
+                      e.bytes);
       e.limit = 0;
     }
     std::vector<std::byte> next(b.len);
     for (; e.limit < b.tile; ++e.limit) {
       fw::block_bytes(fw::block_desc{b.id, b.len, fw::content::contrib, e.limit + 1, b.elem0},
-                      c_.type, c_.rop, 0, next);
-      combine(e.bytes.data(), next.data(), b.len, c_.type, c_.rop);
+                      type_, rop_, 0, next);
+      combine(e.bytes.data(), next.data(), b.len, type_, rop_);
     }
     std::memcpy(out.data(), e.bytes.data() + from, out.size());
   }
@@ -167,30 +191,55 @@ class fold_cache {
     std::vector<std::byte> bytes;
     std::uint32_t limit{0};  // bytes hold the fold of tiles 0 .. limit
   };
-  fw::collective_params c_;
+  elem_type type_;
+  reduce_op rop_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, entry> cache_;
 };
 
-void verify_collective(run_outcome& out, const fw::collective_params& c,
-                       const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of) {
-  fold_cache expect{c};
-  for (std::uint32_t t = 0; t < c.f.tiles(); ++t) {
+// Checks every tile's blocks against `layout` (the catalog's or a contract's): the first
+// difference, described by describe(m), is the failure, else the verdict over the bytes.
+template <typename Layout, typename Describe>
+void verify_layout(run_outcome& out, const Layout& layout, std::uint32_t tiles, elem_type type,
+                   reduce_op rop,
+                   const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of,
+                   Describe&& describe) {
+  fold_cache expect{type, rop};
+  for (std::uint32_t t = 0; t < tiles; ++t) {
     std::string why;
     block_store* const blocks = blocks_of(t, why);
     if (blocks == nullptr) {
       out.failure = why;
       return;
     }
-    const fw::mismatch m = fw::verify_tile(c, t, *blocks, expect);
+    const fw::mismatch m = fw::verify_holdings(layout, t, *blocks, expect);
     if (m.kind != fw::mismatch_kind::none) {
-      out.failure = mismatch_text(m);
+      out.failure = describe(m);
       return;
     }
   }
-  out.bytes_checked = fw::verified_bytes(c);
+  out.bytes_checked = fw::verified_bytes_of(layout, tiles);
   const verdict v = verdict_of(true, out.bytes_checked);
   out.verified = v == verdict::verified;
   out.nothing_checked = v == verdict::nothing_checked;
+}
+
+void verify_collective(run_outcome& out, const fw::collective_params& c,
+                       const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of) {
+  verify_layout(out, fw::layout{c}, c.f.tiles(), c.type, c.rop, blocks_of, mismatch_text);
+}
+
+void verify_contract(run_outcome& out, const fw::contract_layout& l, std::uint32_t tiles,
+                     elem_type type, reduce_op rop,
+                     const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of) {
+  verify_layout(out, l, tiles, type, rop, blocks_of, [&](const fw::mismatch& m) {
+    std::uint32_t source = 0;
+    std::uint32_t number = 0;
+    l.source_of(m.block, source, number);
+    return mismatch_text(m) + " (" +
+           (source < tiles ? "tile " + std::to_string(source) + "'s block " + std::to_string(number)
+                           : "contribution block " + std::to_string(number)) +
+           " in the image's contract)";
+  });
 }
 
 void arm_reliable(tile_memory& m, std::uint32_t tiles) {
@@ -382,7 +431,7 @@ run_outcome harness_core::settle(std::uint64_t now, const std::vector<transfer_r
       for (std::uint32_t t = 0; t < p_ && listed < 8; ++t) {
         if (finished_[t]) continue;
         os << (listed == 0 ? " " : "; ") << "tile " << t << " waits for "
-           << wait_text(ends.waits[t]);
+           << wait_text(ends.waits[t]) << held_text(unreceived, t);
         ++listed;
       }
       if (p_ - done_ > listed)

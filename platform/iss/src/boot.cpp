@@ -23,7 +23,8 @@ const abi::boot_block& block_at(std::span<const std::byte> ram) {
 }  // namespace
 
 void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
-                const executor_config& cfg, std::uint32_t t, bool trace_ops) {
+                const executor_config& cfg, std::uint32_t t, bool trace_ops,
+                const fw::contract_layout* own) {
   abi::boot_block& b = block_at(ram);
   std::memset(&b, 0, sizeof b);
   b.trace_ops = trace_ops ? 1U : 0U;
@@ -56,6 +57,20 @@ void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
   b.timeout_base_hi = abi::hi(cfg.timeout_base);
   b.timeout_per_byte_lo = abi::lo(cfg.timeout_per_byte);
   b.timeout_per_byte_hi = abi::hi(cfg.timeout_per_byte);
+  if (own != nullptr) {
+    // The contract's plan: its blocks, every receive landing apart when preposted.
+    const fw::contract_plan cp = fw::plan_of(*own, t);
+    tile_needs needs;
+    needs.peak_blocks = cp.peak_blocks;
+    needs.max_send = cp.max_send;
+    needs.max_recv = cp.max_recv;
+    needs.receiving_ops = cp.final;
+    needs.all_recv_bytes = std::uint64_t{cp.final} * message_bytes(cp.max_recv, own->slot_bytes());
+    const plan_options po{cfg.prepost, cfg.send_ahead, 0,
+                          cp.max_send > cp.max_recv ? cp.max_send : cp.max_recv};
+    b.plan = plan_words(needs, plan_memory(needs, own->slot_bytes(), po));
+    return;
+  }
   // The plan the host makes for the built-in program, its id lists as long as the
   // program's bound: a program of the firmware developer's own may send more a message.
   const std::uint32_t slot = fw::layout{c}.slot_bytes();

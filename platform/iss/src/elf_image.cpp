@@ -102,6 +102,7 @@ elf_image load_elf(const std::string& path) {
 
   bool have_command = false;
   bool have_heap_end = false;
+  std::optional<GElf_Sym> contract_sym;
   for (Elf_Scn* scn = elf_nextscn(e.get(), nullptr); scn != nullptr;
        scn = elf_nextscn(e.get(), scn)) {
     GElf_Shdr sh;
@@ -121,6 +122,8 @@ elf_image load_elf(const std::string& path) {
       } else if (std::strcmp(name, "__heap_end") == 0) {
         img.heap_end = static_cast<std::uint32_t>(sym.st_value);
         have_heap_end = true;
+      } else if (std::strcmp(name, "tessera_contract") == 0 && sym.st_shndx != SHN_UNDEF) {
+        contract_sym = sym;
       }
     }
   }
@@ -133,6 +136,27 @@ elf_image load_elf(const std::string& path) {
       img.heap_end % abi::stack_guard != 0) {
     throw input_error(what + ": __heap_end " + hex(img.heap_end) +
                       " is not a page boundary in tile RAM (the stack guard goes below it)");
+  }
+  if (contract_sym) {
+    if (contract_sym->st_size != sizeof(fw::contract)) {
+      throw input_error(what + ": its tessera_contract is " +
+                        std::to_string(contract_sym->st_size) +
+                        " bytes, this platform's contract " + std::to_string(sizeof(fw::contract)) +
+                        " (build it against this Tessera's tessera/firmware/contract.hpp)");
+    }
+    const std::uint64_t at = contract_sym->st_value;
+    for (const elf_segment& s : img.segments) {
+      if (at < s.addr || at - s.addr > s.bytes.size() ||
+          sizeof(fw::contract) > s.bytes.size() - (at - s.addr))
+        continue;
+      fw::contract k;
+      std::memcpy(&k, s.bytes.data() + (at - s.addr), sizeof k);
+      img.contract = k;
+    }
+    if (!img.contract) {
+      throw input_error(what + ": its tessera_contract at " + hex(at) +
+                        " lies outside the bytes it loads (declare it const, TESSERA_CONTRACT)");
+    }
   }
   return img;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #endif
 
 #include "tessera/common/errors.hpp"
+#include "tessera/common/input.hpp"
 #include "tessera/firmware/payload.hpp"
 #include "tessera/harness/harness.hpp"
 #include "tessera/iss/boot.hpp"
@@ -32,6 +34,26 @@ std::string hex(std::uint64_t v) {
   std::ostringstream os;
   os << "0x" << std::hex << v;
   return os.str();
+}
+
+// The program's op a tile was in when it last went idle, as its image reported it: " in
+// op 3 (sendrecv, step 4, to tile 1, from tile 7)", or where it was outside its ops.
+std::string op_text(const harness::tile_snapshot& x) {
+  if (x.past) return " past its last op";
+  if (x.index == 0) return " before its first op";
+  // Ops counted from 0, as the executor's errors and the schedule format count them.
+  std::string s = " in op " + std::to_string(x.index - 1) + " (" + std::string(op_name(x.kind)) +
+                  ", step " + std::to_string(x.step);
+  const bool sends =
+      x.kind == op_kind::send || x.kind == op_kind::sendrecv || x.kind == op_kind::exchange;
+  const bool receives = x.kind == op_kind::recv || x.kind == op_kind::sendrecv;
+  if (x.kind == op_kind::exchange) {
+    s += ", with tile " + std::to_string(x.to);
+  } else {
+    if (sends) s += ", to tile " + std::to_string(x.to);
+    if (receives) s += ", from tile " + std::to_string(x.from);
+  }
+  return s + ")";
 }
 
 struct device_bus final : register_bus {
@@ -64,16 +86,18 @@ class iss_harness : public harness::harness_core {
         io_{io},
         image_{image},
         cfg_{tlmm::harness_for(c.f, o, c.bytes).exec},
-        slot_{fw::layout{c}.slot_bytes()},
+        own_{io.own_contract ? image.contract : std::nullopt},
+        slot_{own_ ? c.bytes : fw::layout{c}.slot_bytes()},
         parts_(c.f.tiles()),
         trace_{o.trace_ops} {
+    if (own_) own_layout_.emplace(*own_, c.f, c.bytes, c.type);
     cfg_.tiles = c.f.tiles();
     cfg_.type = c.type;
     cfg_.rop = c.rop;
     if (io.instruction_budget) {
       budget_.resize(p_);
       for (std::uint32_t t = 0; t < p_; ++t) {
-        budget_[t] = instruction_budget(c, t);
+        budget_[t] = own_layout_ ? instruction_budget(*own_layout_, t) : instruction_budget(c, t);
         parts_[t].cpu.instruction_budget = budget_[t];
       }
     }
@@ -99,7 +123,7 @@ class iss_harness : public harness::harness_core {
     tile_parts& p = parts_[t];
     p.core = std::make_unique<cortex_m4>(image_, p.bus);
     p.core->reset();
-    write_boot(p.core->ram(), c_, cfg_, t, trace_);
+    write_boot(p.core->ram(), c_, cfg_, t, trace_, own_layout_ ? &*own_layout_ : nullptr);
     p.dev = std::make_unique<device>(n, t, p_, guest_ram{p.core->ram()});
     // The op each op_mark names starts now: the core stopped before the command, and its
     // time has caught up with the fabric's.
@@ -194,10 +218,7 @@ class iss_harness : public harness::harness_core {
         if ((e == tile_error::buffer_small || e == tile_error::store_full ||
              e == tile_error::prepost_full) &&
             out.failure.rfind("tile " + std::to_string(t) + ": ", 0) == 0) {
-          out.failure += "; the tile's memory plan is the host's for --collective " +
-                         std::string(fw::info(c_.coll).name) + " --algorithm " +
-                         std::string(fw::algorithm_name(c_)) + " (" + std::to_string(slot_) +
-                         "-byte blocks), which an image of one's own must fit";
+          out.failure += "; " + plan_text(t);
           break;
         }
       }
@@ -214,9 +235,11 @@ class iss_harness : public harness::harness_core {
           const tile_parts& p = parts_[t];
           if (p.ended) continue;
           const bool waits = p.result.wait.what != wait_kind::nothing;
-          line += std::string(first ? " " : "; ") + "tile " + std::to_string(t) + " at pc " +
-                  hex(p.core->pc()) + (p.asleep ? " asleep (wfi)" : " computing") +
-                  (waits ? ", waiting for " + harness::wait_text(p.result.wait) : "");
+          line += std::string(first ? " " : "; ") + "tile " + std::to_string(t) +
+                  op_text(read_progress(p.core->ram())) + " at pc " + hex(p.core->pc()) +
+                  (p.asleep ? " asleep (wfi)" : " computing") +
+                  (waits ? ", waiting for " + harness::wait_text(p.result.wait) : "") +
+                  harness::held_text(unreceived, t);
           first = false;
         }
         out.failure = line;
@@ -225,19 +248,40 @@ class iss_harness : public harness::harness_core {
     }
     // Each tile's blocks as it reported them, copied from its RAM.
     reported_blocks got;
-    harness::verify_collective(out, c_, [&](std::uint32_t t, std::string& why) -> block_store* {
+    const auto blocks_of = [&](std::uint32_t t, std::string& why) -> block_store* {
       tile_parts& p = parts_[t];
       why = got.load(t, p.result, p.core->ram(), slot_);
       return why.empty() ? &got.store() : nullptr;
-    });
+    };
+    if (own_layout_)
+      harness::verify_contract(out, *own_layout_, p_, c_.type, c_.rop, blocks_of);
+    else
+      harness::verify_collective(out, c_, blocks_of);
     return out;
   }
 
  private:
+  // Whose memory plan tile t ran under, for a program that outgrew it.
+  std::string plan_text(std::uint32_t t) const {
+    if (own_layout_) {
+      const fw::contract_plan pl = fw::plan_of(*own_layout_, t);
+      return "the tile's memory plan is its contract's (peak_blocks " +
+             std::to_string(pl.peak_blocks) + ", max_send " + std::to_string(pl.max_send) +
+             ", max_recv " + std::to_string(pl.max_recv) + " blocks of " + std::to_string(slot_) +
+             " bytes): declare what the program needs in its TESSERA_CONTRACT";
+    }
+    return "the tile's memory plan is the host's for --collective " +
+           std::string(fw::info(c_.coll).name) + " --algorithm " +
+           std::string(fw::algorithm_name(c_)) + " (" + std::to_string(slot_) +
+           "-byte blocks), which an image of one's own must fit";
+  }
+
   fw::collective_params c_;
   iss_options io_;
   const elf_image& image_;
   executor_config cfg_;
+  std::optional<fw::contract> own_;  // the image's contract, when the run checks it
+  std::optional<fw::contract_layout> own_layout_;
   std::uint32_t slot_;
   std::vector<tile_parts> parts_;
   std::vector<std::uint64_t> budget_;  // per tile; empty: no instruction budget
@@ -398,6 +442,38 @@ struct iss_tiles {
   }
 };
 
+// The image's contract against the run: present exactly when the run checks one, and
+// well formed for the fabric and --bytes.
+void check_contract(const elf_image& image, const fw::collective_params& c, const iss_options& io) {
+  const std::string what = "--firmware '" + shown(image.path, 160) + "'";
+  if (!io.own_contract) {
+    if (image.contract) {
+      throw input_error(what + " declares its own contract ('" + contract_name(*image.contract) +
+                        "', docs/tiles.md): leave out --collective and --algorithm");
+    }
+    return;
+  }
+  if (!image.contract) {
+    throw input_error(what +
+                      " declares no contract of its own (TESSERA_CONTRACT, docs/tiles.md): give "
+                      "--collective and --algorithm for the built-in one it runs");
+  }
+  std::uint32_t rule = 0;
+  if (const char* problem = fw::contract_problem(*image.contract, c.f, rule)) {
+    throw input_error(
+        what + ": its contract" +
+        (rule < fw::max_contract_rules ? " (rule " + std::to_string(rule) + ")" : std::string{}) +
+        " is wrong: " + problem);
+  }
+  if (c.bytes == 0) throw input_error("--bytes 0: the contract's blocks would be empty");
+  if (image.contract->inputs == fw::contract_terms::inputs::contrib &&
+      c.bytes % elem_bytes(c.type) != 0) {
+    throw input_error("--bytes " + std::to_string(c.bytes) + " is not a multiple of the " +
+                      std::to_string(elem_bytes(c.type)) + "-byte " +
+                      std::string(info(c.type).name) + " element the contract's folds use");
+  }
+}
+
 }  // namespace
 
 std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t) {
@@ -409,6 +485,33 @@ std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t
                                  2 * s * pl.blocks_moved + 5 * s * pl.blocks_combined +
                                  25 * s * (pl.initial_blocks + pl.final_blocks);
   return std::max<std::uint64_t>(8 * estimate, std::uint64_t{1} << 20);
+}
+
+std::uint64_t instruction_budget(const fw::contract_layout& l, std::uint32_t t) {
+  // The contract gives no ops: as many ops as blocks the tile ends with (one receive each,
+  // its sends as many), and every block it starts or ends with moved.
+  const fw::contract_plan pl = fw::plan_of(l, t);
+  const std::uint64_t s = l.slot_bytes();
+  const std::uint64_t moved = std::uint64_t{pl.initial} + pl.final;
+  const std::uint64_t estimate = 20'000 + 5'000 * (moved + 1) +
+                                 (400 + 2 * std::uint64_t{pl.peak_blocks}) * moved + 2 * s * moved +
+                                 5 * s * moved + 25 * s * moved;
+  return std::max<std::uint64_t>(8 * estimate, std::uint64_t{1} << 20);
+}
+
+std::optional<fw::contract> image_contract(const std::string& firmware) {
+  const std::string path = firmware.empty() ? default_firmware() : firmware;
+  if (path.empty()) return std::nullopt;
+  return load_elf(path).contract;
+}
+
+std::string contract_name(const fw::contract& k) {
+  std::string n;
+  for (const char ch : k.name) {
+    if (ch == '\0') break;
+    n += ch;
+  }
+  return n;
 }
 
 std::string default_firmware() {
@@ -446,6 +549,7 @@ tlm_models::platform_outcome run_collective(const fw::collective_params& c,
         "picolibc-arm-none-eabi and reconfigure), and no --firmware was given");
   }
   const elf_image image = load_elf(path);
+  check_contract(image, c, io);
   std::unique_ptr<net::engine> engine = tlmm::make_engine(c.f, o);  // validates the parameters
   const no_huge_pages small_pages;
   iss_harness h{c, o, io, image};

@@ -277,9 +277,11 @@ class layout {
   tree_family fam_{tree_family::single};
 };
 
-// Fills a tile's store with its initial blocks; false if the store is too small.
-inline bool load_initial(const collective_params& c, std::uint32_t t, block_store& store) {
-  const layout l{c};
+// Fills a tile's store with its initial blocks as layout l (this file's layout, or a
+// contract's, contract.hpp) defines them; false if the store is too small.
+template <typename Layout>
+bool load_initial_of(const Layout& l, elem_type type, reduce_op rop, std::uint32_t t,
+                     block_store& store) {
   bool ok = true;
   l.initial(t, [&](const block_desc& b) {
     std::span<std::byte> bytes;
@@ -287,9 +289,13 @@ inline bool load_initial(const collective_params& c, std::uint32_t t, block_stor
       ok = false;
       return;
     }
-    block_bytes(b, c.type, c.rop, 0, bytes);
+    block_bytes(b, type, rop, 0, bytes);
   });
   return ok;
+}
+
+inline bool load_initial(const collective_params& c, std::uint32_t t, block_store& store) {
+  return load_initial_of(layout{c}, c.type, c.rop, t, store);
 }
 
 enum class mismatch_kind : std::uint8_t { none, missing, extra, length, bytes };
@@ -315,10 +321,8 @@ struct direct_expectation {
   }
 };
 
-template <typename Expect>
-mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& store,
-                     Expect&& expect) {
-  const layout l{c};
+template <typename Layout, typename Expect>
+mismatch verify_holdings(const Layout& l, std::uint32_t t, block_store& store, Expect&& expect) {
   mismatch bad{};
   std::uint32_t wanted = 0;
   l.final_blocks(t, [&](const block_desc& b) {
@@ -363,17 +367,27 @@ mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& s
   return bad;
 }
 
+template <typename Expect>
+mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& store,
+                     Expect&& expect) {
+  return verify_holdings(layout{c}, t, store, expect);
+}
+
 inline mismatch verify_tile(const collective_params& c, std::uint32_t t, block_store& store) {
   return verify_tile(c, t, store, direct_expectation{c.type, c.rop});
 }
 
 // The data bytes verify_tile compares on every tile: what a verified run has checked.
-inline std::uint64_t verified_bytes(const collective_params& c) {
-  const layout l{c};
+template <typename Layout>
+std::uint64_t verified_bytes_of(const Layout& l, std::uint32_t tiles) {
   std::uint64_t n = 0;
-  for (std::uint32_t t = 0; t < c.f.tiles(); ++t)
+  for (std::uint32_t t = 0; t < tiles; ++t)
     l.final_blocks(t, [&](const block_desc& b) { n += b.len; });
   return n;
+}
+
+inline std::uint64_t verified_bytes(const collective_params& c) {
+  return verified_bytes_of(layout{c}, c.f.tiles());
 }
 
 }  // namespace tessera::fw

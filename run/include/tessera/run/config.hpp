@@ -83,6 +83,11 @@ struct run_config {
   // image (empty: the one this build made).
   std::string tiles{"native"};
   std::string firmware;
+  // The image declares its own contract (tessera/firmware/contract.hpp) and the run checks
+  // it: no --collective; c gives the fabric, --bytes, --type and --op. contract_name is the
+  // contract's, for the report (set by the run).
+  bool own_contract{false};
+  std::string contract_name;
   // cortex-m4: a GDB server on this tile's core, at 127.0.0.1:gdb_port (docs/tiles.md,
   // "Debugging a tile").
   std::optional<std::uint32_t> gdb_tile;

@@ -71,6 +71,7 @@ enum class tile_error : std::uint8_t {
   size_mismatch,    // a message of another size than the receive expects
   no_ack,           // reliable: no data_ack after max_retries retransmissions
   no_state,         // reliable without its tables (executor buffers)
+  recv_too_long,    // a message larger than the receive's landing area (the NIC failed it)
 };
 
 constexpr const char* tile_error_text(tile_error e) {
@@ -105,6 +106,8 @@ constexpr const char* tile_error_text(tile_error e) {
       return "no acknowledgement after the last retransmission";
     case tile_error::no_state:
       return "the reliable protocol has no tables";
+    case tile_error::recv_too_long:
+      return "the message is larger than the receive expects";
   }
   return "?";
 }
@@ -811,9 +814,24 @@ class executor {
       if (*h == no_handle) continue;
       const nic_status s = nic_->test(*h);
       if (s == nic_status::pending) return false;
-      if (s == nic_status::failed) return fail(tile_error::nic_failed);
+      if (s == nic_status::failed) {
+        if (h == &recv_) return fail_recv(recv_, op_.recv_count, landing_.size());
+        return fail(tile_error::nic_failed);
+      }
     }
     return true;
+  }
+
+  // A receive the NIC failed: the message that came does not fit its landing area. The
+  // fault names what came (source, blocks, data bytes) against what the op expects
+  // (`expected` blocks, 0 when unknown, in `room` bytes).
+  bool fail_recv(nic_handle h, std::uint32_t expected, std::size_t room) {
+    const msg_header got = nic_->header(h);
+    fail(tile_error::recv_too_long, expected, got.blocks);
+    fault_.peer = got.src;
+    fault_.bytes_got = dir_bytes(got.blocks) + got.bytes;
+    fault_.bytes_expected = room;
+    return false;
   }
 
   // prepost: whether op_'s receive half may be detached, so that the op ends with its
@@ -838,7 +856,7 @@ class executor {
       const posted_recv& p = buf_.posted[i];
       if (!p.detached) continue;
       const nic_status s = nic_->test(p.handle);
-      if (s == nic_status::failed) return fail(tile_error::nic_failed);
+      if (s == nic_status::failed) return fail_recv(p.handle, 0, p.bytes);
       if (s == nic_status::pending && all) return false;
       any = any || s == nic_status::done;
     }

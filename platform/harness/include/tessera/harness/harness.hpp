@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/firmware/contract.hpp"
 #include "tessera/firmware/payload.hpp"
 #include "tessera/firmware/textbook.hpp"
 #include "tessera/harness/faults.hpp"
@@ -208,6 +209,10 @@ std::unique_ptr<tile_memory> make_tile_memory(const tile_plan& plan);
 void arm_reliable(tile_memory& m, std::uint32_t tiles);
 
 std::string wait_text(const tile_wait& w);
+// What tile t holds that its program never took (a stuck tile's clue): ", holding an
+// unexpected message from tile 4 (step 3, 1 block from block 4, 64 bytes)" and how many
+// more, or "" when it holds none.
+std::string held_text(const std::vector<msg_header>& unreceived, std::uint32_t t);
 std::string fault_text(std::uint32_t t, const tile_fault& f);
 // "tile 3: block 17 ..." for a block a tile ends with that is missing, extra or damaged.
 std::string mismatch_text(const fw::mismatch& m);
@@ -218,6 +223,11 @@ std::string mismatch_text(const fw::mismatch& m);
 // null with `why` saying they cannot be read (a Cortex-M4 tile's report).
 void verify_collective(run_outcome& out, const fw::collective_params& c,
                        const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of);
+// The same against an image's own contract (tessera/firmware/contract.hpp) on `tiles`
+// tiles; a difference names the block's source as the contract does ("tile 2's block 0").
+void verify_contract(run_outcome& out, const fw::contract_layout& l, std::uint32_t tiles,
+                     elem_type type, reduce_op rop,
+                     const std::function<block_store*(std::uint32_t, std::string&)>& blocks_of);
 
 // Every tile's executor state at the end of a run.
 struct tile_ends {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tessera/firmware/collective.hpp"
+#include "tessera/firmware/contract.hpp"
 #include "tessera/harness/harness.hpp"
 #include "tessera/runtime/block_store.hpp"
 #include "tessera/runtime/executor.hpp"
@@ -20,8 +21,10 @@ namespace tessera::iss {
 // Writes tile t's boot block at ram[0]: the fabric and collective of c, the executor
 // settings of cfg, and the memory plan of t's program (from a walk of it on the host).
 // With trace_ops the tile sends op_mark at each op it takes up (the timeline's op spans).
+// With `own` (an image's own contract) the plan is the contract's (fw::plan_of).
 void write_boot(std::span<std::byte> ram, const fw::collective_params& c,
-                const executor_config& cfg, std::uint32_t t, bool trace_ops = false);
+                const executor_config& cfg, std::uint32_t t, bool trace_ops = false,
+                const fw::contract_layout* own = nullptr);
 
 struct tile_result {
   tile_abi::tile_state_code state{tile_abi::tile_state_code::running};

@@ -7,8 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "tessera/firmware/contract.hpp"
 
 namespace tessera::iss {
 
@@ -26,6 +29,9 @@ struct elf_image {
   std::uint32_t heap_end{0};     // __heap_end: the stack guard lies just below it
   std::uint64_t flash_bytes{0};  // bytes of flash the image occupies
   std::uint64_t ram_bytes{0};    // bytes of RAM its segments occupy
+  // The image's own contract (its symbol tessera_contract, tessera/firmware/contract.hpp),
+  // as its flash holds it; checked against a fabric by the platform, not here.
+  std::optional<fw::contract> contract;
 };
 
 // The largest image file read.
@@ -33,7 +39,8 @@ inline constexpr std::uint64_t max_image_bytes = std::uint64_t{64} << 20;
 
 // Throws input_error naming the file and what is wrong: not readable, not ELF, not a
 // 32-bit little-endian ARM executable, a segment outside the tile's flash and RAM (too
-// big for the tile), or a missing symbol (not built as a Tessera tile image).
+// big for the tile), a missing symbol (not built as a Tessera tile image), or a
+// tessera_contract of another size than this platform's or outside the loaded bytes.
 elf_image load_elf(const std::string& path);
 
 }  // namespace tessera::iss

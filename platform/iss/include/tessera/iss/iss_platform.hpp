@@ -39,7 +39,18 @@ struct iss_options {
   // while it is stopped.
   std::optional<std::uint32_t> gdb_tile;
   std::uint16_t gdb_port{3333};
+  // The run checks the image's own contract (tessera/firmware/contract.hpp) instead of a
+  // built-in collective's: the collective_params give the fabric, --bytes, --type and --op
+  // only. An image with a contract runs only so, one without never.
+  bool own_contract{false};
 };
+
+// The contract the image at `firmware` declares (empty: the default image), if any;
+// throws input_error for an image that cannot be read.
+std::optional<fw::contract> image_contract(const std::string& firmware);
+
+// The contract's name as the run's report shows it.
+std::string contract_name(const fw::contract& k);
 
 // Tile t's instruction budget for the collective: 8 times an estimate of what its
 // program, its setup and its report retire, at least 2^20 (docs/tiles.md, "A tile that
@@ -48,6 +59,9 @@ struct iss_options {
 //   20,000 + 5,000 ops + (400 + 2 b + 2 s) blocks moved + 5 s blocks combined
 //   + 25 s (blocks held at the start + at the end).
 std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t);
+// The same for an image's own contract, which gives no ops: as many as the blocks the tile
+// starts and ends with, each of them moved once.
+std::uint64_t instruction_budget(const fw::contract_layout& l, std::uint32_t t);
 
 // The tile image this build made (baremetal/tile), or "" without the cross tools.
 std::string default_firmware();
