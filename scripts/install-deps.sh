@@ -12,6 +12,8 @@ packages=(
   # The ISS tiles (docs/tiles.md): the Unicorn engine's Cortex-M4 and libelf for images.
   libunicorn-dev libelf-dev
   python3
+  # The Python module (docs/python.md): pybind11, headers; pytest, pandas, matplotlib for tests.
+  python3-dev python3-pybind11 pybind11-dev python3-pytest python3-pandas python3-matplotlib
   # The reproduction page's render test (tests/reproduce/html_page.py): headless Chromium.
   chromium
   # Sweeps handed to GNU parallel (docs/sweeps.md, tests/cli/sweep_parallel.py).

@@ -37,6 +37,7 @@ LAYERS = [
     ("reproduce/", 10),
     ("sweep/", 10),
     ("tools/", 11),
+    ("python/", 11),           # the Python module, over the CLI library
     ("examples/", 11),
     ("bench/", 12),
     ("tests/", 12),
