@@ -98,7 +98,10 @@ ExternalProject_Add(tessera_baremetal
   BUILD_BYPRODUCTS
     "${TESSERA_BAREMETAL_BINARY_DIR}/tessera_selftest.elf"
     "${TESSERA_BAREMETAL_BINARY_DIR}/tessera_selftest_fail.elf"
-    "${TESSERA_BAREMETAL_BINARY_DIR}/libtessera_fw.a")
+    "${TESSERA_BAREMETAL_BINARY_DIR}/libtessera_fw.a"
+    # Installed (cmake/tessera_install.cmake): the default image and the tile library.
+    "${TESSERA_BAREMETAL_BINARY_DIR}/tessera_tile.elf"
+    "${TESSERA_BAREMETAL_BINARY_DIR}/libtessera_tile.a")
 
 add_custom_target(baremetal-size
   COMMAND ${CMAKE_COMMAND} --build "${TESSERA_BAREMETAL_BINARY_DIR}" --target size

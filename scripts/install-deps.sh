@@ -29,6 +29,8 @@ packages=(
   z3 cvc4
   # The coverage report (scripts/coverage.sh, docs/rtl.md): genhtml for its HTML pages.
   lcov
+  # The .deb's Depends from the libraries the CLI links (cpack: dpkg-shlibdeps and file).
+  dpkg-dev file
 )
 
 # The bare-metal tile image (docs/baremetal.md): cross compiler, picolibc and its

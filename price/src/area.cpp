@@ -15,11 +15,13 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
 #include "tessera/common/errors.hpp"
 #include "tessera/common/hash.hpp"
+#include "tessera/common/install_paths.hpp"
 
 extern char** environ;
 
@@ -337,7 +339,7 @@ area_env default_env() {
   if (const char* d = std::getenv("TESSERA_RTL_DIR"); d != nullptr && *d != '\0') {
     e.rtl_dir = d;
   } else {
-    e.rtl_dir = TESSERA_RTL_SOURCE_DIR;
+    e.rtl_dir = data_path("rtl", TESSERA_RTL_SOURCE_DIR);
   }
   if (const char* c = std::getenv("TESSERA_AREA_CACHE"); c != nullptr && *c != '\0') {
     e.cache_dir = c;
@@ -493,8 +495,17 @@ std::string cache_key(const area_design& d, target t, const area_env& env) {
   h.field(flow_version(t)).field(target_name(t)).field(d.top);
   for (const auto& [k, v] : d.rtl_params)
     h.field(k).field(std::to_string(v));
-  for (const auto& f : d.files)
+  for (const auto& f : d.files) {
+    // The RTL is part of the installation (or the checkout), not of the request: say where
+    // it was looked for rather than report an internal error.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(env.rtl_dir / f, ec)) {
+      throw input_error("area: no RTL file " + (env.rtl_dir / f).string() +
+                        " (the RTL is read from $TESSERA_RTL_DIR, else an installed "
+                        "share/tessera/rtl, else the source tree's rtl_models/rtl)");
+    }
     h.field(f).field(read_file(env.rtl_dir / f));
+  }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h.value()));
   return std::string(d.top) + "-" + std::string(target_name(t)) + "-" + buf;

@@ -13,6 +13,7 @@
 
 #include "tessera/common/errors.hpp"
 #include "tessera/common/input.hpp"
+#include "tessera/common/install_paths.hpp"
 #include "tessera/firmware/payload.hpp"
 #include "tessera/harness/harness.hpp"
 #include "tessera/iss/boot.hpp"
@@ -515,10 +516,12 @@ std::string contract_name(const fw::contract& k) {
 }
 
 std::string default_firmware() {
+  // $TESSERA_DATA_DIR's or an installed tessera's image (share/tessera), else the
+  // bare-metal build's (tessera/common/install_paths.hpp).
 #ifdef TESSERA_DEFAULT_TILE_IMAGE
-  return TESSERA_DEFAULT_TILE_IMAGE;
+  return data_path("tessera_tile.elf", TESSERA_DEFAULT_TILE_IMAGE).string();
 #else
-  return {};
+  return data_path("tessera_tile.elf", {}).string();
 #endif
 }
 

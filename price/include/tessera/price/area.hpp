@@ -102,9 +102,9 @@ struct area_env {
   std::string yosys{"yosys"};       // the binary, found in PATH
 };
 
-// The environment of this build: the RTL directory of the source tree (or
-// $TESSERA_RTL_DIR) and the cache ($TESSERA_AREA_CACHE, else $XDG_CACHE_HOME/tessera/area,
-// else ~/.cache/tessera/area).
+// The environment of this build: the RTL directory ($TESSERA_RTL_DIR, else an installed
+// tessera's share/tessera/rtl, else the source tree's) and the cache ($TESSERA_AREA_CACHE,
+// else $XDG_CACHE_HOME/tessera/area, else ~/.cache/tessera/area).
 area_env default_env();
 
 // The cache key of a design for a target: a hash of the flow, the design's module and

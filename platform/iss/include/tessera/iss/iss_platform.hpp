@@ -63,7 +63,9 @@ std::uint64_t instruction_budget(const fw::collective_params& c, std::uint32_t t
 // starts and ends with, each of them moved once.
 std::uint64_t instruction_budget(const fw::contract_layout& l, std::uint32_t t);
 
-// The tile image this build made (baremetal/tile), or "" without the cross tools.
+// The tile image: $TESSERA_DATA_DIR's or an installed tessera's
+// (share/tessera/tessera_tile.elf), else the one this build made (baremetal/tile), or ""
+// without either.
 std::string default_firmware();
 
 // Runs the collective with an ISS core per tile; every tile's blocks are read from its RAM
