@@ -2,7 +2,9 @@
 """A collective of one's own with its own contract (docs/tiles.md, "A contract of one's
 own"), through the built CLI: the halo exchange of examples/firmware runs without
 --collective and verifies on several fabrics, with the bytes its contract defines computed
-here from the fabrics' links; its three broken copies (HALO_BUG) fail with reports that
+here from the fabrics' links; the ring reduce-scatter of examples/firmware, a fold
+contract, verifies element by element for several types and reductions; the halo
+exchange's three broken copies (HALO_BUG) fail with reports that
 name what was expected and what came; and the refusals around contracts exit 2 with one
 line. Usage: own_contract.py TESSERA BAREMETAL_DIR
 """
@@ -75,6 +77,25 @@ for spec, kind, a, b in (("mesh:4x4", "mesh", 4, 4), ("mesh:1x3", "mesh", 1, 3),
            f"exit {p.returncode}, verified {j.get('verified')}, bytes_checked "
            f"{j.get('bytes_checked')}, stderr {p.stderr.strip()}")
 
+# A reduction of one's own: the ring reduce-scatter's contract is a fold (contrib inputs,
+# tile t holds block t reduced over every tile), checked element by element against the
+# fold the platform computes; p tiles each hold one block of --bytes.
+rrs = f"{bm}/ring_reduce_scatter.elf"
+for spec, p_tiles, m, typ, op in (("ring:8", 8, 64, "i32", "sum"), ("mesh:4x4", 16, 256, "f32", "max"),
+                                   ("hypercube:3", 8, 40, "u32", "min"), ("ring:2", 2, 16, "i64", "bxor")):
+    p = run(["--firmware", rrs, "--fabric", spec, "--bytes", str(m), "--type", typ, "--op", op,
+             "--json"])
+    try:
+        j = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        j = {}
+    ok = (p.returncode == 0 and j.get("verified") is True and j.get("bytes_checked") == p_tiles * m
+          and j.get("collective") == "ring-reduce-scatter" and j.get("type") == typ
+          and j.get("op") == op)
+    report(ok, f"ring reduce-scatter on {spec} ({typ} {op}): verified, {p_tiles * m} bytes",
+           f"exit {p.returncode}, verified {j.get('verified')}, bytes_checked "
+           f"{j.get('bytes_checked')}, stderr {p.stderr.strip()}")
+
 
 def one_line(p, code, pattern, what):
     lines = p.stderr.strip().splitlines()
@@ -127,6 +148,8 @@ refusals = [
      r"--payload-bytes goes with a built-in --collective"),
     (["--fabric", "mesh:2x2"],
      r"needs a workload: --collective, --schedule, --pattern or --traffic \(or --firmware"),
+    (["--firmware", rrs, "--fabric", "ring:4", "--bytes", "10"],
+     r"--bytes 10 is not a multiple of the 4-byte i32 element the contract's folds use"),
 ]
 for args, pattern in refusals:
     one_line(run(args), 2, pattern, "refused: " + " ".join(args[2:] if args[0] == "--firmware"
