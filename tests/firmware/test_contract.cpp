@@ -191,6 +191,28 @@ TEST_CASE("a halo rule gives each tile the tiles one link away, each once", "[co
   }
 }
 
+TEST_CASE("blocks two rules name are held once", "[contract]") {
+  // every tile's block, then again the neighbours' and the tile's own and block 0's
+  // source: the union is every tile's block, each once.
+  const fw::contract k = table(ct::inputs::data, 1,
+                               {{.holds = ct::holds::data, .from = ct::from::every},
+                                {.holds = ct::holds::data, .from = ct::from::neighbours},
+                                {.holds = ct::holds::data, .from = ct::from::self},
+                                {.holds = ct::holds::data, .from = ct::from::tile, .arg = 0}});
+  const fabric f = fabric::torus(3, 4);
+  const fw::contract_layout l{k, f, 8, elem_type::i32};
+  for (std::uint32_t t = 0; t < f.tiles(); ++t) {
+    std::vector<std::uint32_t> ids;
+    l.final_blocks(t, [&](const fw::block_desc& b) { ids.push_back(b.id); });
+    std::sort(ids.begin(), ids.end());
+    std::vector<std::uint32_t> all(f.tiles());
+    for (std::uint32_t s = 0; s < f.tiles(); ++s)
+      all[s] = s;
+    CHECK(ids == all);
+  }
+  CHECK(fw::verified_bytes_of(l, f.tiles()) == std::uint64_t{8} * f.tiles() * f.tiles());
+}
+
 TEST_CASE("a malformed contract names its problem", "[contract]") {
   const fabric f = fabric::mesh(2, 2);
   std::uint32_t rule = 0;

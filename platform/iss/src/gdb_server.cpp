@@ -466,21 +466,18 @@ bool gdb_server::answer(debug_target& t, const std::string& p, int signal) {
     send_packet((*off + part.size() >= target_xml.size() ? "l" : "m") + std::string(part));
     return false;
   }
-  if (v == "qAttached") {
-    send_packet("1");
-    return false;
-  }
-  if (v == "qC") {
-    send_packet("QC1");
-    return false;
-  }
-  if (v == "qfThreadInfo") {
-    send_packet("m1");
-    return false;
-  }
-  if (v == "qsThreadInfo") {
-    send_packet("l");
-    return false;
+  // Queries with a fixed answer: an existing process, one thread (1).
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> fixed{{
+      {"qAttached", "1"},
+      {"qC", "QC1"},
+      {"qfThreadInfo", "m1"},
+      {"qsThreadInfo", "l"},
+  }};
+  for (const auto& [query, answer] : fixed) {
+    if (v == query) {
+      send_packet(answer);
+      return false;
+    }
   }
   send_packet("");
   return false;

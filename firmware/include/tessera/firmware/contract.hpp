@@ -275,13 +275,39 @@ class contract_layout {
   // Whether an earlier rule already gave tile t block `id`.
   [[nodiscard]] constexpr bool named_before(std::uint32_t rule, std::uint32_t t,
                                             std::uint32_t id) const {
-    bool seen = false;
-    for (std::uint32_t i = 0; i < rule && !seen; ++i) {
+    for (std::uint32_t i = 0; i < rule; ++i) {
       const contract_rule& r = k_->rules[i];
       if (r.at == contract_terms::tiles::one && r.at_tile != t) continue;
-      rule_blocks(r, t, [&](const block_desc& d) { seen = seen || d.id == id; });
+      if (names(r, t, id)) return true;
     }
-    return seen;
+    return false;
+  }
+
+  // Whether rule r gives tile t block `id`: decided from the id, without listing the
+  // rule's blocks (a rule `from every` lists p of them).
+  [[nodiscard]] constexpr bool names(const contract_rule& r, std::uint32_t t,
+                                     std::uint32_t id) const {
+    const bool fold = r.holds == contract_terms::holds::fold;
+    const std::uint32_t number = fold ? id : id % n_;
+    bool picked = false;
+    switch (r.pick) {
+      case contract_terms::pick::all:
+        picked = number < n_;
+        break;
+      case contract_terms::pick::holder:
+        picked = number == t;
+        break;
+      case contract_terms::pick::index:
+        picked = number == r.index;
+        break;
+    }
+    if (!picked || fold) return picked;
+    const std::uint32_t source = id / n_;
+    if (source >= p_ || !is_input(source)) return false;
+    if (r.from == contract_terms::from::every) return true;
+    bool found = false;
+    sources(r, t, [&](std::uint32_t s) { found = found || s == source; });
+    return found;
   }
 
   const contract* k_;
